@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with node:test through tsx. Node 20's --test does not
+// expand globs or pick up .ts files itself, so the list is built here.
+// Usage: node scripts/run-tests.mjs [path-filter ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function collect(dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return collect(path);
+      return name.endsWith('.test.ts') ? [path] : [];
+    });
+}
+
+const filters = process.argv.slice(2);
+const files = collect('test').filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,75 @@
+/**
+ * The engine contract: segments and targets in; a translation of every segment for
+ * every target, and the tokens spent, out. One call to `translate` covers one chunk
+ * for all its targets. Engines know nothing of formats' syntax, HTTP or storage.
+ */
+import type { Format } from '../formats/format.js';
+
+export interface EngineSegment {
+  readonly id: string;
+  /** Masked text; tokens (`<g1>`, `</g1>`, `<x1/>`) must come back intact. */
+  readonly text: string;
+  readonly ctx?: string;
+  readonly singleLine?: boolean;
+}
+
+export interface EngineLanguage {
+  /** Canonical code from languages.ts, e.g. `pt-BR`. */
+  readonly code: string;
+  /** English display name, e.g. `Portuguese (Brazil)`. */
+  readonly name: string;
+  readonly rtl: boolean;
+}
+
+export interface TranslateChunkInput {
+  readonly segments: readonly EngineSegment[];
+  readonly targets: readonly EngineLanguage[];
+  /** Absent: the engine identifies the source language itself. */
+  readonly source?: EngineLanguage;
+  readonly format: Format;
+  /** Aborted when the client goes away or the job is released; engines stop their calls. */
+  readonly signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ChunkTranslation {
+  /** target code → segment id → translated masked text; complete and validated. */
+  readonly translations: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Summed over every model call the chunk needed (repairs and retries included). */
+  readonly usage: TokenUsage;
+}
+
+/** Per-call limits the chunk planner must respect. */
+export interface CallBudget {
+  /** Source tokens (o200k estimate) one call may carry. */
+  readonly maxInputTokens: number;
+  /** Output tokens one call may produce (all targets together). */
+  readonly maxOutputTokens: number;
+}
+
+export interface TranslationEngine {
+  /** `pseudo`, `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5`. */
+  readonly id: string;
+  readonly budget: CallBudget;
+  translate(input: TranslateChunkInput): Promise<ChunkTranslation>;
+}
+
+/**
+ * A failure of the engine. `message` is shown to users (a failed job's `error`), so it
+ * says what went wrong in plain words with no provider internals. `retryable` failures
+ * (timeouts, 429/5xx, invalid answers) may succeed when the job runs again.
+ */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'EngineError';
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The built-in pseudo-localization engine (CONTRACT §2). Not a translation: every
+ * ASCII letter gets a diacritic (precomposed where Unicode has one, otherwise the
+ * letter plus a combining mark) so NFD minus combining marks gives the source back.
+ * Right-to-left targets are wrapped in U+202B … U+202C. Tokens, digits, whitespace,
+ * punctuation and non-ASCII letters are left alone. Usage is counted with o200k.
+ */
+import { TOKEN_PATTERN } from '../formats/segment.js';
+import { countTokens } from '../tokens.js';
+import type {
+  CallBudget,
+  ChunkTranslation,
+  TranslateChunkInput,
+  TranslationEngine,
+} from './engine.js';
+
+const ACUTE = '\u0301';
+const CIRCUMFLEX = '\u0302';
+const TILDE = '\u0303';
+const DIAERESIS = '\u0308';
+const DOT_ABOVE = '\u0307';
+const CEDILLA = '\u0327';
+const CARON = '\u030C';
+
+/** The mark each letter carries; chosen so `Hello` reads `Ĥéļļö`. */
+const MARK_BY_LETTER: Record<string, string> = {
+  a: ACUTE, b: DOT_ABOVE, c: CEDILLA, d: DOT_ABOVE, e: ACUTE, f: DOT_ABOVE, g: CIRCUMFLEX,
+  h: CIRCUMFLEX, i: ACUTE, j: CIRCUMFLEX, k: CEDILLA, l: CEDILLA, m: DOT_ABOVE, n: TILDE,
+  o: DIAERESIS, p: DOT_ABOVE, q: DOT_ABOVE, r: ACUTE, s: CARON, t: CEDILLA, u: DIAERESIS,
+  v: TILDE, w: CIRCUMFLEX, x: DOT_ABOVE, y: ACUTE, z: CARON,
+};
+
+/** ASCII letter → its pseudo form: one precomposed code point, or letter + mark. */
+const PSEUDO_LETTER = new Map<string, string>();
+for (const [lower, mark] of Object.entries(MARK_BY_LETTER)) {
+  for (const letter of [lower, lower.toUpperCase()]) {
+    // NFC composes letter + mark into one code point where Unicode has it (q has none).
+    PSEUDO_LETTER.set(letter, (letter + mark).normalize('NFC'));
+  }
+}
+
+const RTL_EMBEDDING = '\u202B';
+const POP_DIRECTIONAL = '\u202C';
+
+export function pseudoLocalizeText(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(TOKEN_PATTERN)) {
+    out += transformLetters(text.slice(last, match.index));
+    out += match[0];
+    last = match.index + match[0].length;
+  }
+  return out + transformLetters(text.slice(last));
+}
+
+function transformLetters(run: string): string {
+  return run.replace(/[A-Za-z]/g, (letter) => PSEUDO_LETTER.get(letter)!);
+}
+
+export function pseudoTranslate(text: string, rtl: boolean): string {
+  const localized = pseudoLocalizeText(text);
+  return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
+}
+
+export class PseudoEngine implements TranslationEngine {
+  readonly id = 'pseudo';
+
+  constructor(readonly budget: CallBudget) {}
+
+  async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
+    input.signal?.throwIfAborted();
+    let inputTokens = 0;
+    for (const segment of input.segments) inputTokens += countTokens(segment.text);
+
+    let outputTokens = 0;
+    const translations = new Map<string, Map<string, string>>();
+    for (const target of input.targets) {
+      const bySegment = new Map<string, string>();
+      for (const segment of input.segments) {
+        const translated = pseudoTranslate(segment.text, target.rtl);
+        outputTokens += countTokens(translated);
+        bySegment.set(segment.id, translated);
+      }
+      translations.set(target.code, bySegment);
+    }
+    return { translations, usage: { inputTokens, outputTokens } };
+  }
+}

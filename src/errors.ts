@@ -1,0 +1,39 @@
+/**
+ * The closed list of error codes the API can answer with. Domain code throws
+ * `ServiceError(code, message)`; only the HTTP layer maps a code to a status.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_format: 400,
+  invalid_language: 400,
+  invalid_api_key: 401,
+  advanced_not_available: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  token_limit_reached: 429,
+  rate_limit_reached: 429,
+  translation_error: 500,
+  server_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ServiceError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError;
+}

@@ -1,0 +1,44 @@
+/**
+ * The contract every format adapter keeps: a document becomes segments (human text
+ * with opaque tokens, see segment.ts) plus a template, and renders back by replacing
+ * only the segments' source ranges. Everything outside a segment stays byte-identical.
+ */
+import type { Segment } from './segment.js';
+
+export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function isFormat(value: unknown): value is Format {
+  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
+}
+
+/** What a render needs to know of the target language (html sets lang/dir from it). */
+export interface RenderTarget {
+  /** The canonical language code, e.g. `fr-CA`. */
+  readonly code: string;
+  readonly rtl: boolean;
+}
+
+export interface ExtractedDocument {
+  readonly format: Format;
+  /** In document order; ids are unique within the document. */
+  readonly segments: readonly Segment[];
+  /**
+   * Rebuilds the document with each segment's text replaced by its translation
+   * (masked text, same tokens as the source segment). A segment missing from the map
+   * keeps its source text. Tokens are unmasked to their original bytes.
+   */
+  render(translations: ReadonlyMap<string, string>, target: RenderTarget): string;
+}
+
+export interface FormatAdapter {
+  readonly format: Format;
+  /** Throws ServiceError('invalid_request') when the content cannot be read as this format. */
+  extract(content: string): ExtractedDocument;
+}
+
+export interface DetectionResult {
+  readonly format: Format;
+  /** In [0, 1]. */
+  readonly confidence: number;
+}

@@ -1,0 +1,55 @@
+/**
+ * Segments are what an engine translates: human text in which inline markup and
+ * protected spans are opaque tokens.
+ *  - `<gN>` … `</gN>`: a paired token wrapping translatable text (a link, emphasis).
+ *    The model may move a pair, but must keep it exactly once and properly nested.
+ *  - `<xN/>`: an atomic token (a placeholder, inline code, an image, a line break).
+ *    It must appear exactly once; it may move.
+ * Numbering is per segment, 1-based, in order of appearance.
+ */
+export type SegmentKind = 'block' | 'heading' | 'cell' | 'attr' | 'value' | 'line';
+
+export interface Segment {
+  /** `s1`, `s2`, … in document order. */
+  readonly id: string;
+  /** Masked text: the words plus tokens. */
+  readonly text: string;
+  readonly kind: SegmentKind;
+  /** A short hint for the model: a JSON key path, `h2`, `img@alt`, `table cell`. */
+  readonly ctx?: string;
+  /** Headings, table cells and attributes must stay on one line. */
+  readonly singleLine?: boolean;
+}
+
+export const TOKEN_PATTERN = /<\/?g\d+>|<x\d+\/>/g;
+
+/** The tokens of a masked text, in order of appearance. */
+export function tokensOf(text: string): string[] {
+  return text.match(TOKEN_PATTERN) ?? [];
+}
+
+/**
+ * Checks that `translated` keeps the tokens of `source`: every atomic token exactly
+ * once, every pair exactly once, opened before it is closed and properly nested, and
+ * no token that the source does not have. Returns a human-readable problem, or null.
+ */
+export function tokenProblem(source: string, translated: string): string | null {
+  const expected = new Set(tokensOf(source));
+  const seen = new Set<string>();
+  const open: string[] = [];
+  for (const token of tokensOf(translated)) {
+    if (!expected.has(token)) return `unexpected token ${token}`;
+    if (seen.has(token)) return `token ${token} appears more than once`;
+    seen.add(token);
+    if (token.startsWith('</')) {
+      const name = token.slice(2, -1);
+      if (open.pop() !== name) return `token ${token} is not properly nested`;
+    } else if (token.startsWith('<g')) {
+      open.push(token.slice(1, -1));
+    }
+  }
+  for (const token of expected) {
+    if (!seen.has(token)) return `missing token ${token}`;
+  }
+  return null;
+}
