@@ -1,0 +1,175 @@
+/**
+ * Configuration from environment variables (and `.env`), parsed once into a frozen,
+ * typed object. This is the only module that reads `process.env`. A bad value stops
+ * start-up with a message that names the variable.
+ */
+import { resolve } from 'node:path';
+
+const SECOND = 1000;
+const DAY = 24 * 60 * 60 * SECOND;
+
+export const TIERS = ['free', 'starter', 'growth', 'scale', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export function isTier(value: unknown): value is Tier {
+  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
+}
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string; readonly url: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export type RateLimitStoreKind = 'memory' | 'redis' | 'none';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  readonly redisUrl: string | undefined;
+  readonly rateLimitStore: RateLimitStoreKind;
+  /** Engine spec behind each public model name: `pseudo`, `openai:<model>`, `anthropic:<model>`. */
+  readonly models: { readonly standard: string; readonly advanced: string };
+  readonly openai: { readonly apiKey: string | undefined; readonly baseUrl: string | undefined };
+  readonly anthropic: { readonly apiKey: string | undefined; readonly baseUrl: string | undefined };
+  /** Monthly token grant per tier; null = unlimited (enterprise). */
+  readonly monthlyTokens: Readonly<Record<Tier, number | null>>;
+  /** Per-call budget handed to the chunk planner. */
+  readonly maxInputTokensPerCall: number;
+  readonly maxOutputTokensPerCall: number;
+  /** Per model call: timeout and how many calls one process makes at once per provider. */
+  readonly engineTimeoutMs: number;
+  readonly engineConcurrency: number;
+  readonly workerConcurrency: number;
+  readonly jobLeaseMs: number;
+  readonly shutdownGraceMs: number;
+  readonly jobRetentionMs: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) {
+      throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+    }
+    return value;
+  };
+
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = read(name) ?? fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    }
+    return raw as T;
+  };
+
+  const url = (name: string): string | undefined => {
+    const raw = read(name);
+    if (raw === undefined) return undefined;
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    }
+    return raw;
+  };
+
+  const modelSpec = (name: string): string => {
+    const raw = read(name) ?? 'pseudo';
+    if (raw !== 'pseudo' && !/^(openai|anthropic):\S+$/.test(raw)) {
+      throw new ConfigError(`${name} must be pseudo, openai:<model> or anthropic:<model>, got "${raw}"`);
+    }
+    return raw;
+  };
+
+  const database = parseDatabaseUrl(read('DATABASE_URL') ?? 'sqlite:./data/translate.db');
+  const redisUrl = url('REDIS_URL');
+  const rateLimitStore = oneOf<RateLimitStoreKind>('RATE_LIMIT_STORE', 'memory', ['memory', 'redis', 'none']);
+  if (rateLimitStore === 'redis' && redisUrl === undefined) {
+    throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  }
+  const models = { standard: modelSpec('MODEL_STANDARD'), advanced: modelSpec('MODEL_ADVANCED') };
+  const openai = { apiKey: read('OPENAI_API_KEY'), baseUrl: url('OPENAI_BASE_URL') };
+  const anthropic = { apiKey: read('ANTHROPIC_API_KEY'), baseUrl: url('ANTHROPIC_BASE_URL') };
+  for (const [variable, spec] of [['MODEL_STANDARD', models.standard], ['MODEL_ADVANCED', models.advanced]] as const) {
+    if (spec.startsWith('openai:') && !openai.apiKey && !openai.baseUrl) {
+      throw new ConfigError(`${variable}=${spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
+    }
+    if (spec.startsWith('anthropic:') && !anthropic.apiKey) {
+      throw new ConfigError(`${variable}=${spec} needs ANTHROPIC_API_KEY`);
+    }
+  }
+
+  const MAX_GRANT = Number.MAX_SAFE_INTEGER;
+  const config: Config = {
+    host: read('HOST') ?? '127.0.0.1',
+    port: integer('PORT', 8080, 0, 65535),
+    database,
+    redisUrl,
+    rateLimitStore,
+    models,
+    openai,
+    anthropic,
+    monthlyTokens: {
+      free: integer('FREE_TIER_MONTHLY_TOKENS', 100_000, 0, MAX_GRANT),
+      starter: integer('STARTER_MONTHLY_TOKENS', 1_000_000, 0, MAX_GRANT),
+      growth: integer('GROWTH_MONTHLY_TOKENS', 5_000_000, 0, MAX_GRANT),
+      scale: integer('SCALE_MONTHLY_TOKENS', 20_000_000, 0, MAX_GRANT),
+      enterprise: null,
+    },
+    maxInputTokensPerCall: integer('MAX_INPUT_TOKENS_PER_CALL', 6_000, 50, 1_000_000),
+    maxOutputTokensPerCall: integer('MAX_OUTPUT_TOKENS_PER_CALL', 16_384, 256, 1_000_000),
+    engineTimeoutMs: integer('ENGINE_TIMEOUT_SECONDS', 120, 1, 3600) * SECOND,
+    engineConcurrency: integer('ENGINE_CONCURRENCY', 8, 1, 1000),
+    workerConcurrency: integer('WORKER_CONCURRENCY', 4, 1, 1000),
+    jobLeaseMs: integer('JOB_LEASE_SECONDS', 60, 3, 86_400) * SECOND,
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600) * SECOND,
+    jobRetentionMs: integer('JOB_RETENTION_DAYS', 30, 1, 36_500) * DAY,
+    logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+  };
+  return deepFreeze(config);
+}
+
+export function parseDatabaseUrl(raw: string): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new ConfigError('DATABASE_URL=sqlite:<path> needs a path');
+    return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path), url: raw };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid postgres:// URL`);
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${raw.replace(/:[^:@/]*@/, ':***@')}"`);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
