@@ -21,6 +21,8 @@ export type DatabaseConfig =
 
 export type RateLimitStoreKind = 'memory' | 'redis' | 'none';
 
+export type OpenAIResponseFormat = 'json_schema' | 'json_object' | 'none';
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -29,7 +31,12 @@ export interface Config {
   readonly rateLimitStore: RateLimitStoreKind;
   /** Engine spec behind each public model name: `pseudo`, `openai:<model>`, `anthropic:<model>`. */
   readonly models: { readonly standard: string; readonly advanced: string };
-  readonly openai: { readonly apiKey: string | undefined; readonly baseUrl: string | undefined };
+  readonly openai: {
+    readonly apiKey: string | undefined;
+    readonly baseUrl: string | undefined;
+    /** How the answer's JSON shape is enforced on the OpenAI-compatible server (docs/models.md). */
+    readonly responseFormat: OpenAIResponseFormat;
+  };
   readonly anthropic: { readonly apiKey: string | undefined; readonly baseUrl: string | undefined };
   /** Monthly token grant per tier; null = unlimited (enterprise). */
   readonly monthlyTokens: Readonly<Record<Tier, number | null>>;
@@ -108,7 +115,15 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   }
   const models = { standard: modelSpec('MODEL_STANDARD'), advanced: modelSpec('MODEL_ADVANCED') };
-  const openai = { apiKey: read('OPENAI_API_KEY'), baseUrl: url('OPENAI_BASE_URL') };
+  const openai = {
+    apiKey: read('OPENAI_API_KEY'),
+    baseUrl: url('OPENAI_BASE_URL'),
+    responseFormat: oneOf<OpenAIResponseFormat>('OPENAI_RESPONSE_FORMAT', 'json_schema', [
+      'json_schema',
+      'json_object',
+      'none',
+    ]),
+  };
   const anthropic = { apiKey: read('ANTHROPIC_API_KEY'), baseUrl: url('ANTHROPIC_BASE_URL') };
   for (const [variable, spec] of [['MODEL_STANDARD', models.standard], ['MODEL_ADVANCED', models.advanced]] as const) {
     if (spec.startsWith('openai:') && !openai.apiKey && !openai.baseUrl) {

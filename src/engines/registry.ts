@@ -3,6 +3,9 @@
  */
 import type { Config } from '../config.js';
 import type { TranslationEngine } from './engine.js';
+import { AnthropicMessagesClient } from './anthropic.js';
+import { ModelEngine } from './model-engine.js';
+import { OpenAIChatClient } from './openai.js';
 import { PseudoEngine } from './pseudo.js';
 
 export type PublicModel = 'standard' | 'advanced';
@@ -12,7 +15,32 @@ export type EngineRegistry = Readonly<Record<PublicModel, TranslationEngine>>;
 export function createEngine(spec: string, config: Config): TranslationEngine {
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
   if (spec === 'pseudo') return new PseudoEngine(budget);
+  const [provider, model] = splitSpec(spec);
+  const limits = { budget, timeoutMs: config.engineTimeoutMs, concurrency: config.engineConcurrency };
+  if (provider === 'openai' && model) {
+    const client = new OpenAIChatClient({
+      model,
+      responseFormat: config.openai.responseFormat,
+      ...(config.openai.apiKey ? { apiKey: config.openai.apiKey } : {}),
+      ...(config.openai.baseUrl ? { baseUrl: config.openai.baseUrl } : {}),
+    });
+    return new ModelEngine({ client, ...limits });
+  }
+  if (provider === 'anthropic' && model) {
+    const client = new AnthropicMessagesClient({
+      model,
+      ...(config.anthropic.apiKey ? { apiKey: config.anthropic.apiKey } : {}),
+      ...(config.anthropic.baseUrl ? { baseUrl: config.anthropic.baseUrl } : {}),
+    });
+    return new ModelEngine({ client, ...limits });
+  }
   throw new Error(`engine ${spec} is not available in this build`);
+}
+
+/** `openai:gpt-4o-mini` → [`openai`, `gpt-4o-mini`]; the model may itself contain `:` (`qwen2.5:7b`). */
+function splitSpec(spec: string): [string, string] {
+  const colon = spec.indexOf(':');
+  return colon < 0 ? [spec, ''] : [spec.slice(0, colon), spec.slice(colon + 1)];
 }
 
 export function createEngineRegistry(config: Config): EngineRegistry {

@@ -1,0 +1,95 @@
+/**
+ * Anthropic Messages (`POST {base}/v1/messages`). The answer is requested through one
+ * forced tool whose `input_schema` is the answer schema: tool use works on every Claude
+ * model, whereas native structured outputs exist only on recent ones. When a proxy or
+ * an old model answers in text instead, the text is parsed tolerantly.
+ */
+import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
+import { ANSWER_NAME } from './prompt.js';
+import { ProviderCallError, postJson } from './provider-http.js';
+
+export interface AnthropicClientOptions {
+  readonly model: string;
+  readonly apiKey?: string;
+  /** Default `https://api.anthropic.com`; a trailing `/v1` is accepted too. */
+  readonly baseUrl?: string;
+}
+
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_VERSION = '2023-06-01';
+
+export class AnthropicMessagesClient implements ModelClient {
+  readonly provider = 'anthropic';
+  readonly model: string;
+  private readonly url: string;
+
+  constructor(private readonly options: AnthropicClientOptions) {
+    this.model = options.model;
+    const base = (options.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+    this.url = base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelAnswer> {
+    const body = {
+      model: this.model,
+      max_tokens: request.maxOutputTokens,
+      temperature: 0,
+      system: request.system,
+      messages: [{ role: 'user', content: request.user }],
+      tools: [
+        {
+          name: ANSWER_NAME,
+          description: 'Submit the translations of every segment into every target language.',
+          input_schema: request.schema,
+        },
+      ],
+      tool_choice: { type: 'tool', name: ANSWER_NAME },
+    };
+    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    const response = await postJson({
+      url: this.url,
+      headers,
+      body,
+      timeoutMs: request.timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    return readMessage(response);
+  }
+}
+
+interface Message {
+  content?: { type?: unknown; name?: unknown; input?: unknown; text?: unknown }[];
+  stop_reason?: unknown;
+  usage?: {
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    cache_creation_input_tokens?: unknown;
+    cache_read_input_tokens?: unknown;
+  };
+}
+
+function readMessage(response: unknown): ModelAnswer {
+  const message = response as Message;
+  if (!Array.isArray(message?.content)) throw new ProviderCallError('bad-response', 'message without content');
+  const tool = message.content.find((block) => block.type === 'tool_use' && block.name === ANSWER_NAME);
+  const text = message.content
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .join('');
+  const usage = message.usage ?? {};
+  return {
+    ...(tool ? { object: tool.input } : {}),
+    text,
+    truncated: message.stop_reason === 'max_tokens',
+    usage: {
+      // Cached prompt tokens are input tokens too; Anthropic reports them apart.
+      inputTokens: count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens),
+      outputTokens: count(usage.output_tokens),
+    },
+  };
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}

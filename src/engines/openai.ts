@@ -1,0 +1,103 @@
+/**
+ * OpenAI Chat Completions (`POST {base}/chat/completions`), the wire format that OpenAI,
+ * vLLM, Ollama, llama.cpp server and LM Studio all speak. Not the Responses API: local
+ * servers do not implement it.
+ *
+ * `responseFormat` picks how the answer shape is enforced, because servers differ:
+ * `json_schema` (strict schema; OpenAI, vLLM, llama.cpp, recent Ollama, LM Studio),
+ * `json_object` (JSON mode only) or `none` (plain text). The shape is always in the
+ * system prompt as well, and the text is parsed tolerantly, so all three work.
+ */
+import type { OpenAIResponseFormat } from '../config.js';
+import { countTokens } from '../tokens.js';
+import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
+import { ANSWER_NAME } from './prompt.js';
+import { ProviderCallError, postJson } from './provider-http.js';
+
+export interface OpenAIClientOptions {
+  readonly model: string;
+  readonly apiKey?: string;
+  /** Default `https://api.openai.com/v1`; for local servers e.g. `http://localhost:11434/v1`. */
+  readonly baseUrl?: string;
+  readonly responseFormat?: OpenAIResponseFormat;
+}
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export class OpenAIChatClient implements ModelClient {
+  readonly provider = 'openai';
+  readonly model: string;
+  private readonly url: string;
+  private readonly official: boolean;
+
+  constructor(private readonly options: OpenAIClientOptions) {
+    this.model = options.model;
+    const base = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+    this.url = `${base}/chat/completions`;
+    this.official = new URL(base).hostname === 'api.openai.com';
+  }
+
+  async complete(request: ModelRequest): Promise<ModelAnswer> {
+    const body: Record<string, unknown> = {
+      model: this.model,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
+      ],
+    };
+    // OpenAI's reasoning models reject both a temperature and `max_tokens`; the servers
+    // that imitate the API know only `max_tokens`.
+    if (!(this.official && isReasoningModel(this.model))) body.temperature = 0;
+    body[this.official ? 'max_completion_tokens' : 'max_tokens'] = request.maxOutputTokens;
+    const format = this.options.responseFormat ?? 'json_schema';
+    if (format === 'json_schema') {
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name: ANSWER_NAME, strict: true, schema: request.schema },
+      };
+    } else if (format === 'json_object') {
+      body.response_format = { type: 'json_object' };
+    }
+
+    const headers: Record<string, string> = {};
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const response = await postJson({
+      url: this.url,
+      headers,
+      body,
+      timeoutMs: request.timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    return readChatCompletion(response, request);
+  }
+}
+
+function isReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model);
+}
+
+interface ChatCompletion {
+  choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[];
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+}
+
+function readChatCompletion(response: unknown, request: ModelRequest): ModelAnswer {
+  const completion = response as ChatCompletion;
+  const choice = completion?.choices?.[0];
+  if (!choice?.message) throw new ProviderCallError('bad-response', 'chat completion without choices[0].message');
+  const content = choice.message.content;
+  const text = typeof content === 'string' ? content : '';
+  return {
+    text,
+    truncated: choice.finish_reason === 'length',
+    usage: {
+      // Some local servers omit usage; an o200k estimate then stands in for their count.
+      inputTokens: count(completion.usage?.prompt_tokens) ?? countTokens(request.system) + countTokens(request.user),
+      outputTokens: count(completion.usage?.completion_tokens) ?? countTokens(text),
+    },
+  };
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
