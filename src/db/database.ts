@@ -1,0 +1,43 @@
+/**
+ * Opens the database named by DATABASE_URL: an embedded SQLite file, or PostgreSQL.
+ * Everything above this file speaks Kysely and does not care which.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { DatabaseSchema } from './schema.js';
+
+export type Db = Kysely<DatabaseSchema>;
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: DatabaseConfig['kind'];
+  /** The connection string, for dialect pieces that need their own connection (LISTEN). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (int8) as strings by default; our bigints are epoch
+// milliseconds and token counts, all far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export function openDatabase(config: DatabaseConfig): Database {
+  if (config.kind === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SqliteDatabase(config.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    // Several processes (serve + worker) may share the file: wait for locks instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, kind: 'sqlite', url: config.url, close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', url: config.url, close: () => db.destroy() };
+}

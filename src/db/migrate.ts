@@ -1,0 +1,21 @@
+/**
+ * Schema migrations, bundled in code (no files to find at run time). Kysely's migrator
+ * takes a lock on both dialects, so `serve` and `worker` may start at the same moment.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as initial from './migrations/001-initial.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': initial,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

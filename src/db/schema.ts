@@ -1,0 +1,80 @@
+/**
+ * The database schema as Kysely sees it. Times are epoch milliseconds (integers) so
+ * ordering and lease arithmetic are the same on SQLite and PostgreSQL; they become
+ * ISO 8601 strings only at the HTTP edge.
+ */
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  tier: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string | null;
+  /** sha256 of the key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, to tell keys apart in `keys list`. */
+  key_prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** One row per user and calendar month (UTC, `YYYY-MM`): reading this month's total is one lookup. */
+export interface UsageMonthlyTable {
+  user_id: string;
+  period: string;
+  input_tokens: number;
+  output_tokens: number;
+  tokens_used: number;
+}
+
+/**
+ * Free-tier pre-check estimates held while work runs, so concurrent requests cannot
+ * together overshoot the grant. A job's reservation lives until the job finishes; a
+ * synchronous request's has an expiry in case its process dies mid-request.
+ */
+export interface TokenReservationsTable {
+  id: string;
+  user_id: string;
+  tokens: number;
+  job_id: string | null;
+  expires_at: number | null;
+  created_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  user_id: string;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  /** The request as JSON: content, targets, format, source, model. */
+  request: string;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  /** Attempts started; counted when a worker claims the job. */
+  attempts: Generated<number>;
+  max_attempts: number;
+  /** A pending job is not claimed before this (retry backoff). */
+  run_at: number;
+  locked_by: string | null;
+  lease_expires_at: number | null;
+  /** Completed: the translations as JSON. */
+  result: string | null;
+  model: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  /** Failed: a human-readable message. */
+  error: string | null;
+}
+
+export interface DatabaseSchema {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  usage_monthly: UsageMonthlyTable;
+  token_reservations: TokenReservationsTable;
+  jobs: JobsTable;
+}

@@ -1,0 +1,18 @@
+/** What the app and the workers are built from; made in one place (services.ts) from config. */
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { EngineRegistry } from './engines/registry.js';
+import type { JobDialect } from './jobs/dialect.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly jobDialect: JobDialect;
+  readonly engines: EngineRegistry;
+  readonly limiter: RateLimiter;
+  readonly logger: Logger;
+  /** Milliseconds since the epoch; injectable so month boundaries and windows can be tested. */
+  readonly clock: () => number;
+}

@@ -1,0 +1,60 @@
+/**
+ * The one error handler: every failure leaves as `{"error", "message"}` with the status
+ * of its code. Fastify's own errors (body too large, bad JSON, wrong content type) map
+ * to our codes; anything unexpected is logged and answered as a bare server_error.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ERROR_STATUS, isServiceError, type ErrorCode } from '../errors.js';
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+}
+
+const GENERIC_500 = 'something went wrong on our side; it is safe to retry';
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorResponse(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: body.error }, body.message);
+    void reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (isServiceError(error)) {
+    const hideMessage = error.code === 'server_error' && !error.message;
+    return { status: error.status, body: { error: error.code, message: hideMessage ? GENERIC_500 : error.message } };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return reply413();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return reply400('the body must be JSON, sent with Content-Type: application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return reply400('the body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return reply400('the Content-Length header does not match the body');
+  }
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
+    return reply400('the body is not valid JSON');
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return reply400(fastifyError.message ?? 'the request is invalid');
+  }
+  return { status: ERROR_STATUS.server_error, body: { error: 'server_error', message: GENERIC_500 } };
+}
+
+function reply400(message: string): { status: number; body: ErrorBody } {
+  return { status: 400, body: { error: 'invalid_request', message } };
+}
+
+function reply413(): { status: number; body: ErrorBody } {
+  return { status: 413, body: { error: 'payload_too_large', message: 'the body is larger than 2 MiB (2,097,152 bytes); use fewer items or smaller content' } };
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { translateBatchForUser, translateForUser } from '../../translation/service.js';
+import { abortOnClientClose } from '../abort-on-close.js';
+import { userOf } from '../plugins/auth.js';
+import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
+import type { ProtectedHooks } from '../app.js';
+
+export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.post('/translate', { onRequest: hooks.limited }, async (request, reply) => {
+      const input = parseTranslateBody(request.body);
+      const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
+      const { inputTokens, outputTokens } = result.usage;
+      return {
+        translations: result.translations,
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          total_tokens: inputTokens + outputTokens,
+          model: input.model,
+          ...(result.detection
+            ? { detected_format: result.detection.format, detection_confidence: result.detection.confidence }
+            : {}),
+        },
+      };
+    });
+
+    app.post('/translate/batch', { onRequest: hooks.limited }, async (request, reply) => {
+      const input = parseBatchBody(request.body);
+      const result = await translateBatchForUser(deps, userOf(request), input, abortOnClientClose(reply));
+      const { inputTokens, outputTokens } = result.usage;
+      return {
+        results: result.results,
+        usage: {
+          total_tokens: inputTokens + outputTokens,
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          model: input.model,
+        },
+      };
+    });
+  };
+}

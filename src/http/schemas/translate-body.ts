@@ -1,0 +1,120 @@
+/**
+ * Validation of the translate, batch and job bodies, field by field in the order of
+ * CONTRACT §3.6 (content, items, targets shape, targets codes, source, format, model)
+ * so the first failure is the one answered, each with its own error code. JSON Schema
+ * cannot express that order or those codes, hence plain code (docs/decisions/0001).
+ */
+import type { PublicModel } from '../../engines/registry.js';
+import { ServiceError } from '../../errors.js';
+import { FORMATS, isFormat, type Format } from '../../formats/format.js';
+import { findLanguage, type Language } from '../../languages.js';
+import type { BatchInput, BatchItemInput, TranslateInput } from '../../translation/requests.js';
+import type { RequestedTarget } from '../../translation/translate-document.js';
+
+export const MAX_TARGETS = 36;
+export const MAX_BATCH_ITEMS = 100;
+
+/** BCP-47 shape: a 2–8 letter language subtag and optional 1–8 character subtags. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+
+type Body = Record<string, unknown>;
+
+export function parseTranslateBody(body: unknown): TranslateInput {
+  const fields = asObject(body);
+  const content = parseContent(fields.content, 'content');
+  const targets = parseTargets(fields.targets);
+  const source = parseSource(fields.source);
+  const format = parseFormat(fields.format, 'format');
+  const model = parseModel(fields.model);
+  return { content, targets, model, ...(format ? { format } : {}), ...(source ? { source } : {}) };
+}
+
+export function parseBatchBody(body: unknown): BatchInput {
+  const fields = asObject(body);
+  const rawItems = parseItems(fields.items);
+  const targets = parseTargets(fields.targets);
+  const source = parseSource(fields.source);
+  const items: BatchItemInput[] = rawItems.map((item, i) => {
+    const format = parseFormat(item.format, `items[${i}].format`);
+    return { id: item.id as string, content: item.content as string, ...(format ? { format } : {}) };
+  });
+  const model = parseModel(fields.model);
+  return { items, targets, model, ...(source ? { source } : {}) };
+}
+
+function asObject(body: unknown): Body {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid('the request body must be a JSON object');
+  }
+  return body as Body;
+}
+
+function parseContent(value: unknown, name: string): string {
+  if (value === undefined || value === null) throw invalid(`${name} is required`);
+  if (typeof value !== 'string') throw invalid(`${name} must be a string`);
+  if (value.length === 0) throw invalid(`${name} must not be empty`);
+  return value;
+}
+
+function parseItems(value: unknown): Body[] {
+  if (value === undefined || value === null) throw invalid('items is required');
+  if (!Array.isArray(value)) throw invalid('items must be an array');
+  if (value.length === 0) throw invalid('items must have at least 1 element');
+  if (value.length > MAX_BATCH_ITEMS) throw invalid(`items may have at most ${MAX_BATCH_ITEMS} elements, got ${value.length}`);
+  const seen = new Set<string>();
+  return value.map((item: unknown, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalid(`items[${i}] must be an object`);
+    const { id } = item as Body;
+    if (typeof id !== 'string' || id.length === 0) throw invalid(`items[${i}].id must be a non-empty string`);
+    if (seen.has(id)) throw invalid(`items[${i}].id "${id}" is used by another item; ids must be unique`);
+    seen.add(id);
+    parseContent((item as Body).content, `items[${i}].content`);
+    return item as Body;
+  });
+}
+
+function parseTargets(value: unknown): RequestedTarget[] {
+  if (value === undefined || value === null) throw invalid('targets is required');
+  if (!Array.isArray(value)) throw invalid('targets must be an array of language codes');
+  if (value.length === 0) throw invalid('targets must have at least one language code');
+  if (value.length > MAX_TARGETS) throw invalid(`targets may have at most ${MAX_TARGETS} codes, got ${value.length}`);
+  const seen = new Set<string>();
+  for (const [i, code] of value.entries()) {
+    if (typeof code !== 'string') throw invalid(`targets[${i}] must be a string`);
+    if (!LANGUAGE_TAG.test(code)) throw invalid(`targets[${i}] "${code}" is not a language code`);
+    const key = code.toLowerCase();
+    if (seen.has(key)) throw invalid(`targets has "${code}" more than once`);
+    seen.add(key);
+  }
+  return (value as string[]).map((code) => {
+    const language = findLanguage(code);
+    if (!language) throw new ServiceError('invalid_language', `"${code}" is not a supported language; see GET /v1/languages`);
+    return { requested: code, language };
+  });
+}
+
+function parseSource(value: unknown): Language | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !LANGUAGE_TAG.test(value)) throw invalid('source must be a language code');
+  const language = findLanguage(value);
+  if (!language) throw new ServiceError('invalid_language', `source "${value}" is not a supported language; see GET /v1/languages`);
+  return language;
+}
+
+function parseFormat(value: unknown, name: string): Format | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isFormat(value)) {
+    throw new ServiceError('invalid_format', `${name} must be one of ${FORMATS.join(', ')}, or omitted to detect it`);
+  }
+  return value;
+}
+
+function parseModel(value: unknown): PublicModel {
+  if (value === undefined || value === null) return 'standard';
+  if (value !== 'standard' && value !== 'advanced') throw invalid('model must be "standard" or "advanced"');
+  return value;
+}
+
+function invalid(message: string): ServiceError {
+  return new ServiceError('invalid_request', message);
+}

@@ -1,0 +1,129 @@
+/**
+ * Runs the API (and, unless told otherwise, job workers in the same process), and
+ * shuts down cleanly on SIGTERM/SIGINT: stop accepting, let in-flight requests and
+ * jobs finish within the grace period, return unfinished jobs to the queue, exit.
+ */
+import type { FastifyInstance } from 'fastify';
+import { createKey, countKeys } from '../accounts/keys.js';
+import type { Config } from '../config.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { JobWorker } from '../jobs/worker.js';
+import { createServices, type Services } from '../services.js';
+import { buildApp } from './app.js';
+
+export interface ServeOptions {
+  readonly workers: boolean;
+  readonly migrate: boolean;
+}
+
+export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  const services = await createServices(config);
+  const { logger } = services;
+  if (options.migrate) await migrateToLatest(services.database.db);
+  describeEngines(services);
+
+  const worker = options.workers ? startWorker(services) : undefined;
+  const app = await buildApp(services);
+  const address = await app.listen({ host: config.host, port: config.port });
+  logger.info({ address: `${address}/v1`, workers: options.workers ? config.workerConcurrency : 0 }, 'translate-service is listening');
+  await createFirstKeyIfNone(services, app);
+
+  onShutdownSignal(logger, async () => {
+    await Promise.all([app.close(), worker?.stop(config.shutdownGraceMs)]);
+    await services.close();
+  }, config.shutdownGraceMs);
+  await worker?.start();
+}
+
+export async function runWorker(config: Config, options: { migrate: boolean }): Promise<void> {
+  const services = await createServices(config);
+  if (options.migrate) await migrateToLatest(services.database.db);
+  describeEngines(services);
+  const worker = startWorker(services);
+  await worker.start();
+  services.logger.info({ workerId: worker.workerId, concurrency: config.workerConcurrency }, 'worker is running');
+  onShutdownSignal(services.logger, async () => {
+    await worker.stop(config.shutdownGraceMs);
+    await services.close();
+  }, config.shutdownGraceMs);
+}
+
+function startWorker(services: Services): JobWorker {
+  const { config } = services;
+  return new JobWorker({
+    db: services.database.db,
+    dialect: services.jobDialect,
+    engines: services.engines,
+    logger: services.logger.child({ component: 'worker' }),
+    concurrency: config.workerConcurrency,
+    leaseMs: config.jobLeaseMs,
+    retentionMs: config.jobRetentionMs,
+    clock: services.clock,
+  });
+}
+
+function describeEngines(services: Services): void {
+  const { standard, advanced } = services.engines;
+  const pseudo = standard.id === 'pseudo' || advanced.id === 'pseudo';
+  services.logger.info(
+    { standard: standard.id, advanced: advanced.id },
+    pseudo
+      ? 'models: the built-in pseudo engine serves at least one model (pseudo-localization, not a translation); set MODEL_STANDARD / MODEL_ADVANCED for a real model'
+      : 'models are served by the configured engines',
+  );
+}
+
+/** First start with no keys: make one free-tier key and print it once with a working curl. */
+async function createFirstKeyIfNone(services: Services, app: FastifyInstance): Promise<void> {
+  const { db } = services.database;
+  if ((await countKeys(db)) > 0) return;
+  const created = await createKey(db, { tier: 'free', name: 'first-run', now: services.clock() });
+  const { port } = app.server.address() as { port: number };
+  const host = ['0.0.0.0', '::'].includes(services.config.host) ? '127.0.0.1' : services.config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+  const { standard, advanced } = services.engines;
+  process.stdout.write(
+    [
+      '',
+      'No API keys existed, so a free-tier key was created. It is shown only this once:',
+      '',
+      `  ${created.key}`,
+      '',
+      'Try it:',
+      '',
+      `  curl -s ${base}/translate -H 'Authorization: Bearer ${created.key}' -H 'Content-Type: application/json' -d '{"content":"Hello, world!","targets":["fr","de"]}'`,
+      '',
+      `Models: standard -> ${standard.id}, advanced -> ${advanced.id}` +
+        (standard.id === 'pseudo' ? ' (pseudo = built-in pseudo-localization, not a real translation)' : ''),
+      'More keys: npx translate-service keys create --tier free',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+function onShutdownSignal(logger: Services['logger'], shutdown: () => Promise<void>, graceMs: number): void {
+  let shuttingDown = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal, graceMs }, 'shutting down: finishing in-flight work');
+    const force = setTimeout(() => {
+      logger.error('shutdown took longer than the grace period allows; exiting');
+      process.exit(1);
+    }, graceMs + 10_000);
+    force.unref();
+    shutdown().then(
+      () => {
+        logger.info('shut down cleanly');
+        logger.flush?.();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', handle);
+  process.once('SIGINT', handle);
+}

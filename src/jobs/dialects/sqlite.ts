@@ -1,0 +1,49 @@
+/**
+ * SQLite: one UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING claims atomically, as
+ * SQLite runs one writer at a time. Wake-ups are an in-process signal; a worker in
+ * another process sharing the file finds new jobs on its fallback poll.
+ */
+import { EventEmitter } from 'node:events';
+import type { Db } from '../../db/database.js';
+import type { JobDialect, JobRow } from '../dialect.js';
+
+const signal = new EventEmitter();
+signal.setMaxListeners(0);
+
+export const sqliteJobDialect: JobDialect = {
+  async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
+    return db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'processing',
+        attempts: eb('attempts', '+', 1),
+        locked_by: workerId,
+        lease_expires_at: now + leaseMs,
+        updated_at: now,
+      }))
+      .where('id', '=', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('run_at', '<=', now)
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1),
+      )
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async subscribe(onNudge: () => void): Promise<() => Promise<void>> {
+    signal.on('nudge', onNudge);
+    return async () => {
+      signal.off('nudge', onNudge);
+    };
+  },
+
+  async notify(): Promise<void> {
+    signal.emit('nudge');
+  },
+};

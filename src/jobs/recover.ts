@@ -1,0 +1,40 @@
+/**
+ * Sweeps that keep the queue honest: a job whose worker died (its lease lapsed) goes
+ * back to `pending` — or fails, if it has used all its attempts — and finished jobs
+ * older than the retention period are deleted.
+ */
+import type { Db } from '../db/database.js';
+import { releaseJobReservation } from '../usage/ledger.js';
+
+export const INTERRUPTED_TOO_OFTEN = 'the job was interrupted too many times and was not completed';
+
+/** Returns how many jobs went back to pending and how many failed. */
+export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeued: number; failed: number }> {
+  return db.transaction().execute(async (trx) => {
+    const exhausted = await trx
+      .updateTable('jobs')
+      .set({ status: 'failed', error: INTERRUPTED_TOO_OFTEN, updated_at: now, locked_by: null, lease_expires_at: null })
+      .where('status', '=', 'processing')
+      .where('lease_expires_at', '<', now)
+      .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+      .returning('id')
+      .execute();
+    for (const { id } of exhausted) await releaseJobReservation(trx, id);
+    const requeued = await trx
+      .updateTable('jobs')
+      .set({ status: 'pending', run_at: now, updated_at: now, locked_by: null, lease_expires_at: null })
+      .where('status', '=', 'processing')
+      .where('lease_expires_at', '<', now)
+      .executeTakeFirst();
+    return { requeued: Number(requeued.numUpdatedRows), failed: exhausted.length };
+  });
+}
+
+export async function deleteExpiredJobs(db: Db, retentionMs: number, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('status', 'in', ['completed', 'failed'])
+    .where('updated_at', '<', now - retentionMs)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

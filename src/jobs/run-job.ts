@@ -1,0 +1,40 @@
+/**
+ * What a worker does with one claimed job: the same translateDocument as the
+ * synchronous routes, then an outcome the worker turns into SQL.
+ */
+import { EngineError } from '../engines/engine.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import { isServiceError } from '../errors.js';
+import { findLanguage } from '../languages.js';
+import { prepareDocument, translatePrepared } from '../translation/translate-document.js';
+import type { Usage } from '../usage/ledger.js';
+import type { JobRow } from './dialect.js';
+import { parseJobRequest } from './queue.js';
+
+export type JobOutcome =
+  | { readonly kind: 'completed'; readonly translations: Record<string, string>; readonly usage: Usage }
+  | { readonly kind: 'retry'; readonly error: string }
+  | { readonly kind: 'failed'; readonly error: string };
+
+export const INTERNAL_FAILURE = 'the job failed because of an internal error';
+
+export async function runJob(job: JobRow, engines: EngineRegistry, signal: AbortSignal): Promise<JobOutcome> {
+  try {
+    const request = parseJobRequest(job);
+    const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
+    const source = request.source === undefined ? undefined : findLanguage(request.source);
+    const prepared = prepareDocument(request.content, request.format);
+    const result = await translatePrepared({
+      prepared,
+      targets,
+      ...(source ? { source } : {}),
+      engine: engines[request.model],
+      signal,
+    });
+    return { kind: 'completed', translations: result.translations, usage: result.usage };
+  } catch (error) {
+    if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: error.message };
+    if (isServiceError(error)) return { kind: 'failed', error: error.message };
+    throw error;
+  }
+}

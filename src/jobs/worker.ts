@@ -1,0 +1,229 @@
+/**
+ * A worker process's job loop (after graphile-worker): claim while there are free
+ * slots; when there is nothing to claim, wait for a nudge (a job was enqueued or
+ * released) or the slow fallback poll. Each running job holds a lease renewed every
+ * third of its length. On stop: no new claims, running jobs get the grace period, and
+ * whatever is still running is aborted and returned to `pending`.
+ *
+ * Emits `job:start`, `job:complete`, `job:retry`, `job:fail`, `job:release` (with the
+ * job id) so tests and logs can follow along without sleeping.
+ */
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import { deleteExpiredReservations } from '../usage/ledger.js';
+import type { JobDialect, JobRow } from './dialect.js';
+import { completeJob, failJob, renewLease, returnJobToQueue } from './queue.js';
+import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
+import { INTERNAL_FAILURE, runJob } from './run-job.js';
+
+export interface WorkerOptions {
+  readonly db: Db;
+  readonly dialect: JobDialect;
+  readonly engines: EngineRegistry;
+  readonly logger: Logger;
+  readonly concurrency: number;
+  readonly leaseMs: number;
+  readonly retentionMs: number;
+  readonly clock?: () => number;
+  /** How long an idle worker waits for a nudge before looking anyway. */
+  readonly pollIntervalMs?: number;
+  /** Base of the retry backoff: attempt n waits about base × 2^(n-1), with jitter. */
+  readonly retryBaseMs?: number;
+}
+
+interface RunningJob {
+  readonly controller: AbortController;
+  done: Promise<void>;
+}
+
+const DEFAULT_POLL_MS = 2_000;
+const DEFAULT_RETRY_BASE_MS = 2_000;
+const MAINTENANCE_EVERY_MS = 30_000;
+
+export class JobWorker extends EventEmitter {
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly running = new Map<string, RunningJob>();
+  private readonly clock: () => number;
+  private stopping = false;
+  private started = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private maintenanceTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: WorkerOptions) {
+    super();
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.unsubscribe = await this.options.dialect.subscribe(() => this.nudge());
+    this.schedulePoll();
+    void this.maintain();
+    this.nudge();
+  }
+
+  /** Look for work now. */
+  nudge(): void {
+    if (this.stopping) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopping && this.running.size < this.options.concurrency) {
+          const job = await this.options.dialect.claim(this.options.db, this.workerId, this.options.leaseMs, this.clock());
+          if (!job) break;
+          this.begin(job);
+        }
+      } while (this.pumpAgain && !this.stopping);
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'claiming a job failed; will retry on the next poll');
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private schedulePoll(): void {
+    const interval = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.pollTimer = setInterval(() => this.nudge(), interval);
+    this.pollTimer.unref();
+  }
+
+  private begin(job: JobRow): void {
+    const controller = new AbortController();
+    const entry: RunningJob = { controller, done: Promise.resolve() };
+    entry.done = this.execute(job, entry).finally(() => {
+      this.running.delete(job.id);
+      this.nudge();
+    });
+    this.running.set(job.id, entry);
+  }
+
+  private async execute(job: JobRow, entry: RunningJob): Promise<void> {
+    const { db, logger, leaseMs } = this.options;
+    const log = logger.child({ jobId: job.id, attempt: job.attempts });
+    this.emit('job:start', job.id);
+    const heartbeat = setInterval(() => {
+      void this.renew(job.id, entry).catch((error) => log.warn({ err: error }, 'lease renewal failed'));
+    }, Math.max(1_000, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+    try {
+      let outcome;
+      try {
+        outcome = await runJob(job, this.options.engines, entry.controller.signal);
+      } catch (error) {
+        if (entry.controller.signal.aborted) return; // released or lease lost: someone else finishes it
+        log.error({ err: error }, 'job failed unexpectedly');
+        outcome = { kind: 'failed', error: INTERNAL_FAILURE } as const;
+      }
+      if (entry.controller.signal.aborted) return;
+      const now = this.clock();
+      if (outcome.kind === 'completed') {
+        const done = await completeJob(db, { job, workerId: this.workerId, translations: outcome.translations, usage: outcome.usage, now });
+        if (done) this.emit('job:complete', job.id);
+        else log.warn('job was no longer ours at completion; its result was dropped and nothing charged');
+      } else if (outcome.kind === 'retry' && job.attempts < job.max_attempts) {
+        const runAt = now + this.backoff(job.attempts);
+        await returnJobToQueue(db, { jobId: job.id, workerId: this.workerId, runAt, refundAttempt: false, now });
+        log.warn({ reason: outcome.error, runAt }, 'job will be retried');
+        this.emit('job:retry', job.id);
+      } else {
+        await failJob(db, { jobId: job.id, workerId: this.workerId, error: outcome.error, now });
+        log.warn({ reason: outcome.error }, 'job failed');
+        this.emit('job:fail', job.id);
+      }
+    } catch (error) {
+      // The database failed while recording the outcome; the lease will lapse and the job run again.
+      log.error({ err: error }, 'recording a job outcome failed');
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async renew(jobId: string, entry: RunningJob): Promise<void> {
+    const stillOurs = await renewLease(this.options.db, jobId, this.workerId, this.options.leaseMs, this.clock());
+    if (!stillOurs) entry.controller.abort(new Error('lease lost'));
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+    const exponential = base * 2 ** (attempt - 1);
+    return Math.round(exponential / 2 + Math.random() * (exponential / 2));
+  }
+
+  /** Lease recovery, retention and reservation clean-up, at a jittered interval. */
+  private async maintain(): Promise<void> {
+    if (this.stopping) return;
+    const { db, logger, retentionMs } = this.options;
+    try {
+      const now = this.clock();
+      const { requeued, failed } = await recoverLapsedLeases(db, now);
+      if (requeued > 0) {
+        logger.warn({ requeued }, 'jobs whose worker stopped answering went back to the queue');
+        await this.options.dialect.notify(db);
+      }
+      if (failed > 0) logger.warn({ failed }, 'jobs interrupted too often were failed');
+      const deleted = await deleteExpiredJobs(db, retentionMs, now);
+      if (deleted > 0) logger.info({ deleted }, 'finished jobs past retention deleted');
+      await deleteExpiredReservations(db, now);
+    } catch (error) {
+      logger.error({ err: error }, 'queue maintenance failed');
+    }
+    const every = Math.min(MAINTENANCE_EVERY_MS, this.options.leaseMs / 2);
+    this.maintenanceTimer = setTimeout(() => void this.maintain(), every * (0.5 + Math.random()));
+    this.maintenanceTimer.unref();
+  }
+
+  /**
+   * Stops claiming, waits up to `graceMs` for running jobs, then aborts the rest and
+   * returns them to `pending` with their attempt refunded.
+   */
+  async stop(graceMs: number): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.maintenanceTimer);
+    await this.unsubscribe?.();
+    const all = () => Promise.all([...this.running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      all().then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!timedOut) return;
+    const now = this.clock();
+    for (const [jobId, entry] of this.running) {
+      entry.controller.abort(new Error('worker shutting down'));
+      try {
+        await returnJobToQueue(this.options.db, { jobId, workerId: this.workerId, runAt: now, refundAttempt: true, now });
+        this.emit('job:release', jobId);
+      } catch (error) {
+        this.options.logger.error({ err: error, jobId }, 'could not release a job at shutdown; its lease will return it');
+      }
+    }
+    await all();
+    await this.options.dialect.notify(this.options.db).catch(() => {});
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The composition root: the one place configuration becomes concrete parts (database,
+ * job dialect, rate limiter, engines, logger). Everything else takes them as arguments.
+ */
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import type { AppDeps } from './deps.js';
+import { createEngineRegistry } from './engines/registry.js';
+import { createJobDialect } from './jobs/create-dialect.js';
+import { createLogger } from './logger.js';
+import { createRateLimiter } from './ratelimit/create.js';
+
+export interface Services extends AppDeps {
+  close(): Promise<void>;
+}
+
+export async function createServices(
+  config: Config,
+  overrides: { logger?: Logger; clock?: () => number } = {},
+): Promise<Services> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const database = openDatabase(config.database);
+  const limiter = await createRateLimiter(config, logger);
+  return {
+    config,
+    database,
+    jobDialect: createJobDialect(database),
+    engines: createEngineRegistry(config),
+    limiter,
+    logger,
+    clock: overrides.clock ?? Date.now,
+    async close() {
+      await limiter.close();
+      await database.close();
+    },
+  };
+}
