@@ -1,0 +1,111 @@
+/**
+ * Format detection (CONTRACT §4, ENGINE-NOTES b8): json only if the content parses as an
+ * object or array; html when markup dominates; markdown when its syntax is present;
+ * otherwise plain. Each candidate gets a score in [0, 1]; the confidence discounts the
+ * best score by how close the runner-up is (highlight.js style).
+ */
+import htmlTags from 'html-tags';
+import type { DetectionResult, Format } from './format.js';
+
+const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
+const HEAD_LIMIT = 64 * 1024;
+
+export interface DetectionScores {
+  readonly json: number;
+  readonly html: number;
+  readonly markdown: number;
+  readonly plain: number;
+}
+
+function jsonScore(content: string): number {
+  const trimmed = content.trim();
+  if (!/^[[{]/.test(trimmed)) return 0;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    if (typeof value !== 'object' || value === null) return 0;
+    return /"(?:[^"\\]|\\.)*"/.test(trimmed) ? 0.99 : 0.9;
+  } catch {
+    return 0;
+  }
+}
+
+function htmlScore(head: string): number {
+  const trimmed = head.trim();
+  if (/^(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]/i.test(trimmed)) return 0.98;
+  let known = 0;
+  let markup = 0;
+  const opened = new Map<string, number>();
+  let pairs = 0;
+  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->/g;
+  for (const match of trimmed.matchAll(tag)) {
+    if (match[2] === undefined) {
+      markup += match[0].length;
+      continue;
+    }
+    const name = match[2].toLowerCase();
+    if (!KNOWN_TAGS.has(name) && !name.includes('-')) continue;
+    known++;
+    markup += match[0].length;
+    if (match[1]) {
+      const n = opened.get(name) ?? 0;
+      if (n > 0) {
+        opened.set(name, n - 1);
+        pairs++;
+      }
+    } else opened.set(name, (opened.get(name) ?? 0) + 1);
+  }
+  if (known === 0) return 0;
+  if (known === 1 && pairs === 0) return 0.2;
+  const ratio = markup / Math.max(1, trimmed.length);
+  let score = 0.3 + 0.1 * Math.min(pairs, 4) + 0.8 * Math.min(ratio, 0.4);
+  if (/^<[a-zA-Z!]/.test(trimmed) && />$/.test(trimmed)) score += 0.1;
+  return Math.min(0.95, score);
+}
+
+function markdownScore(head: string): number {
+  const text = head.replace(/\r\n?/g, '\n');
+  let s = 0;
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  if (/^---\n[\s\S]*?\n(?:---|\.\.\.)\s*(?:\n|$)/.test(text)) s += 3;
+  if (/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1/m.test(text)) s += 3;
+  if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/m.test(text)) s += 3;
+  s += Math.min(3, count(/^ {0,3}#{2,6}[ \t]+\S/gm)) * 2;
+  if (/^ {0,3}#[ \t]+\S/m.test(text)) s += 1;
+  if (/^[^\n]*\S[^\n]*\n {0,3}(?:=+|-{2,})[ \t]*$/m.test(text)) s += 2;
+  if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*? {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S/m.test(text)) s += 2;
+  s += Math.min(3, count(/!?\[[^\]\n]+\]\([^)\s]+(?:\s+"[^"]*")?\)/g)) * 2;
+  if (/^ {0,3}\[[^\]\n]+\]:\s*\S/m.test(text)) s += 2;
+  if (/^ {0,3}>/m.test(text)) s += 1;
+  if (/(\*\*|__)(?=\S)[^\n]*?\S\1/.test(text)) s += 1;
+  if (/(^|[^`])`[^`\n]+`(?!`)/.test(text)) s += 1;
+  if (/^ {0,3}[-*+][ \t]+\[[ xX]\][ \t]/m.test(text)) s += 2;
+  if (/(^|[\s(])(\*|_)(?=\S)[^*_\n]*?\S\2(?=[\s.,;:!?)]|$)/m.test(text)) s += 1;
+  return 1 - Math.exp(-s / 4);
+}
+
+export function detectionScores(content: string): DetectionScores {
+  const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+  const head = source.slice(0, HEAD_LIMIT);
+  const json = jsonScore(source);
+  let html = json > 0 ? 0 : htmlScore(head);
+  const markdown = json > 0 ? 0 : markdownScore(head);
+  if (markdown >= 0.6 && html < 0.98) html = Math.max(0, html - 0.2);
+  const plain = 1 - Math.max(json, html, markdown);
+  return { json, html, markdown, plain };
+}
+
+export function detectFormat(content: string): DetectionResult {
+  const scores = detectionScores(content);
+  const ranked = (Object.entries(scores) as [Format, number][]).sort((a, b) => b[1] - a[1]);
+  let [format, best] = ranked[0]!;
+  const second = ranked[1]![1];
+  if (format !== 'plain' && best < 0.5) {
+    return { format: 'plain', confidence: round(Math.max(scores.plain, 0.5)) };
+  }
+  const confidence = best * (0.6 + (0.4 * (best - second)) / Math.max(best, 1e-9));
+  return { format, confidence: round(Math.min(1, Math.max(0, confidence))) };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,22 @@
+/**
+ * The format layer's public face: one adapter per format and detection. Callers never
+ * import an adapter file directly.
+ */
+import type { Format, FormatAdapter } from './format.js';
+import { htmlAdapter } from './html.js';
+import { jsonAdapter } from './json.js';
+import { markdownAdapter } from './markdown.js';
+import { plainAdapter } from './plain.js';
+
+export { detectFormat } from './detect.js';
+
+const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
+  plain: plainAdapter,
+  markdown: markdownAdapter,
+  json: jsonAdapter,
+  html: htmlAdapter,
+};
+
+export function getAdapter(format: Format): FormatAdapter {
+  return ADAPTERS[format];
+}

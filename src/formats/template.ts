@@ -1,0 +1,250 @@
+/**
+ * The shared core of every adapter: an adapter describes each segment as a source range
+ * plus a list of parts (text runs and tokens whose bytes are source ranges or literal
+ * bytes); this module numbers the tokens, builds the masked text, and renders by
+ * splicing translations into the untouched source. Because every token is a source
+ * range, a segment nested inside another's token (an image's alt inside the image
+ * token) is spliced by the same recursion, and everything outside segments is copied.
+ */
+import { ServiceError } from '../errors.js';
+import type { ExtractedDocument, Format, RenderTarget } from './format.js';
+import { TOKEN_PATTERN, tokenProblem } from './segment.js';
+import type { Segment, SegmentKind } from './segment.js';
+
+/** Where a token's bytes come from: a range of the source, or bytes given literally. */
+export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };
+
+export type Part =
+  | { readonly type: 'text'; readonly value: string }
+  | { readonly type: 'atom'; readonly bytes: TokenBytes }
+  | { readonly type: 'open' | 'close'; readonly bytes: TokenBytes; readonly pair: number };
+
+/** Escapes a translated text run for its place in the document. */
+export type Escaper = (run: string, at: { readonly first: boolean; readonly last: boolean }) => string;
+
+export interface SegmentDraft {
+  /** The source range the segment replaces (outer whitespace excluded). */
+  readonly start: number;
+  readonly end: number;
+  readonly parts: readonly Part[];
+  readonly kind: SegmentKind;
+  readonly ctx?: string;
+  readonly singleLine?: boolean;
+  readonly escape: Escaper;
+}
+
+/** A non-segment edit that depends on the target (html lang/dir). */
+export interface Patch {
+  readonly start: number;
+  readonly end: number;
+  render(target: RenderTarget): string;
+}
+
+let pairCounter = 0;
+/** Pair ids only need to be unique within a draft; a process-wide counter is simplest. */
+export function newPairId(): number {
+  pairCounter = (pairCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return pairCounter;
+}
+
+const LETTER = /\p{L}/u;
+
+interface BuiltSegment {
+  readonly kind: 'segment';
+  readonly start: number;
+  readonly end: number;
+  readonly segment: Segment;
+  readonly tokens: Map<string, TokenBytes>;
+  readonly escape: Escaper;
+  children: Edit[];
+}
+
+interface PatchEdit {
+  readonly kind: 'patch';
+  readonly start: number;
+  readonly end: number;
+  readonly patch: Patch;
+  children: Edit[];
+}
+
+type Edit = BuiltSegment | PatchEdit;
+
+/**
+ * Numbers a draft's tokens and builds its masked text. Returns null when the draft has
+ * nothing a translator could change (only whitespace, tokens, digits, punctuation).
+ */
+function buildSegment(draft: SegmentDraft): { text: string; tokens: Map<string, TokenBytes> } | null {
+  // Literal token-like text in a decoded run (an HTML `&lt;g1&gt;`) becomes an atom,
+  // so the masked text never contains a token the source does not own.
+  const parts: Part[] = [];
+  for (const part of draft.parts) {
+    if (part.type !== 'text') {
+      parts.push(part);
+      continue;
+    }
+    let last = 0;
+    for (const match of part.value.matchAll(TOKEN_PATTERN)) {
+      if (match.index > last) parts.push({ type: 'text', value: part.value.slice(last, match.index) });
+      parts.push({ type: 'atom', bytes: { literal: draft.escape(match[0], { first: false, last: false }) } });
+      last = match.index + match[0].length;
+    }
+    if (last < part.value.length) parts.push({ type: 'text', value: part.value.slice(last) });
+  }
+
+  const opened = new Set<number>();
+  const closed = new Set<number>();
+  for (const part of parts) {
+    if (part.type === 'open') opened.add(part.pair);
+    else if (part.type === 'close' && opened.has(part.pair)) closed.add(part.pair);
+  }
+
+  let text = '';
+  let hasLetter = false;
+  let atoms = 0;
+  let pairs = 0;
+  const pairNumber = new Map<number, number>();
+  const tokens = new Map<string, TokenBytes>();
+  for (const part of parts) {
+    if (part.type === 'text') {
+      text += part.value;
+      if (!hasLetter && LETTER.test(part.value)) hasLetter = true;
+      continue;
+    }
+    // An open without its close (or the reverse) cannot be moved safely: it is an atom.
+    if (part.type === 'atom' || !closed.has(part.pair)) {
+      const token = `<x${++atoms}/>`;
+      tokens.set(token, part.bytes);
+      text += token;
+    } else if (part.type === 'open') {
+      const n = ++pairs;
+      pairNumber.set(part.pair, n);
+      tokens.set(`<g${n}>`, part.bytes);
+      text += `<g${n}>`;
+    } else {
+      const token = `</g${pairNumber.get(part.pair)}>`;
+      tokens.set(token, part.bytes);
+      text += token;
+    }
+  }
+  return hasLetter ? { text, tokens } : null;
+}
+
+/** Nests edits by range; an edit that straddles another's boundary is dropped, never mangled. */
+function nest(edits: Edit[]): Edit[] {
+  edits.sort((a, b) => a.start - b.start || b.end - a.end);
+  const roots: Edit[] = [];
+  const stack: Edit[] = [];
+  for (const edit of edits) {
+    while (stack.length > 0 && stack[stack.length - 1]!.end <= edit.start) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent && edit.end > parent.end) continue;
+    (parent ? parent.children : roots).push(edit);
+    stack.push(edit);
+  }
+  return roots;
+}
+
+export class TemplateDocument implements ExtractedDocument {
+  readonly segments: readonly Segment[];
+  readonly #roots: Edit[];
+
+  constructor(
+    readonly format: Format,
+    private readonly source: string,
+    drafts: readonly SegmentDraft[],
+    patches: readonly Patch[] = [],
+  ) {
+    const built: BuiltSegment[] = [];
+    for (const draft of drafts) {
+      const result = buildSegment(draft);
+      if (!result) continue;
+      built.push({
+        kind: 'segment',
+        start: draft.start,
+        end: draft.end,
+        tokens: result.tokens,
+        escape: draft.escape,
+        children: [],
+        segment: {
+          id: '',
+          text: result.text,
+          kind: draft.kind,
+          ...(draft.ctx !== undefined ? { ctx: draft.ctx } : {}),
+          ...(draft.singleLine ? { singleLine: true } : {}),
+        },
+      });
+    }
+    built.sort((a, b) => a.start - b.start || b.end - a.end);
+    const segments: Segment[] = [];
+    for (const [index, edit] of built.entries()) {
+      const segment = { ...edit.segment, id: `s${index + 1}` };
+      (edit as { segment: Segment }).segment = segment;
+      segments.push(segment);
+    }
+    this.segments = segments;
+    const edits: Edit[] = [...built];
+    for (const patch of patches) edits.push({ kind: 'patch', start: patch.start, end: patch.end, patch, children: [] });
+    this.#roots = nest(edits);
+  }
+
+  render(translations: ReadonlyMap<string, string>, target: RenderTarget): string {
+    const out: string[] = [];
+    this.#renderRange(0, this.source.length, this.#roots, translations, target, out);
+    return out.join('');
+  }
+
+  #renderRange(
+    start: number,
+    end: number,
+    edits: readonly Edit[],
+    translations: ReadonlyMap<string, string>,
+    target: RenderTarget,
+    out: string[],
+  ): void {
+    let cursor = start;
+    for (const edit of edits) {
+      if (edit.start < start || edit.end > end) continue;
+      if (edit.start > cursor) out.push(this.source.slice(cursor, edit.start));
+      if (edit.kind === 'patch') out.push(edit.patch.render(target));
+      else this.#renderSegment(edit, translations, target, out);
+      cursor = edit.end;
+    }
+    if (cursor < end) out.push(this.source.slice(cursor, end));
+  }
+
+  #renderSegment(
+    edit: BuiltSegment,
+    translations: ReadonlyMap<string, string>,
+    target: RenderTarget,
+    out: string[],
+  ): void {
+    const { segment } = edit;
+    const translated = translations.get(segment.id);
+    // The source text (or no translation) renders the original bytes, which is what
+    // makes identity renders byte-exact whatever the escaping of the source was.
+    if (translated === undefined || translated === segment.text) {
+      this.#renderRange(edit.start, edit.end, edit.children, translations, target, out);
+      return;
+    }
+    const problem = tokenProblem(segment.text, translated);
+    if (problem) {
+      throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
+    }
+    let last = 0;
+    let first = true;
+    const matches = [...translated.matchAll(TOKEN_PATTERN)];
+    const emitText = (run: string, isLast: boolean) => {
+      if (run.length > 0) out.push(edit.escape(run, { first, last: isLast }));
+      first = false;
+    };
+    for (const match of matches) {
+      emitText(translated.slice(last, match.index), false);
+      first = false;
+      const bytes = edit.tokens.get(match[0])!;
+      if ('literal' in bytes) out.push(bytes.literal);
+      else this.#renderRange(bytes.start, bytes.end, edit.children, translations, target, out);
+      last = match.index + match[0].length;
+    }
+    if (last < translated.length) emitText(translated.slice(last), true);
+  }
+}
