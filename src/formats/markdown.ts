@@ -238,7 +238,7 @@ class MarkdownExtractor {
         return at.last ? text.replace(/(#+)(\s*)$/, '\\$1$2') : text;
       };
     }
-    this.drafts.push({ start, end, parts, kind, ...(ctx ? { ctx } : {}), ...(singleLine ? { singleLine } : {}), escape });
+    this.drafts.push({ start, end, parts, kind, ...(ctx ? { ctx } : {}), ...(singleLine ? { singleLine } : {}), escape, bidiInside: true });
   }
 
   /** Appends the parts for `nodes`, which together cover `[from, to)`; gaps become text or atoms. */

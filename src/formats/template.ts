@@ -31,6 +31,11 @@ export interface SegmentDraft {
   readonly ctx?: string;
   readonly singleLine?: boolean;
   readonly escape: Escaper;
+  /**
+   * Move bidi controls at the very edges of a translation inside the edge tokens. In
+   * markdown a `_` delimiter next to U+202C is intraword and no longer closes emphasis.
+   */
+  readonly bidiInside?: boolean;
 }
 
 /** A non-segment edit that depends on the target (html lang/dir). */
@@ -56,6 +61,7 @@ interface BuiltSegment {
   readonly segment: Segment;
   readonly tokens: Map<string, TokenBytes>;
   readonly escape: Escaper;
+  readonly bidiInside: boolean;
   children: Edit[];
 }
 
@@ -129,6 +135,15 @@ function buildSegment(draft: SegmentDraft): { text: string; tokens: Map<string, 
   return hasLetter ? { text, tokens } : null;
 }
 
+const BIDI = '[\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+';
+const TOKENS = '(?:<g\\d+>|<\\/g\\d+>|<x\\d+\\/>)+';
+const LEADING_BIDI = new RegExp(`^(${BIDI})(${TOKENS})`);
+const TRAILING_BIDI = new RegExp(`(${TOKENS})(${BIDI})$`);
+
+function bidiInside(text: string): string {
+  return text.replace(LEADING_BIDI, '$2$1').replace(TRAILING_BIDI, '$2$1');
+}
+
 /** Nests edits by range; an edit that straddles another's boundary is dropped, never mangled. */
 function nest(edits: Edit[]): Edit[] {
   edits.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -164,6 +179,7 @@ export class TemplateDocument implements ExtractedDocument {
         end: draft.end,
         tokens: result.tokens,
         escape: draft.escape,
+        bidiInside: draft.bidiInside ?? false,
         children: [],
         segment: {
           id: '',
@@ -219,7 +235,7 @@ export class TemplateDocument implements ExtractedDocument {
     out: string[],
   ): void {
     const { segment } = edit;
-    const translated = translations.get(segment.id);
+    let translated = translations.get(segment.id);
     // The source text (or no translation) renders the original bytes, which is what
     // makes identity renders byte-exact whatever the escaping of the source was.
     if (translated === undefined || translated === segment.text) {
@@ -230,6 +246,7 @@ export class TemplateDocument implements ExtractedDocument {
     if (problem) {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
+    if (edit.bidiInside) translated = bidiInside(translated);
     let last = 0;
     let first = true;
     const matches = [...translated.matchAll(TOKEN_PATTERN)];
