@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { EngineError } from '../../src/engines/engine.js';
+import { SYSTEM_PROMPT } from '../../src/engines/prompt.js';
+import {
+  anthropicReply,
+  errorReply,
+  startFakeProvider,
+  userMessage,
+  type FakeProvider,
+} from '../helpers/fake-provider.js';
+import { DE, FR, MAX_OUTPUT_TOKENS, anthropicEngine, chunk, plain } from './engine-setup.js';
+
+let provider: FakeProvider;
+before(async () => {
+  provider = await startFakeProvider();
+});
+after(() => provider.close());
+afterEach(() => {
+  provider.requests.length = 0;
+});
+
+const SEGMENTS = [
+  { id: 's1', text: 'Hello <g1>world</g1>' },
+  { id: 's2', text: 'Press <x1/>.' },
+];
+
+describe('anthropic engine', () => {
+  test('asks for the answer through one forced tool and reads its input', async () => {
+    const answer = {
+      de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' },
+      fr: { s1: 'Bonjour <g1>le monde</g1>', s2: 'Appuyez sur <x1/>.' },
+    };
+    provider.reply(anthropicReply(answer, { input: 812, output: 97 }));
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE, FR]));
+
+    assert.equal(engine.id, 'anthropic:claude-test');
+    assert.deepEqual(plain(result.translations), answer);
+    assert.deepEqual(result.usage, { inputTokens: 812, outputTokens: 97 });
+    assert.equal(provider.requests.length, 1);
+    const request = provider.requests[0]!;
+    assert.equal(request.path, '/v1/messages');
+    assert.equal(request.headers['x-api-key'], 'ak-test');
+    assert.equal(request.headers['anthropic-version'], '2023-06-01');
+    assert.equal(request.body.model, 'claude-test');
+    assert.equal(request.body.max_tokens, MAX_OUTPUT_TOKENS);
+    assert.equal(request.body.system, SYSTEM_PROMPT);
+    assert.equal(request.body.messages.length, 1);
+    assert.deepEqual(userMessage(request).segments, { s1: 'Hello <g1>world</g1>', s2: 'Press <x1/>.' });
+    assert.deepEqual(request.body.tool_choice, { type: 'tool', name: 'submit_translations' });
+    assert.equal(request.body.tools.length, 1);
+    assert.deepEqual(request.body.tools[0].input_schema.properties.translations.items.properties.lang.enum, ['de', 'fr']);
+  });
+
+  test('accepts a base URL without /v1, as the official SDK spells it', async () => {
+    provider.reply(anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } }, { input: 1, output: 1 }));
+    const { engine } = anthropicEngine(provider, { baseUrl: provider.baseUrl.replace(/\/v1$/, '') });
+
+    await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.equal(provider.requests[0]!.path, '/v1/messages');
+  });
+
+  test('parses an answer given as fenced text instead of the tool', async () => {
+    const text = 'Here you go:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"s1","text":"Hallo <g1>Welt</g1>"},{"id":"s2","text":"Drücken Sie <x1/>."}]}]}\n```';
+    provider.reply(anthropicReply(text, { input: 10, output: 10 }, 'end_turn'));
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.equal(result.translations.get('de')?.get('s2'), 'Drücken Sie <x1/>.');
+    assert.equal(provider.requests.length, 1);
+  });
+
+  test('cached prompt tokens count as input tokens', async () => {
+    const reply = anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } }, { input: 10, output: 5 }) as {
+      json: { usage: Record<string, number> };
+    };
+    reply.json.usage.cache_read_input_tokens = 700;
+    reply.json.usage.cache_creation_input_tokens = 30;
+    provider.reply(reply as never);
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.deepEqual(result.usage, { inputTokens: 740, outputTokens: 5 });
+  });
+
+  test('529 overloaded and 429 are retried and usage sums the repair round', async () => {
+    provider.reply(
+      errorReply(529),
+      errorReply(429, { 'retry-after': '2' }),
+      anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 500, output: 40 }),
+      anthropicReply({ de: { s2: 'Drücken Sie <x1/>.' } }, { input: 300, output: 20 }),
+    );
+    const { engine, sleeps } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.deepEqual(sleeps, [250, 2000]);
+    assert.deepEqual(plain(result.translations), { de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } });
+    assert.deepEqual(result.usage, { inputTokens: 800, outputTokens: 60 });
+    const repair = userMessage(provider.requests[3]!);
+    assert.deepEqual(repair.segments, { s2: 'Press <x1/>.' });
+    assert.deepEqual(repair.fix, [{ lang: 'de', id: 's2', problem: 'missing from the answer' }]);
+  });
+
+  test('stop_reason max_tokens distrusts the last pair and asks for it again', async () => {
+    provider.reply(
+      anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken' } }, { input: 10, output: 4000 }, 'max_tokens'),
+      anthropicReply({ de: { s2: 'Drücken Sie <x1/>.' } }, { input: 10, output: 10 }),
+    );
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.equal(result.translations.get('de')?.get('s2'), 'Drücken Sie <x1/>.');
+    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', id: 's2', problem: 'missing from the answer' }]);
+  });
+
+  test('401 fails fast without retry', async () => {
+    provider.reply(errorReply(401));
+    const { engine, sleeps } = anthropicEngine(provider);
+
+    await assert.rejects(engine.translate(chunk(SEGMENTS, [DE])), (error: unknown) => {
+      assert.ok(error instanceof EngineError);
+      assert.equal(error.retryable, false);
+      assert.equal(error.message, 'Translation failed: the model provider refused the service credentials.');
+      return true;
+    });
+    assert.equal(provider.requests.length, 1);
+    assert.deepEqual(sleeps, []);
+  });
+});
