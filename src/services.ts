@@ -25,7 +25,7 @@ export async function createServices(
   return {
     config,
     database,
-    jobDialect: createJobDialect(database),
+    jobDialect: createJobDialect(database, logger),
     engines: createEngineRegistry(config),
     limiter,
     logger,

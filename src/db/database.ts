@@ -35,9 +35,14 @@ export function openDatabase(config: DatabaseConfig): Database {
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { db, kind: 'sqlite', url: config.url, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // With the server unreachable a request fails within the connect timeout (answered
+  // 503) instead of waiting for ever on a pool slot.
+  const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // A checked-out client between queries has no error listener of the pool's; a dropped
+  // connection then would be an unhandled 'error' event. The next query reports it instead.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', url: config.url, close: () => db.destroy() };
 }

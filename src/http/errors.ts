@@ -4,6 +4,7 @@
  * to our codes; anything unexpected is logged and answered as a bare server_error.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ERROR_STATUS, isServiceError, type ErrorCode } from '../errors.js';
 
 export interface ErrorBody {
@@ -12,11 +13,13 @@ export interface ErrorBody {
 }
 
 const GENERIC_500 = 'something went wrong on our side; it is safe to retry';
+const DATABASE_UNAVAILABLE = 'the service cannot reach its database right now; retry in a few seconds';
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === ERROR_STATUS.service_unavailable) request.log.warn({ err: error }, 'request failed: a dependency is unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.error }, body.message);
     void reply.status(status).send(body);
   });
@@ -27,6 +30,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  // The database is down or restarting (most requests meet it first in the auth hook):
+  // an outage to wait out, not a bug — also when a service wrapped it as server_error.
+  if ((!isServiceError(error) || error.code === 'server_error') && isDatabaseUnavailable(error)) {
+    return { status: ERROR_STATUS.service_unavailable, body: { error: 'service_unavailable', message: DATABASE_UNAVAILABLE } };
+  }
   if (isServiceError(error)) {
     const hideMessage = error.code === 'server_error' && !error.message;
     return { status: error.status, body: { error: error.code, message: hideMessage ? GENERIC_500 : error.message } };

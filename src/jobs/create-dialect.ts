@@ -1,9 +1,11 @@
 /** Picks the job dialect for the open database. */
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { JobDialect } from './dialect.js';
+import { createPostgresJobDialect } from './dialects/postgres.js';
 import { sqliteJobDialect } from './dialects/sqlite.js';
 
-export function createJobDialect(database: Database): JobDialect {
+export function createJobDialect(database: Database, logger?: Logger): JobDialect {
   if (database.kind === 'sqlite') return sqliteJobDialect;
-  throw new Error('the postgres job dialect is not available in this build');
+  return createPostgresJobDialect({ url: database.url, ...(logger ? { logger } : {}) });
 }
