@@ -135,13 +135,39 @@ function buildSegment(draft: SegmentDraft): { text: string; tokens: Map<string, 
   return hasLetter ? { text, tokens } : null;
 }
 
-const BIDI = '[\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+';
-const TOKENS = '(?:<g\\d+>|<\\/g\\d+>|<x\\d+\\/>)+';
-const LEADING_BIDI = new RegExp(`^(${BIDI})(${TOKENS})`);
-const TRAILING_BIDI = new RegExp(`(${TOKENS})(${BIDI})$`);
+const BIDI_RUN_START = /^[\u200e\u200f\u202a-\u202e\u2066-\u2069]+/;
+const BIDI_RUN_END = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]+$/;
+const WORD = /[\p{L}\p{N}]/u;
+const WORD_END = /[\p{L}\p{N}][\p{M}]*(?![\s\S]*[\p{L}\p{N}])/u;
 
+/**
+ * Moves bidi controls at the edges of a translation next to its first and last word.
+ * A mark is neither whitespace nor punctuation to a markdown reader: glued to a
+ * delimiter it changes whether `_`/`**` can open or close, and glued to a URL it becomes
+ * part of a GFM autolink. Next to a letter it behaves like one more letter.
+ */
 function bidiInside(text: string): string {
-  return text.replace(LEADING_BIDI, '$2$1').replace(TRAILING_BIDI, '$2$1');
+  const pieces = text.split(/(<\/?g\d+>|<x\d+\/>)/);
+  const lead = BIDI_RUN_START.exec(pieces[0]!)?.[0];
+  if (lead) {
+    pieces[0] = pieces[0]!.slice(lead.length);
+    const at = pieces.findIndex((piece, i) => i % 2 === 0 && WORD.test(piece));
+    if (at === -1) pieces[0] = lead + pieces[0];
+    else pieces[at] = pieces[at]!.replace(WORD, (c) => lead + c);
+  }
+  const lastIndex = pieces.length - 1;
+  const trail = BIDI_RUN_END.exec(pieces[lastIndex]!)?.[0];
+  if (trail) {
+    pieces[lastIndex] = pieces[lastIndex]!.slice(0, -trail.length);
+    let at = -1;
+    for (let i = lastIndex; i >= 0; i -= 2) if (WORD.test(pieces[i]!)) {
+      at = i;
+      break;
+    }
+    if (at === -1) pieces[lastIndex] += trail;
+    else pieces[at] = pieces[at]!.replace(WORD_END, (c) => c + trail);
+  }
+  return pieces.join('');
 }
 
 /** Nests edits by range; an edit that straddles another's boundary is dropped, never mangled. */
