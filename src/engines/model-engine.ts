@@ -62,10 +62,15 @@ export class ModelEngine implements TranslationEngine {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }
 
-  async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
-    input.signal?.throwIfAborted();
+  async translate(chunk: TranslateChunkInput): Promise<ChunkTranslation> {
+    chunk.signal?.throwIfAborted();
+    // On the wire a segment is known by its 1-based position in the chunk (prompt.ts).
+    const input: TranslateChunkInput = {
+      ...chunk,
+      segments: chunk.segments.map((segment, index) => ({ ...segment, id: String(index + 1) })),
+    };
     const usage = { inputTokens: 0, outputTokens: 0 };
-    const translations = new Map<string, Map<string, string>>(input.targets.map((t) => [t.code, new Map()]));
+    const byPosition = new Map<string, Map<string, string>>(input.targets.map((t) => [t.code, new Map()]));
     let pending: ExpectedPair[] = input.targets.flatMap((target) =>
       input.segments.map((segment) => ({ lang: target.code, segment })),
     );
@@ -78,9 +83,17 @@ export class ModelEngine implements TranslationEngine {
       const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
       const check = checkAnswer(answerValue, pending, answer.truncated);
       for (const [lang, byId] of check.accepted) {
-        for (const [id, text] of byId) translations.get(lang)?.set(id, text);
+        for (const [id, text] of byId) byPosition.get(lang)?.set(id, text);
       }
-      if (check.problems.length === 0) return { translations, usage };
+      if (check.problems.length === 0) {
+        const translations = new Map(
+          [...byPosition].map(([lang, texts]) => [
+            lang,
+            new Map(chunk.segments.map((segment, index) => [segment.id, texts.get(String(index + 1))!])),
+          ]),
+        );
+        return { translations, usage };
+      }
       problems = check.problems;
       invalidJson = check.invalidJson;
       pending = problems.map((problem) => pendingPair(pending, problem));

@@ -68,21 +68,38 @@ describe('normaliseTokens', () => {
 });
 
 describe('buildUserMessage', () => {
-  test('is compact JSON with ctx only when given, and plural categories for ICU plurals', () => {
+  test('is header lines then one escaped line per segment, with plural categories for ICU plurals', () => {
     const message = buildUserMessage({
       source: EN,
       targets: [DE, { code: 'ru', name: 'Russian', rtl: false }],
       format: 'json',
       segments: [
-        { id: 's1', text: '{count, plural, one {# file} other {# files}}', ctx: 'files.count' },
-        { id: 's2', text: 'Save' },
+        { id: '1', text: '{count, plural, one {# file} other {# files}}', ctx: 'files.count' },
+        { id: '2', text: 'Line one\nLine "two" \\ end\t!' },
       ],
     });
     assert.equal(
       message,
-      '{"source":"English (en)","targets":["German (de)","Russian (ru)"],"format":"json",' +
-        '"segments":{"s1":"{count, plural, one {# file} other {# files}}","s2":"Save"},' +
-        '"ctx":{"s1":"files.count"},"plurals":{"de":"one other","ru":"few many one other"}}',
+      [
+        'source: English (en)',
+        'targets: German (de), Russian (ru)',
+        'format: json',
+        'plurals: de=one other; ru=few many one other',
+        'segments:',
+        '1 {count, plural, one {# file} other {# files}}',
+        '2 Line one\\nLine "two" \\\\ end\\t!',
+      ].join('\n'),
+    );
+  });
+
+  test('a repair message carries the fix list as one JSON line', () => {
+    const message = buildUserMessage(
+      { targets: [DE], format: 'plain', segments: [{ id: '3', text: 'Hi <x1/>' }] },
+      [{ lang: 'de', id: '3', problem: 'missing token <x1/>', previous: 'Hallo' }],
+    );
+    assert.equal(
+      message,
+      'targets: German (de)\nformat: plain\nfix: [{"lang":"de","id":"3","problem":"missing token <x1/>","previous":"Hallo"}]\nsegments:\n3 Hi <x1/>',
     );
   });
 });

@@ -31,7 +31,11 @@ describe('anthropic engine', () => {
       de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' },
       fr: { s1: 'Bonjour <g1>le monde</g1>', s2: 'Appuyez sur <x1/>.' },
     };
-    provider.reply(anthropicReply(answer, { input: 812, output: 97 }));
+    const wire = {
+      de: { '1': answer.de.s1, '2': answer.de.s2 },
+      fr: { '1': answer.fr.s1, '2': answer.fr.s2 },
+    };
+    provider.reply(anthropicReply(wire, { input: 812, output: 97 }));
     const { engine } = anthropicEngine(provider);
 
     const result = await engine.translate(chunk(SEGMENTS, [DE, FR]));
@@ -48,14 +52,14 @@ describe('anthropic engine', () => {
     assert.equal(request.body.max_tokens, MAX_OUTPUT_TOKENS);
     assert.equal(request.body.system, SYSTEM_PROMPT);
     assert.equal(request.body.messages.length, 1);
-    assert.deepEqual(userMessage(request).segments, { s1: 'Hello <g1>world</g1>', s2: 'Press <x1/>.' });
+    assert.deepEqual(userMessage(request).segments, { '1': 'Hello <g1>world</g1>', '2': 'Press <x1/>.' });
     assert.deepEqual(request.body.tool_choice, { type: 'tool', name: 'submit_translations' });
     assert.equal(request.body.tools.length, 1);
     assert.deepEqual(request.body.tools[0].input_schema.properties.translations.items.properties.lang.enum, ['de', 'fr']);
   });
 
   test('accepts a base URL without /v1, as the official SDK spells it', async () => {
-    provider.reply(anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } }, { input: 1, output: 1 }));
+    provider.reply(anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken Sie <x1/>.' } }, { input: 1, output: 1 }));
     const { engine } = anthropicEngine(provider, { baseUrl: provider.baseUrl.replace(/\/v1$/, '') });
 
     await engine.translate(chunk(SEGMENTS, [DE]));
@@ -64,7 +68,7 @@ describe('anthropic engine', () => {
   });
 
   test('parses an answer given as fenced text instead of the tool', async () => {
-    const text = 'Here you go:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"s1","text":"Hallo <g1>Welt</g1>"},{"id":"s2","text":"Drücken Sie <x1/>."}]}]}\n```';
+    const text = 'Here you go:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo <g1>Welt</g1>"},{"id":"2","text":"Drücken Sie <x1/>."}]}]}\n```';
     provider.reply(anthropicReply(text, { input: 10, output: 10 }, 'end_turn'));
     const { engine } = anthropicEngine(provider);
 
@@ -75,7 +79,7 @@ describe('anthropic engine', () => {
   });
 
   test('cached prompt tokens count as input tokens', async () => {
-    const reply = anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } }, { input: 10, output: 5 }) as {
+    const reply = anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken Sie <x1/>.' } }, { input: 10, output: 5 }) as {
       json: { usage: Record<string, number> };
     };
     reply.json.usage.cache_read_input_tokens = 700;
@@ -92,8 +96,8 @@ describe('anthropic engine', () => {
     provider.reply(
       errorReply(529),
       errorReply(429, { 'retry-after': '2' }),
-      anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 500, output: 40 }),
-      anthropicReply({ de: { s2: 'Drücken Sie <x1/>.' } }, { input: 300, output: 20 }),
+      anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 500, output: 40 }),
+      anthropicReply({ de: { '2': 'Drücken Sie <x1/>.' } }, { input: 300, output: 20 }),
     );
     const { engine, sleeps } = anthropicEngine(provider);
 
@@ -103,21 +107,21 @@ describe('anthropic engine', () => {
     assert.deepEqual(plain(result.translations), { de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } });
     assert.deepEqual(result.usage, { inputTokens: 800, outputTokens: 60 });
     const repair = userMessage(provider.requests[3]!);
-    assert.deepEqual(repair.segments, { s2: 'Press <x1/>.' });
-    assert.deepEqual(repair.fix, [{ lang: 'de', id: 's2', problem: 'missing from the answer' }]);
+    assert.deepEqual(repair.segments, { '2': 'Press <x1/>.' });
+    assert.deepEqual(repair.fix, [{ lang: 'de', id: '2', problem: 'missing from the answer' }]);
   });
 
   test('stop_reason max_tokens distrusts the last pair and asks for it again', async () => {
     provider.reply(
-      anthropicReply({ de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken' } }, { input: 10, output: 4000 }, 'max_tokens'),
-      anthropicReply({ de: { s2: 'Drücken Sie <x1/>.' } }, { input: 10, output: 10 }),
+      anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken' } }, { input: 10, output: 4000 }, 'max_tokens'),
+      anthropicReply({ de: { '2': 'Drücken Sie <x1/>.' } }, { input: 10, output: 10 }),
     );
     const { engine } = anthropicEngine(provider);
 
     const result = await engine.translate(chunk(SEGMENTS, [DE]));
 
     assert.equal(result.translations.get('de')?.get('s2'), 'Drücken Sie <x1/>.');
-    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', id: 's2', problem: 'missing from the answer' }]);
+    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', id: '2', problem: 'missing from the answer' }]);
   });
 
   test('401 fails fast without retry', async () => {

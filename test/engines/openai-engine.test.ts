@@ -25,7 +25,7 @@ const HELLO = [{ id: 's1', text: 'Hello <g1>world</g1>' }];
 
 describe('openai engine: answers', () => {
   test('translates one segment with one call and sends the prompt, schema and limits on the wire', async () => {
-    provider.reply(openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 321, output: 12 }));
+    provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 321, output: 12 }));
     const { engine } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(HELLO, [DE]));
@@ -45,42 +45,54 @@ describe('openai engine: answers', () => {
       source: 'English (en)',
       targets: ['German (de)'],
       format: 'markdown',
-      segments: { s1: 'Hello <g1>world</g1>' },
+      segments: { '1': 'Hello <g1>world</g1>' },
     });
+    assert.equal(
+      request.body.messages[1].content,
+      'source: English (en)\ntargets: German (de)\nformat: markdown\nsegments:\n1 Hello <g1>world</g1>',
+    );
     const format = request.body.response_format;
     assert.equal(format.type, 'json_schema');
     assert.equal(format.json_schema.strict, true);
     assert.deepEqual(format.json_schema.schema.properties.translations.items.properties.lang.enum, ['de']);
   });
 
-  test('translates many segments into many targets in a single call', async () => {
+  test('translates many segments into many targets in a single call, segments numbered on the wire', async () => {
     const segments = [
-      { id: 's1', text: 'Getting started', ctx: 'h1', singleLine: true },
-      { id: 's2', text: 'Run <x1/> to install.' },
-      { id: 's3', text: 'Read the <g1>guide</g1>.' },
+      { id: 'title', text: 'Getting started', ctx: 'h1', singleLine: true },
+      { id: 'install', text: 'Run <x1/> to install\nin "C:\\tools".' },
+      { id: 'guide', text: 'Read the <g1>guide</g1>.' },
     ];
-    const answer = {
-      de: { s1: 'Erste Schritte', s2: 'Führen Sie <x1/> aus.', s3: 'Lesen Sie die <g1>Anleitung</g1>.' },
-      fr: { s1: 'Premiers pas', s2: 'Lancez <x1/> pour installer.', s3: 'Lisez le <g1>guide</g1>.' },
-      ar: { s1: 'البدء', s2: 'شغّل <x1/> للتثبيت.', s3: 'اقرأ <g1>الدليل</g1>.' },
+    const wire = {
+      de: { '1': 'Erste Schritte', '2': 'Führen Sie <x1/> aus\nin "C:\\tools".', '3': 'Lesen Sie die <g1>Anleitung</g1>.' },
+      fr: { '1': 'Premiers pas', '2': 'Lancez <x1/>\ndans "C:\\tools".', '3': 'Lisez le <g1>guide</g1>.' },
+      ar: { '1': 'البدء', '2': 'شغّل <x1/>\nفي "C:\\tools".', '3': 'اقرأ <g1>الدليل</g1>.' },
     };
-    provider.reply(openaiReply(answer, { input: 900, output: 150 }));
+    provider.reply(openaiReply(wire, { input: 900, output: 150 }));
     const { engine } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(segments, [DE, FR, AR]));
 
-    assert.deepEqual(plain(result.translations), answer);
+    assert.deepEqual(plain(result.translations), {
+      de: { title: wire.de['1'], install: wire.de['2'], guide: wire.de['3'] },
+      fr: { title: wire.fr['1'], install: wire.fr['2'], guide: wire.fr['3'] },
+      ar: { title: wire.ar['1'], install: wire.ar['2'], guide: wire.ar['3'] },
+    });
     assert.equal(provider.requests.length, 1);
+    const content: string = provider.requests[0]!.body.messages[1].content;
+    assert.equal(
+      content.split('segments:\n')[1],
+      ['1 Getting started', '2 Run <x1/> to install\\nin "C:\\\\tools".', '3 Read the <g1>guide</g1>.'].join('\n'),
+    );
     const message = userMessage(provider.requests[0]!);
     assert.deepEqual(message.targets, ['German (de)', 'French (fr)', 'Arabic (ar)']);
-    assert.deepEqual(message.segments, { s1: 'Getting started', s2: 'Run <x1/> to install.', s3: 'Read the <g1>guide</g1>.' });
-    assert.deepEqual(message.ctx, { s1: 'h1' });
+    assert.deepEqual(message.segments, { '1': segments[0]!.text, '2': segments[1]!.text, '3': segments[2]!.text });
     const langEnum = provider.requests[0]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum;
     assert.deepEqual(langEnum, ['de', 'fr', 'ar']);
   });
 
   test('without a source language the message leaves it out so the model identifies it', async () => {
-    provider.reply(openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+    provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
     const { engine } = openaiEngine(provider);
     const { source: _unused, ...input } = chunk(HELLO, [DE]);
 
@@ -91,7 +103,7 @@ describe('openai engine: answers', () => {
   });
 
   test('reads JSON wrapped in code fences after a preamble without another call', async () => {
-    const fenced = 'Sure! Here are the translations:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"s1","text":"Hallo <g1>Welt</g1>"}]}]}\n```\nEnjoy.';
+    const fenced = 'Sure! Here are the translations:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo <g1>Welt</g1>"}]}]}\n```\nEnjoy.';
     provider.reply(openaiReply(fenced, { input: 50, output: 40 }));
     const { engine } = openaiEngine(provider);
 
@@ -102,7 +114,7 @@ describe('openai engine: answers', () => {
   });
 
   test('repairs trailing commas and look-alike tokens locally without another call', async () => {
-    const sloppy = '{"translations":[{"lang":"de","segments":[{"id":"s1","text":"Hallo < G1 >Welt＜／g1＞ <X1>",},],},],}';
+    const sloppy = '{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo < G1 >Welt＜／g1＞ <X1>",},],},],}';
     provider.reply(openaiReply(sloppy, { input: 50, output: 40 }));
     const { engine } = openaiEngine(provider);
 
@@ -115,7 +127,7 @@ describe('openai engine: answers', () => {
   test('sends json_object or no response_format when configured for servers without JSON schema', async () => {
     for (const responseFormat of ['json_object', 'none'] as const) {
       provider.requests.length = 0;
-      provider.reply(openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+      provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
       const { engine } = openaiEngine(provider, { responseFormat });
       await engine.translate(chunk(HELLO, [DE]));
       const expected = responseFormat === 'json_object' ? { type: 'json_object' } : undefined;
@@ -132,8 +144,8 @@ describe('openai engine: repair of bad answers', () => {
 
   test('a missing target is asked for alone, and the answers are merged', async () => {
     provider.reply(
-      openaiReply({ de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' } }, { input: 400, output: 60 }),
-      openaiReply({ fr: { s1: 'Ouvrez <x1/> maintenant.', s2: 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
+      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.', '2': '<g1>Alles</g1> speichern' } }, { input: 400, output: 60 }),
+      openaiReply({ fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -147,10 +159,10 @@ describe('openai engine: repair of bad answers', () => {
     assert.equal(provider.requests.length, 2);
     const repair = userMessage(provider.requests[1]!);
     assert.deepEqual(repair.targets, ['French (fr)']);
-    assert.deepEqual(repair.segments, { s1: 'Open <x1/> now.', s2: 'Save <g1>all</g1>' });
+    assert.deepEqual(repair.segments, { '1': 'Open <x1/> now.', '2': 'Save <g1>all</g1>' });
     assert.deepEqual(repair.fix, [
-      { lang: 'fr', id: 's1', problem: 'missing from the answer' },
-      { lang: 'fr', id: 's2', problem: 'missing from the answer' },
+      { lang: 'fr', id: '1', problem: 'missing from the answer' },
+      { lang: 'fr', id: '2', problem: 'missing from the answer' },
     ]);
     assert.deepEqual(
       provider.requests[1]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum,
@@ -160,8 +172,8 @@ describe('openai engine: repair of bad answers', () => {
 
   test('a missing segment and a broken token are re-requested with exactly what was wrong', async () => {
     provider.reply(
-      openaiReply({ de: { s1: 'Öffne jetzt.' }, fr: { s1: 'Ouvrez <x1/> maintenant.', s2: 'Tout <g1>enregistrer</g1>' } }, { input: 400, output: 60 }),
-      openaiReply({ de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' } }, { input: 200, output: 30 }),
+      openaiReply({ de: { '1': 'Öffne jetzt.' }, fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 400, output: 60 }),
+      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.', '2': '<g1>Alles</g1> speichern' } }, { input: 200, output: 30 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -172,8 +184,8 @@ describe('openai engine: repair of bad answers', () => {
     const repair = userMessage(provider.requests[1]!);
     assert.deepEqual(repair.targets, ['German (de)']);
     assert.deepEqual(repair.fix, [
-      { lang: 'de', id: 's1', problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
-      { lang: 'de', id: 's2', problem: 'missing from the answer' },
+      { lang: 'de', id: '1', problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
+      { lang: 'de', id: '2', problem: 'missing from the answer' },
     ]);
     assert.deepEqual(result.usage, { inputTokens: 600, outputTokens: 90 });
   });
@@ -184,8 +196,8 @@ describe('openai engine: repair of bad answers', () => {
       { id: 's2', text: 'A heading', singleLine: true },
     ];
     provider.reply(
-      openaiReply({ de: { s1: '<g1><g2>Fetter Link</g1></g2>', s2: 'Eine\nÜberschrift' } }, { input: 10, output: 10 }),
-      openaiReply({ de: { s1: '<g1><g2>Fetter Link</g2></g1>', s2: 'Eine Überschrift' } }, { input: 10, output: 10 }),
+      openaiReply({ de: { '1': '<g1><g2>Fetter Link</g1></g2>', '2': 'Eine\nÜberschrift' } }, { input: 10, output: 10 }),
+      openaiReply({ de: { '1': '<g1><g2>Fetter Link</g2></g1>', '2': 'Eine Überschrift' } }, { input: 10, output: 10 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -201,7 +213,7 @@ describe('openai engine: repair of bad answers', () => {
   test('invalid JSON is repaired with a follow-up that says so', async () => {
     provider.reply(
       openaiReply('I cannot do that.', { input: 100, output: 5 }),
-      openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 120, output: 20 }),
+      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 120, output: 20 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -216,9 +228,9 @@ describe('openai engine: repair of bad answers', () => {
 
   test('after a failed repair the call is made once more for what is still missing, and counted', async () => {
     provider.reply(
-      openaiReply({ de: { s1: 'Öffne <x1/> jetzt.' } }, { input: 400, output: 60 }),
-      openaiReply({ de: { s2: 'Alles speichern' } }, { input: 200, output: 30 }),
-      openaiReply({ de: { s2: '<g1>Alles</g1> speichern' } }, { input: 150, output: 20 }),
+      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.' } }, { input: 400, output: 60 }),
+      openaiReply({ de: { '2': 'Alles speichern' } }, { input: 200, output: 30 }),
+      openaiReply({ de: { '2': '<g1>Alles</g1> speichern' } }, { input: 150, output: 20 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -227,7 +239,7 @@ describe('openai engine: repair of bad answers', () => {
     assert.deepEqual(plain(result.translations), { de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' } });
     assert.equal(provider.requests.length, 3);
     const retried = userMessage(provider.requests[2]!);
-    assert.deepEqual(retried.segments, { s2: 'Save <g1>all</g1>' });
+    assert.deepEqual(retried.segments, { '2': 'Save <g1>all</g1>' });
     assert.equal(retried.fix, undefined);
     assert.deepEqual(result.usage, { inputTokens: 750, outputTokens: 110 });
   });
@@ -250,7 +262,7 @@ describe('openai engine: repair of bad answers', () => {
   });
 
   test('gives up with a message about placeholders when tokens stay broken', async () => {
-    provider.fallback(() => openaiReply({ de: { s1: 'Hallo Welt' } }, { input: 1, output: 1 }));
+    provider.fallback(() => openaiReply({ de: { '1': 'Hallo Welt' } }, { input: 1, output: 1 }));
     const { engine } = openaiEngine(provider);
     try {
       await assert.rejects(engine.translate(chunk(HELLO, [DE])), {
@@ -264,10 +276,10 @@ describe('openai engine: repair of bad answers', () => {
   });
 
   test('a truncated answer keeps the complete targets and re-requests the cut-off pair', async () => {
-    const cut = '{"translations":[{"lang":"de","segments":[{"id":"s1","text":"Öffne <x1/> jetzt."},{"id":"s2","text":"<g1>Alles</g1> speichern"}]},{"lang":"fr","segments":[{"id":"s1","text":"Ouvrez <x1/> maint';
+    const cut = '{"translations":[{"lang":"de","segments":[{"id":"1","text":"Öffne <x1/> jetzt."},{"id":"2","text":"<g1>Alles</g1> speichern"}]},{"lang":"fr","segments":[{"id":"1","text":"Ouvrez <x1/> maint';
     provider.reply(
       openaiReply(cut, { input: 400, output: 4000 }, 'length'),
-      openaiReply({ fr: { s1: 'Ouvrez <x1/> maintenant.', s2: 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
+      openaiReply({ fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -275,7 +287,7 @@ describe('openai engine: repair of bad answers', () => {
 
     assert.equal(result.translations.get('fr')?.get('s1'), 'Ouvrez <x1/> maintenant.');
     assert.equal(result.translations.get('de')?.get('s2'), '<g1>Alles</g1> speichern');
-    assert.deepEqual(userMessage(provider.requests[1]!).fix?.map((f) => `${f.lang}/${f.id}`), ['fr/s1', 'fr/s2']);
+    assert.deepEqual(userMessage(provider.requests[1]!).fix?.map((f) => `${f.lang}/${f.id}`), ['fr/1', 'fr/2']);
   });
 });
 
@@ -284,7 +296,7 @@ describe('openai engine: transport faults', () => {
     provider.reply(
       errorReply(429, { 'retry-after': '1' }),
       errorReply(429, { 'retry-after-ms': '250' }),
-      openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 40, output: 9 }),
+      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 40, output: 9 }),
     );
     const { engine, sleeps } = openaiEngine(provider);
 
@@ -296,7 +308,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('500, 503 and 529 are retried with full-jitter exponential backoff', async () => {
-    provider.reply(errorReply(500), errorReply(503), errorReply(529), openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+    provider.reply(errorReply(500), errorReply(503), errorReply(529), openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
     const { engine, sleeps } = openaiEngine(provider);
 
     await engine.translate(chunk(HELLO, [DE]));
@@ -338,8 +350,8 @@ describe('openai engine: transport faults', () => {
   test('a reply slower than the timeout is abandoned and retried', async () => {
     const abortsBefore = provider.clientAborts;
     provider.reply(
-      { ...openaiReply({ de: { s1: 'zu spät' } }, { input: 1, output: 1 }), delayMs: 1000 },
-      openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 7, output: 3 }),
+      { ...openaiReply({ de: { '1': 'zu spät' } }, { input: 1, output: 1 }), delayMs: 1000 },
+      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 7, output: 3 }),
     );
     const { engine } = openaiEngine(provider, { timeoutMs: 100 });
 
@@ -365,7 +377,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('a socket destroyed mid-response is retried', async () => {
-    provider.reply({ destroyMidResponse: true }, openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 5, output: 5 }));
+    provider.reply({ destroyMidResponse: true }, openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 5, output: 5 }));
     const { engine, sleeps } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(HELLO, [DE]));
@@ -411,7 +423,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('calls to one provider never exceed the configured concurrency', async () => {
-    provider.fallback(() => ({ ...openaiReply({ de: { s1: 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }), delayMs: 40 }));
+    provider.fallback(() => ({ ...openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }), delayMs: 40 }));
     const before = provider.maxInFlight;
     try {
       const { engine } = openaiEngine(provider, { concurrency: 2 });

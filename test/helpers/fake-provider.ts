@@ -185,19 +185,42 @@ export function errorReply(status: number, headers?: Record<string, string>): Fa
   return { status, json: { error: { type: 'fake_error', message: `fake provider error ${status}` } }, ...(headers ? { headers } : {}) };
 }
 
-/** The user message JSON the engine sent (OpenAI or Anthropic body). */
-export function userMessage(request: RecordedRequest): {
+export interface UserMessage {
   source?: string;
   targets: string[];
   format: string;
+  plurals?: string;
+  /** Segment id on the wire (its position) → text, unescaped. */
   segments: Record<string, string>;
-  ctx?: Record<string, string>;
   fix?: { lang?: string; id?: string; problem: string; previous?: string }[];
-} {
+}
+
+/** Reads the user message the engine sent (OpenAI or Anthropic body): header lines, then `<id> <text>`. */
+export function userMessage(request: RecordedRequest): UserMessage {
   const messages: { role: string; content: string }[] = request.body.messages;
   const user = messages.find((message) => message.role === 'user');
   if (!user) throw new Error('request has no user message');
-  return JSON.parse(user.content);
+  const lines = user.content.split('\n');
+  const message: UserMessage = { targets: [], format: '', segments: {} };
+  let inSegments = false;
+  for (const line of lines) {
+    if (inSegments) {
+      const space = line.indexOf(' ');
+      const escaped = line.slice(space + 1).replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"');
+      message.segments[line.slice(0, space)] = JSON.parse(`"${escaped}"`);
+      continue;
+    }
+    const [key, ...rest] = line.split(': ');
+    const value = rest.join(': ');
+    if (line === 'segments:') inSegments = true;
+    else if (key === 'source') message.source = value;
+    else if (key === 'targets') message.targets = value.split(/(?<=\)), /);
+    else if (key === 'format') message.format = value;
+    else if (key === 'plurals') message.plurals = value;
+    else if (key === 'fix') message.fix = JSON.parse(value);
+    else throw new Error(`unexpected header line in the user message: ${line}`);
+  }
+  return message;
 }
 
 /**
