@@ -176,36 +176,36 @@ const ANSWER_FAILURES: readonly [ProblemKind, string][] = [
 function answerFailureMessage(problems: readonly PairProblem[]): string {
   const kinds = new Set(problems.map((problem) => problem.kind));
   const found = ANSWER_FAILURES.find(([kind]) => kinds.has(kind));
-  return `Translation failed: ${found ? found[1] : 'the model gave an unusable answer'}. Please try again.`;
+  return found ? found[1] : 'the model gave an unusable answer';
 }
 
 /** Maps a provider failure to words a user can act on; the provider's details stay in `cause`. */
 function transportFailure(error: unknown): EngineError {
   if (!(error instanceof ProviderCallError)) {
-    return new EngineError('Translation failed because of an internal error.', false, { cause: error });
+    return new EngineError('the engine failed unexpectedly', false, { cause: error });
   }
   const retryable = error.retryable;
   const say = (message: string): EngineError => new EngineError(message, retryable, { cause: error });
   switch (error.failure) {
     case 'timeout':
-      return say('Translation failed: the model did not answer in time. Please try again.');
+      return say('the model did not answer in time');
     case 'network':
-      return say('Translation failed: the model provider could not be reached. Please try again.');
+      return say('the model provider could not be reached');
     case 'bad-response':
-      return say('Translation failed: the model provider sent an unreadable response. Please try again.');
+      return say('the model provider sent an unreadable response');
     case 'http':
       break;
   }
   const status = error.status ?? 0;
   if (status === 401 || status === 403) {
-    return say('Translation failed: the model provider refused the service credentials.');
+    return say("the model provider refused the service's credentials");
   }
-  if (status === 404) return say('Translation failed: the configured model was not found at the provider.');
+  if (status === 404) return say('the configured model does not exist at the model provider');
   if (status === 429) {
-    return say('Translation failed: the model provider is rate limiting this service. Please try again later.');
+    return say('the model provider is rate limiting this service');
   }
-  if (status >= 500) return say('Translation failed: the model provider is unavailable. Please try again later.');
-  return say('Translation failed: the model provider rejected the request.');
+  if (status >= 500) return say('the model provider is unavailable');
+  return say('the model provider rejected the request');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -131,7 +131,7 @@ describe('anthropic engine', () => {
     await assert.rejects(engine.translate(chunk(SEGMENTS, [DE])), (error: unknown) => {
       assert.ok(error instanceof EngineError);
       assert.equal(error.retryable, false);
-      assert.equal(error.message, 'Translation failed: the model provider refused the service credentials.');
+      assert.equal(error.message, "the model provider refused the service's credentials");
       return true;
     });
     assert.equal(provider.requests.length, 1);
