@@ -75,12 +75,18 @@ function markdownScore(head: string): number {
   if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*? {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S/m.test(text)) s += 2;
   s += Math.min(3, count(/!?\[[^\]\n]+\]\([^)\s]+(?:\s+"[^"]*")?\)/g)) * 2;
   if (/^ {0,3}\[[^\]\n]+\]:\s*\S/m.test(text)) s += 2;
-  if (/^ {0,3}>/m.test(text)) s += 1;
+  if (/^ {0,3}>/m.test(text)) s += /^ {0,3}>[^\n]*\n {0,3}>/m.test(text) ? 2 : 1;
+  if (/\[\^[^\]\s]+\]/.test(text)) s += 2;
+  if (/<(?:https?|mailto):[^\s>]+>/.test(text)) s += 2;
+  if (/\n\n(?: {4}|\t)\S/.test(text)) s += 1;
+  if (/^ {0,3}(?:\*\s*){3,}$|^ {0,3}(?:_\s*){3,}$|\n\n {0,3}(?:-\s*){3,}(?:\n|$)/m.test(text)) s += 1;
+  if (/^\|[^\n]*\|[ \t]*\n\|[ \t]*:?-+:?[ \t]*\|/m.test(text)) s += 3;
   if (/(\*\*|__)(?=\S)[^\n]*?\S\1/.test(text)) s += 1;
   if (/(^|[^`])`[^`\n]+`(?!`)/.test(text)) s += 1;
   if (/^ {0,3}[-*+][ \t]+\[[ xX]\][ \t]/m.test(text)) s += 2;
   if (/(^|[\s(])(\*|_)(?=\S)[^*_\n]*?\S\2(?=[\s.,;:!?)]|$)/m.test(text)) s += 1;
-  return 1 - Math.exp(-s / 4);
+  // Tuned on the detection corpus: one strong signal (2) is enough, one weak one (1) is not.
+  return 1 - Math.exp(-s / 2.5);
 }
 
 export function detectionScores(content: string): DetectionScores {
@@ -89,7 +95,11 @@ export function detectionScores(content: string): DetectionScores {
   const json = jsonScore(source);
   let html = json > 0 ? 0 : htmlScore(head);
   const markdown = json > 0 ? 0 : markdownScore(head);
-  if (markdown >= 0.6 && html < 0.98) html = Math.max(0, html - 0.2);
+  // Markdown may hold HTML; markdown blocks between the tags mean markdown.
+  if (markdown >= 0.5 && html < 0.98) {
+    const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
+    html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
+  }
   const plain = 1 - Math.max(json, html, markdown);
   return { json, html, markdown, plain };
 }
@@ -97,7 +107,7 @@ export function detectionScores(content: string): DetectionScores {
 export function detectFormat(content: string): DetectionResult {
   const scores = detectionScores(content);
   const ranked = (Object.entries(scores) as [Format, number][]).sort((a, b) => b[1] - a[1]);
-  let [format, best] = ranked[0]!;
+  const [format, best] = ranked[0]!;
   const second = ranked[1]![1];
   if (format !== 'plain' && best < 0.5) {
     return { format: 'plain', confidence: round(Math.max(scores.plain, 0.5)) };
