@@ -70,8 +70,16 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
   return spans;
 }
 
-function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: Span[]): void {
-  const re = new RegExp(pattern.source, 'g');
+/** One compiled copy of each pattern per ICU nesting depth (compiling per call was the hot spot). */
+const copies = new Map<RegExp, RegExp[]>();
+function patternAt(pattern: RegExp, depth: number): RegExp {
+  let list = copies.get(pattern);
+  if (!list) copies.set(pattern, (list = []));
+  return (list[depth] ??= new RegExp(pattern.source, 'g'));
+}
+
+function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: Span[], depth = 0): void {
+  const re = patternAt(pattern, depth);
   re.lastIndex = from;
   let hashFrom = from;
   const pushHashes = (upTo: number) => {
@@ -84,7 +92,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     const start = match.index;
     let token = match[0];
     if (token === '{') {
-      const end = readIcu(text, start, to, pattern, spans, () => pushHashes(start));
+      const end = readIcu(text, start, to, pattern, spans, () => pushHashes(start), depth);
       if (end < 0) continue;
       hashFrom = end;
       re.lastIndex = end;
@@ -134,6 +142,7 @@ function readIcu(
   pattern: RegExp,
   spans: Span[],
   beforePush: () => void,
+  depth: number,
 ): number {
   let i = skipSpace(text, start + 1, to);
   const nameEnd = readIdent(text, i, to);
@@ -186,7 +195,7 @@ function readIcu(
     const pair = newPairId();
     const nextStart = branches[index + 1]?.selStart ?? i;
     inner.push({ start: branch.selStart, end: branch.open, type: 'open', pair });
-    scan(text, branch.open, branch.close, pattern, plural, inner);
+    scan(text, branch.open, branch.close, pattern, plural, inner, depth + 1);
     inner.push({ start: branch.close, end: nextStart, type: 'close', pair });
   }
   inner.push({ start: i, end, type: 'atom' });

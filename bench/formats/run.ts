@@ -1,0 +1,117 @@
+/**
+ * Extract + identity render of a generated ~2 MiB document per format, against the bare
+ * parse time of the fastest parser for that format on the same input.
+ * Run: npx tsx bench/formats/run.ts [format ...]   (by hand; never part of npm test)
+ */
+import { Parser } from 'htmlparser2';
+import { marked } from 'marked';
+import { parse as parse5 } from 'parse5';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfm } from 'micromark-extension-gfm';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { getAdapter } from '../../src/formats/index.js';
+import type { Format } from '../../src/formats/format.js';
+
+const SIZE = 2 * 1024 * 1024;
+
+function build(unit: (i: number) => string, prefix = '', suffix = ''): string {
+  const parts: string[] = [prefix];
+  let size = prefix.length + suffix.length;
+  for (let i = 0; size < SIZE; i++) {
+    const part = unit(i);
+    parts.push(part);
+    size += part.length;
+  }
+  parts.push(suffix);
+  return parts.join('');
+}
+
+const prose = (i: number) =>
+  `Paragraph ${i} explains how the service keeps your *documents* intact, with a [link](https://example.com/p/${i}) and \`code\`.\nIt wraps onto a second line with **strong** words and a {name} placeholder.\n\n`;
+
+interface Case {
+  readonly name: string;
+  readonly format: Format;
+  readonly content: string;
+  readonly parsers: Record<string, (s: string) => unknown>;
+}
+
+const cases: Case[] = [
+  {
+    name: 'plain',
+    format: 'plain',
+    content: build((i) => `Dear customer ${i}, thank you for your order.\nIt ships on %s from {warehouse}.\n\n`),
+    parsers: { 'split on blank lines': (s) => s.split(/\n[ \t]*\n/) },
+  },
+  {
+    name: 'markdown (prose)',
+    format: 'markdown',
+    content: build((i) => (i % 10 === 0 ? `## Section ${i}\n\n` : prose(i))),
+    parsers: { 'marked lexer': (s) => marked.lexer(s) },
+  },
+  {
+    name: 'markdown (list-heavy)',
+    format: 'markdown',
+    content: build((i) => `## T ${i}\n\n- item *${i}* with [a link](https://x.y/${i})\n- second item \`code\`\n\n`),
+    parsers: { 'marked lexer': (s) => marked.lexer(s) },
+  },
+  {
+    name: 'json',
+    format: 'json',
+    content: build(
+      (i) => `${i === 0 ? '' : ',\n'}  "key_${i}": {"title": "Welcome back, {name}!", "count": "You have {n, plural, one {# item} other {# items}}", "id": "item_${i}", "n": ${i}}`,
+      '{\n',
+      '\n}\n',
+    ),
+    parsers: { 'JSON.parse': (s) => JSON.parse(s) },
+  },
+  {
+    name: 'html',
+    format: 'html',
+    content: build(
+      (i) => `<section><h2>Title ${i}</h2><p>Click <a href="/x/${i}" title="Go there">here</a> now &amp; <b>save</b> <img src="i.png" alt="A cat">.</p><pre>code ${i}</pre></section>\n`,
+      '<!DOCTYPE html><html lang="en"><body>\n',
+      '</body></html>\n',
+    ),
+    parsers: { htmlparser2: (s) => new Parser({}).end(s), parse5: (s) => parse5(s, { sourceCodeLocationInfo: true }) },
+  },
+];
+
+function time(fn: () => unknown, runs = 3): number {
+  fn(); // warm up
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+const only = process.argv.slice(2);
+console.log('| document | size | extract + render | segments | fastest bare parse | ratio | peak RSS |');
+console.log('|---|---:|---:|---:|---|---:|---:|');
+for (const c of cases) {
+  if (only.length > 0 && !only.some((o) => c.name.startsWith(o))) continue;
+  const adapter = getAdapter(c.format);
+  let segments = 0;
+  const runs = c.format === 'markdown' ? 1 : 3;
+  const total = time(() => {
+    const doc = adapter.extract(c.content);
+    segments = doc.segments.length;
+    const out = doc.render(new Map(doc.segments.map((s) => [s.id, s.text])), { code: 'en', rtl: false });
+    if (out !== c.content) throw new Error(`${c.name}: identity render differs`);
+  }, runs);
+  const parses = Object.entries(c.parsers).map(([name, parse]) => [name, time(() => parse(c.content), runs)] as const);
+  if (c.format === 'markdown') {
+    // The parser the adapter really uses, for reference (whole input at once is quadratic on lists).
+    const sample = c.content.slice(0, 64 * 1024);
+    const mdast = time(() => fromMarkdown(sample, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }), 1);
+    parses.push([`mdast (64 KiB slice, ×${(c.content.length / sample.length).toFixed(0)} extrapolated)`, (mdast * c.content.length) / sample.length]);
+  }
+  const fastest = parses.reduce((a, b) => (b[1] < a[1] ? b : a));
+  const rss = process.resourceUsage().maxRSS / 1024; // peak so far, in MiB
+  console.log(
+    `| ${c.name} | ${(c.content.length / 1024 / 1024).toFixed(2)} MiB | ${total.toFixed(0)} ms | ${segments} | ${parses.map(([n, t]) => `${n} ${t.toFixed(0)} ms`).join('; ')} | ${(total / fastest[1]).toFixed(1)}× | ${rss.toFixed(0)} MiB |`,
+  );
+}
