@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
-import { createEngineRegistry } from './engines/registry.js';
+import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
 import { createRateLimiter } from './ratelimit/create.js';
@@ -17,7 +17,7 @@ export interface Services extends AppDeps {
 
 export async function createServices(
   config: Config,
-  overrides: { logger?: Logger; clock?: () => number } = {},
+  overrides: { logger?: Logger; clock?: () => number; engines?: EngineRegistry } = {},
 ): Promise<Services> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.database);
@@ -26,7 +26,7 @@ export async function createServices(
     config,
     database,
     jobDialect: createJobDialect(database, logger),
-    engines: createEngineRegistry(config),
+    engines: overrides.engines ?? createEngineRegistry(config),
     limiter,
     logger,
     clock: overrides.clock ?? Date.now,

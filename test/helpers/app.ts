@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { createKey } from '../../src/accounts/keys.js';
 import { loadConfig, type Tier } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { EngineRegistry } from '../../src/engines/registry.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   readonly env?: Record<string, string>;
   /** A settable clock; defaults to Date.now. */
   readonly clock?: () => number;
+  /** Engines in place of the configured ones (a failing engine, a slow one). */
+  readonly engines?: EngineRegistry;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -42,7 +45,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const logger = createLogger('info', sink);
-  const services = await createServices(config, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = await createServices(config, {
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.engines ? { engines: options.engines } : {}),
+  });
   await migrateToLatest(services.database.db);
   const app = await buildApp(services);
   await app.ready();
