@@ -29,6 +29,21 @@ function jsonScore(content: string): number {
   }
 }
 
+/** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
+function stripComments(text: string): { text: string; commentChars: number } {
+  let out = '';
+  let commentChars = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<!--', from);
+    const close = open < 0 ? -1 : text.indexOf('-->', open + 4);
+    if (close < 0) return { text: out + text.slice(from), commentChars };
+    out += text.slice(from, open) + ' ';
+    commentChars += close + 3 - open;
+    from = close + 3;
+  }
+}
+
 function htmlScore(head: string): number {
   const trimmed = head.trim();
   if (/^(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]/i.test(trimmed)) return 0.98;
@@ -36,13 +51,11 @@ function htmlScore(head: string): number {
   let markup = 0;
   const opened = new Map<string, number>();
   let pairs = 0;
-  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->/g;
-  for (const match of trimmed.matchAll(tag)) {
-    if (match[2] === undefined) {
-      markup += match[0].length;
-      continue;
-    }
-    const name = match[2].toLowerCase();
+  const { text: withoutComments, commentChars } = stripComments(trimmed);
+  markup += commentChars;
+  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+  for (const match of withoutComments.matchAll(tag)) {
+    const name = match[2]!.toLowerCase();
     if (!KNOWN_TAGS.has(name) && !name.includes('-')) continue;
     known++;
     markup += match[0].length;
@@ -62,6 +75,8 @@ function htmlScore(head: string): number {
   return Math.min(0.95, score);
 }
 
+// Every pattern that can start at many places in a line bounds its inner run, so a
+// hostile 64 KB head costs milliseconds, not seconds (test/formats/detect-speed.test.ts).
 function markdownScore(head: string): number {
   const text = head.replace(/\r\n?/g, '\n');
   let s = 0;
@@ -71,22 +86,35 @@ function markdownScore(head: string): number {
   if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/m.test(text)) s += 3;
   s += Math.min(3, count(/^ {0,3}#{2,6}[ \t]+\S/gm)) * 2;
   if (/^ {0,3}#[ \t]+\S/m.test(text)) s += 1;
-  if (/^[^\n]*\S[^\n]*\n {0,3}(?:=+|-{2,})[ \t]*$/m.test(text)) s += 2;
+  if (hasSetextHeading(text)) s += 2;
   if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*? {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S/m.test(text)) s += 2;
-  s += Math.min(3, count(/!?\[[^\]\n]+\]\([^)\s]+(?:\s+"[^"]*")?\)/g)) * 2;
+  s += Math.min(3, count(/!?\[[^\]\n]{1,200}\]\([^)\s]{1,500}(?:\s+"[^"\n]{0,200}")?\)/g)) * 2;
   if (/^ {0,3}\[[^\]\n]+\]:\s*\S/m.test(text)) s += 2;
   if (/^ {0,3}>/m.test(text)) s += /^ {0,3}>[^\n]*\n {0,3}>/m.test(text) ? 2 : 1;
-  if (/\[\^[^\]\s]+\]/.test(text)) s += 2;
-  if (/<(?:https?|mailto):[^\s>]+>/.test(text)) s += 2;
+  if (/\[\^[^\]\s]{1,100}\]/.test(text)) s += 2;
+  if (/<(?:https?|mailto):[^\s>]{1,500}>/.test(text)) s += 2;
   if (/\n\n(?: {4}|\t)\S/.test(text)) s += 1;
   if (/^ {0,3}(?:\*\s*){3,}$|^ {0,3}(?:_\s*){3,}$|\n\n {0,3}(?:-\s*){3,}(?:\n|$)/m.test(text)) s += 1;
   if (/^\|[^\n]*\|[ \t]*\n\|[ \t]*:?-+:?[ \t]*\|/m.test(text)) s += 3;
-  if (/(\*\*|__)(?=\S)[^\n]*?\S\1/.test(text)) s += 1;
+  if (/(\*\*|__)(?=\S)[^\n]{0,500}?\S\1/.test(text)) s += 1;
   if (/(^|[^`])`[^`\n]+`(?!`)/.test(text)) s += 1;
   if (/^ {0,3}[-*+][ \t]+\[[ xX]\][ \t]/m.test(text)) s += 2;
   if (/(^|[\s(])(\*|_)(?=\S)[^*_\n]*?\S\2(?=[\s.,;:!?)]|$)/m.test(text)) s += 1;
   // Tuned on the detection corpus: one strong signal (2) is enough, one weak one (1) is not.
   return 1 - Math.exp(-s / 2.5);
+}
+
+/**
+ * A setext underline (`===` or `---`) below a non-blank line. Found from the underline
+ * back, because a pattern that starts with the text line backtracks over every start in
+ * a long line: quadratic, and seconds on one 50 KB word.
+ */
+function hasSetextHeading(text: string): boolean {
+  for (const match of text.matchAll(/\n {0,3}(?:=+|-{2,})[ \t]*$/gm)) {
+    const lineStart = text.lastIndexOf('\n', match.index - 1) + 1;
+    if (/\S/.test(text.slice(lineStart, match.index))) return true;
+  }
+  return false;
 }
 
 export function detectionScores(content: string): DetectionScores {

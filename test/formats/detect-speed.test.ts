@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detectFormat } from '../../src/formats/index.js';
+
+// Detection runs on every request that omits `format`, on the first 64 KB of content a
+// caller controls. Each input here once took seconds through a backtracking pattern.
+const HEAD = 64 * 1024;
+const HOSTILE: Record<string, string> = {
+  'one long word': 'a'.repeat(HEAD),
+  'open brackets': '['.repeat(HEAD),
+  'open footnote refs': '[^'.repeat(HEAD / 2),
+  'unclosed strong': 'x **y '.repeat(HEAD / 6),
+  'unclosed links': '[a]('.repeat(HEAD / 4),
+  'unclosed autolinks': '<http:'.repeat(HEAD / 6),
+  'unclosed comments': '<!--'.repeat(HEAD / 4),
+  'image openers': '!['.repeat(HEAD / 2),
+};
+
+describe('format detection on hostile input', () => {
+  for (const [name, content] of Object.entries(HOSTILE)) {
+    it(`stays fast on ${name}`, () => {
+      const started = performance.now();
+      detectFormat(content);
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 400, `${name}: ${elapsed.toFixed(0)} ms`);
+    });
+  }
+});
