@@ -104,8 +104,8 @@ export class JobWorker extends EventEmitter {
 
   private schedulePoll(): void {
     const interval = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    // Deliberately not unref'd: a worker keeps its process alive until stop().
     this.pollTimer = setInterval(() => this.nudge(), interval);
-    this.pollTimer.unref();
   }
 
   private begin(job: JobRow): void {

@@ -12,7 +12,7 @@ import type { EngineRegistry } from '../../src/engines/registry.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices, type Services } from '../../src/services.js';
-import { createTestDatabase, type Backend } from './backends.js';
+import { createTestDatabase, testRateLimitEnv, type Backend } from './backends.js';
 
 export interface TestApp {
   readonly app: FastifyInstance;
@@ -36,7 +36,8 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(options.backend ?? 'sqlite');
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...options.env });
+  // TEST_RATE_LIMIT_STORE=redis puts every app on the shared Redis store unless a test says otherwise.
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...testRateLimitEnv(), ...options.env });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
