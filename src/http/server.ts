@@ -95,7 +95,7 @@ async function createFirstKeyIfNone(services: Services, app: FastifyInstance): P
       '',
       `Models: standard -> ${standard.id}, advanced -> ${advanced.id}` +
         (standard.id === 'pseudo' ? ' (pseudo = built-in pseudo-localization, not a real translation)' : ''),
-      'More keys: npx translate-service keys create --tier free',
+      'More keys: node dist/cli.js keys create --tier free (see README, "Command line")',
       '',
     ].join('\n') + '\n',
   );
