@@ -66,9 +66,14 @@ const COMPLEX_TYPES = new Set(['plural', 'select', 'selectordinal']);
  */
 export function findPlaceholders(text: string, options: PlaceholderOptions = {}): Span[] {
   const spans: Span[] = [];
+  // Every placeholder holds one of these characters (`://` a colon, an e-mail `@`, a
+  // token `<`, `www.` a `w`): most text runs are skipped without running the big pattern.
+  if (!MAYBE.test(text)) return spans;
   scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, spans);
   return spans;
 }
+
+const MAYBE = /[{}%$<:@]|www\./;
 
 /** One compiled copy of each pattern per ICU nesting depth (compiling per call was the hot spot). */
 const copies = new Map<RegExp, RegExp[]>();
@@ -82,35 +87,41 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
   const re = patternAt(pattern, depth);
   re.lastIndex = from;
   let hashFrom = from;
-  const pushHashes = (upTo: number) => {
-    if (!inPlural) return;
-    for (let i = text.indexOf('#', hashFrom); i !== -1 && i < upTo; i = text.indexOf('#', i + 1)) {
-      spans.push({ start: i, end: i + 1, type: 'atom' });
-    }
-  };
   for (let match = re.exec(text); match && match.index < to; match = re.exec(text)) {
     const start = match.index;
     let token = match[0];
     if (token === '{') {
-      const end = readIcu(text, start, to, pattern, spans, () => pushHashes(start), depth);
+      const end = readIcu(text, start, to, pattern, spans, inPlural ? hashFrom : -1, depth);
       if (end < 0) continue;
       hashFrom = end;
       re.lastIndex = end;
       continue;
     }
-    if (/^(?:https?|ftp):|^www\./.test(token)) token = trimUrl(token);
+    if (token.length > 3 && (token.charCodeAt(0) === 104 || token.charCodeAt(0) === 102 || token.charCodeAt(0) === 119) && URL_START.test(token)) {
+      token = trimUrl(token);
+    }
     if (start + token.length > to) token = token.slice(0, to - start);
     if (token.length === 0) continue;
-    pushHashes(start);
+    if (inPlural) pushHashes(text, hashFrom, start, spans);
     hashFrom = start + token.length;
     spans.push({ start, end: start + token.length, type: 'atom' });
     re.lastIndex = start + token.length;
   }
-  pushHashes(to);
+  if (inPlural) pushHashes(text, hashFrom, to, spans);
 }
 
+const URL_START = /^(?:https?|ftp):|^www\./;
+
+/** `#` inside a plural branch is the number: an atom. */
+function pushHashes(text: string, from: number, upTo: number, spans: Span[]): void {
+  for (let i = text.indexOf('#', from); i !== -1 && i < upTo; i = text.indexOf('#', i + 1)) {
+    spans.push({ start: i, end: i + 1, type: 'atom' });
+  }
+}
+
+const SPACE = /\s/;
 function skipSpace(text: string, i: number, to: number): number {
-  while (i < to && /\s/.test(text[i]!)) i++;
+  while (i < to && SPACE.test(text[i]!)) i++;
   return i;
 }
 
@@ -141,9 +152,13 @@ function readIcu(
   to: number,
   pattern: RegExp,
   spans: Span[],
-  beforePush: () => void,
+  hashFrom: number,
   depth: number,
 ): number {
+  /** Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first. */
+  const beforePush = () => {
+    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
+  };
   let i = skipSpace(text, start + 1, to);
   const nameEnd = readIdent(text, i, to);
   if (nameEnd === i) return -1;
@@ -214,15 +229,21 @@ export function maskRun(
   decode: (text: string) => string,
   where: { readonly offset: number } | { readonly literal: (text: string) => string },
   options: PlaceholderOptions = {},
+  parts: Part[] = [],
 ): Part[] {
-  const parts: Part[] = [];
+  const spans = findPlaceholders(raw, options);
+  if (spans.length === 0) {
+    if (raw.length > 0) parts.push({ type: 'text', value: decode(raw) });
+    return parts;
+  }
+  const offset = 'offset' in where ? where.offset : -1;
+  const literal = 'offset' in where ? undefined : where.literal;
   let last = 0;
-  const bytesOf = (s: number, e: number): TokenBytes =>
-    'offset' in where ? { start: where.offset + s, end: where.offset + e } : { literal: where.literal(raw.slice(s, e)) };
-  for (const span of findPlaceholders(raw, options)) {
+  for (const span of spans) {
     if (span.start > last) parts.push({ type: 'text', value: decode(raw.slice(last, span.start)) });
-    if (span.type === 'atom') parts.push({ type: 'atom', bytes: bytesOf(span.start, span.end) });
-    else parts.push({ type: span.type, bytes: bytesOf(span.start, span.end), pair: span.pair! });
+    const bytes: TokenBytes = literal ? { literal: literal(raw.slice(span.start, span.end)) } : { start: offset + span.start, end: offset + span.end };
+    if (span.type === 'atom') parts.push({ type: 'atom', bytes });
+    else parts.push({ type: span.type, bytes, pair: span.pair! });
     last = span.end;
   }
   if (last < raw.length) parts.push({ type: 'text', value: decode(raw.slice(last)) });

@@ -34,27 +34,38 @@ export function plainDrafts(source: string, from = 0, to = source.length): Segme
   return drafts;
 }
 
+const SPACE = /\s/;
+/** ASCII fast path; anything else asks the regex (Unicode spaces count too). */
+function isSpace(source: string, i: number): boolean {
+  const c = source.charCodeAt(i);
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  return c > 127 && SPACE.test(source[i]!);
+}
+
 function firstNonSpace(source: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) if (!/\s/.test(source[i]!)) return i;
+  for (let i = from; i < to; i++) if (!isSpace(source, i)) return i;
   return -1;
 }
 
 function lastNonSpace(source: string, from: number, to: number): number {
-  for (let i = to - 1; i >= from; i--) if (!/\s/.test(source[i]!)) return i + 1;
+  for (let i = to - 1; i >= from; i--) if (!isSpace(source, i)) return i + 1;
   return -1;
 }
+
+const LINE_BREAK = /[ \t]*\r?\n[ \t]*/g;
 
 function paragraphDraft(source: string, start: number, end: number): SegmentDraft {
   const text = source.slice(start, end);
   const parts: Part[] = [];
-  const lineBreak = /[ \t]*\r?\n[ \t]*/g;
+  const lineBreak = LINE_BREAK;
+  lineBreak.lastIndex = 0;
   let last = 0;
   for (let br = lineBreak.exec(text); br; br = lineBreak.exec(text)) {
-    parts.push(...maskRun(text.slice(last, br.index), identity, { offset: start + last }));
+    maskRun(text.slice(last, br.index), identity, { offset: start + last }, {}, parts);
     parts.push({ type: 'atom', bytes: { start: start + br.index, end: start + br.index + br[0].length } });
     last = br.index + br[0].length;
   }
-  parts.push(...maskRun(text.slice(last), identity, { offset: start + last }));
+  maskRun(text.slice(last), identity, { offset: start + last }, {}, parts);
   return { start, end, parts, kind: 'block', escape: plainEscape };
 }
 

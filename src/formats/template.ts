@@ -58,11 +58,18 @@ interface BuiltSegment {
   readonly kind: 'segment';
   readonly start: number;
   readonly end: number;
-  readonly segment: Segment;
-  readonly tokens: Map<string, TokenBytes>;
+  segment: Segment;
+  /** Token bytes by number: `<xN/>` → atoms[N-1], `<gN>` → opens[N-1], `</gN>` → closes[N-1]. */
+  readonly tokens: SegmentTokens;
   readonly escape: Escaper;
   readonly bidiInside: boolean;
   children: Edit[];
+}
+
+interface SegmentTokens {
+  readonly atoms: TokenBytes[];
+  readonly opens: TokenBytes[];
+  readonly closes: TokenBytes[];
 }
 
 interface PatchEdit {
@@ -75,41 +82,69 @@ interface PatchEdit {
 
 type Edit = BuiltSegment | PatchEdit;
 
+/** The bytes of a token of a built segment (the token is known to be valid for it). */
+function tokenBytes(tokens: SegmentTokens, token: string): TokenBytes {
+  if (token.charCodeAt(1) === 120 /* x */) return tokens.atoms[Number(token.slice(2, -2)) - 1]!;
+  if (token.charCodeAt(1) === 47 /* / */) return tokens.closes[Number(token.slice(3, -1)) - 1]!;
+  return tokens.opens[Number(token.slice(2, -1)) - 1]!;
+}
+
+/** Splits literal token-like text (`<g1>` in the source) of a run into atoms. */
+function splitLiteralTokens(value: string, escape: Escaper, out: Part[]): void {
+  let last = 0;
+  for (const match of value.matchAll(TOKEN_PATTERN)) {
+    if (match.index > last) out.push({ type: 'text', value: value.slice(last, match.index) });
+    out.push({ type: 'atom', bytes: { literal: escape(match[0], { first: false, last: false }) } });
+    last = match.index + match[0].length;
+  }
+  if (last < value.length) out.push({ type: 'text', value: value.slice(last) });
+}
+
+/** Shared by segments without pairs (never written: only pairs push to it). */
+const NONE: TokenBytes[] = [];
+
+const MAYBE_TOKEN = /<(?:\/?g|x)\d/;
+
 /**
  * Numbers a draft's tokens and builds its masked text. Returns null when the draft has
  * nothing a translator could change (only whitespace, tokens, digits, punctuation).
  */
-function buildSegment(draft: SegmentDraft): { text: string; tokens: Map<string, TokenBytes> } | null {
+function buildSegment(draft: SegmentDraft): { text: string; tokens: SegmentTokens } | null {
   // Literal token-like text in a decoded run (an HTML `&lt;g1&gt;`) becomes an atom,
   // so the masked text never contains a token the source does not own.
-  const parts: Part[] = [];
-  for (const part of draft.parts) {
-    if (part.type !== 'text') {
-      parts.push(part);
-      continue;
+  let parts = draft.parts;
+  let hasPairs = false;
+  let literalTokens = false;
+  for (const part of parts) {
+    if (part.type === 'text') {
+      if (!literalTokens && part.value.length > 3 && MAYBE_TOKEN.test(part.value)) literalTokens = true;
+    } else if (part.type !== 'atom') hasPairs = true;
+  }
+  if (literalTokens) {
+    const split: Part[] = [];
+    for (const part of parts) {
+      if (part.type === 'text') splitLiteralTokens(part.value, draft.escape, split);
+      else split.push(part);
     }
-    let last = 0;
-    for (const match of part.value.matchAll(TOKEN_PATTERN)) {
-      if (match.index > last) parts.push({ type: 'text', value: part.value.slice(last, match.index) });
-      parts.push({ type: 'atom', bytes: { literal: draft.escape(match[0], { first: false, last: false }) } });
-      last = match.index + match[0].length;
-    }
-    if (last < part.value.length) parts.push({ type: 'text', value: part.value.slice(last) });
+    parts = split;
   }
 
-  const opened = new Set<number>();
-  const closed = new Set<number>();
-  for (const part of parts) {
-    if (part.type === 'open') opened.add(part.pair);
-    else if (part.type === 'close' && opened.has(part.pair)) closed.add(part.pair);
+  let closed: Set<number> | undefined;
+  if (hasPairs) {
+    const opened = new Set<number>();
+    closed = new Set<number>();
+    for (const part of parts) {
+      if (part.type === 'open') opened.add(part.pair);
+      else if (part.type === 'close' && opened.has(part.pair)) closed.add(part.pair);
+    }
   }
 
   let text = '';
   let hasLetter = false;
-  let atoms = 0;
-  let pairs = 0;
-  const pairNumber = new Map<number, number>();
-  const tokens = new Map<string, TokenBytes>();
+  const atoms: TokenBytes[] = [];
+  const opens: TokenBytes[] = hasPairs ? [] : NONE;
+  const closes: TokenBytes[] = hasPairs ? [] : NONE;
+  let pairNumber: Map<number, number> | undefined;
   for (const part of parts) {
     if (part.type === 'text') {
       text += part.value;
@@ -117,22 +152,21 @@ function buildSegment(draft: SegmentDraft): { text: string; tokens: Map<string, 
       continue;
     }
     // An open without its close (or the reverse) cannot be moved safely: it is an atom.
-    if (part.type === 'atom' || !closed.has(part.pair)) {
-      const token = `<x${++atoms}/>`;
-      tokens.set(token, part.bytes);
-      text += token;
+    if (part.type === 'atom' || !closed!.has(part.pair)) {
+      atoms.push(part.bytes);
+      text += `<x${atoms.length}/>`;
     } else if (part.type === 'open') {
-      const n = ++pairs;
-      pairNumber.set(part.pair, n);
-      tokens.set(`<g${n}>`, part.bytes);
-      text += `<g${n}>`;
+      opens.push(part.bytes);
+      closes.push(part.bytes); // placeholder until the close is seen
+      (pairNumber ??= new Map()).set(part.pair, opens.length);
+      text += `<g${opens.length}>`;
     } else {
-      const token = `</g${pairNumber.get(part.pair)}>`;
-      tokens.set(token, part.bytes);
-      text += token;
+      const n = pairNumber!.get(part.pair)!;
+      closes[n - 1] = part.bytes;
+      text += `</g${n}>`;
     }
   }
-  return hasLetter ? { text, tokens } : null;
+  return hasLetter ? { text, tokens: { atoms, opens, closes } } : null;
 }
 
 const BIDI_RUN_START = /^[\u200e\u200f\u202a-\u202e\u2066-\u2069]+/;
@@ -196,9 +230,15 @@ export class TemplateDocument implements ExtractedDocument {
     patches: readonly Patch[] = [],
   ) {
     const built: BuiltSegment[] = [];
+    let sorted = true;
     for (const draft of drafts) {
       const result = buildSegment(draft);
       if (!result) continue;
+      const previous = built[built.length - 1];
+      if (previous && (previous.start > draft.start || (previous.start === draft.start && previous.end < draft.end))) sorted = false;
+      const segment: { id: string; text: string; kind: SegmentKind; ctx?: string; singleLine?: boolean } = { id: '', text: result.text, kind: draft.kind };
+      if (draft.ctx !== undefined) segment.ctx = draft.ctx;
+      if (draft.singleLine) segment.singleLine = true;
       built.push({
         kind: 'segment',
         start: draft.start,
@@ -207,21 +247,15 @@ export class TemplateDocument implements ExtractedDocument {
         escape: draft.escape,
         bidiInside: draft.bidiInside ?? false,
         children: [],
-        segment: {
-          id: '',
-          text: result.text,
-          kind: draft.kind,
-          ...(draft.ctx !== undefined ? { ctx: draft.ctx } : {}),
-          ...(draft.singleLine ? { singleLine: true } : {}),
-        },
+        segment,
       });
     }
-    built.sort((a, b) => a.start - b.start || b.end - a.end);
-    const segments: Segment[] = [];
-    for (const [index, edit] of built.entries()) {
-      const segment = { ...edit.segment, id: `s${index + 1}` };
-      (edit as { segment: Segment }).segment = segment;
-      segments.push(segment);
+    if (!sorted) built.sort((a, b) => a.start - b.start || b.end - a.end);
+    const segments: Segment[] = new Array(built.length);
+    for (let index = 0; index < built.length; index++) {
+      const segment = built[index]!.segment as { id: string };
+      segment.id = `s${index + 1}`;
+      segments[index] = built[index]!.segment;
     }
     this.segments = segments;
     const edits: Edit[] = [...built];
@@ -283,7 +317,7 @@ export class TemplateDocument implements ExtractedDocument {
     for (const match of matches) {
       emitText(translated.slice(last, match.index), false);
       first = false;
-      const bytes = edit.tokens.get(match[0])!;
+      const bytes = tokenBytes(edit.tokens, match[0]);
       if ('literal' in bytes) out.push(bytes.literal);
       else this.#renderRange(bytes.start, bytes.end, edit.children, translations, target, out);
       last = match.index + match[0].length;
