@@ -4,7 +4,7 @@ import { authenticate, createKey, hashKey, listKeys, revokeKey, rotateKey } from
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, testBackends, type TestDatabase } from '../helpers/backends.js';
+import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
 describe('key hashing', () => {
   it('is pinned: a refactor must never silently invalidate every stored key', () => {
@@ -14,7 +14,7 @@ describe('key hashing', () => {
 });
 
 for (const backend of testBackends()) {
-  describe(`API keys on ${backend}`, () => {
+  describe(`API keys on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let testDb: TestDatabase;
     let database: Database;
     before(async () => {

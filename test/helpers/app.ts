@@ -35,9 +35,10 @@ export interface TestAppOptions {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase(options.backend ?? 'sqlite');
-  // TEST_RATE_LIMIT_STORE=redis puts every app on the shared Redis store unless a test says otherwise.
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...testRateLimitEnv(), ...options.env });
+  const backend = options.backend ?? 'sqlite';
+  const database = await createTestDatabase(backend);
+  // Each backend runs with its deployment's rate-limit store unless a test says otherwise.
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...testRateLimitEnv(backend), ...options.env });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -1,6 +1,6 @@
 /**
- * The backends a test suite runs against: TEST_DATABASES=sqlite,postgres (default
- * sqlite). Each backend gets a fresh, isolated database per test app: a temporary
+ * The backends a test suite runs against: TEST_DATABASES (default `sqlite,postgres`,
+ * so `npm test` covers both deployments). Each backend gets a fresh, isolated database per test app: a temporary
  * SQLite file, or a `CREATE DATABASE t_<random>` on the server at TEST_POSTGRES_URL
  * (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  *
@@ -21,7 +21,7 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 
 export function testBackends(): Backend[] {
-  const raw = process.env.TEST_DATABASES ?? 'sqlite';
+  const raw = process.env.TEST_DATABASES ?? 'sqlite,postgres';
   return raw
     .split(',')
     .map((name) => name.trim())
@@ -29,12 +29,18 @@ export function testBackends(): Backend[] {
 }
 
 /**
- * The rate-limit store tests should use: TEST_RATE_LIMIT_STORE=redis puts every test
- * app on Redis (TEST_REDIS_URL); otherwise nothing is added and the app default applies.
- * Merge it into startTestApp's `env`.
+ * The rate-limit store a test app on `backend` uses: each backend is tested in its own
+ * deployment — SQLite with the in-memory store (embedded), PostgreSQL with Redis
+ * (scaled out). TEST_RATE_LIMIT_STORE=redis|memory overrides that for every app.
  */
-export function testRateLimitEnv(): Record<string, string> {
-  return process.env.TEST_RATE_LIMIT_STORE === 'redis' ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : {};
+export function testRateLimitEnv(backend: Backend): Record<string, string> {
+  const store = process.env.TEST_RATE_LIMIT_STORE ?? (backend === 'postgres' ? 'redis' : 'memory');
+  return store === 'redis' ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: store };
+}
+
+/** What a backend's tests need running: PostgreSQL comes with Redis (see testRateLimitEnv). */
+export function servicesFor(backend: Backend): { backend: Backend; redis: boolean } {
+  return { backend, redis: backend === 'postgres' || process.env.TEST_RATE_LIMIT_STORE === 'redis' };
 }
 
 export interface TestDatabase {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { revokeKey } from '../../src/accounts/keys.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 
 /** Every protected route, with a body that would be valid. */
 const PROTECTED = [
@@ -14,7 +14,7 @@ const PROTECTED = [
 ] as const;
 
 for (const backend of testBackends()) {
-  describe(`authentication on ${backend}`, () => {
+  describe(`authentication on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let t: TestApp;
     let revoked: string;
     before(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, pseudo } from '../helpers/engines.js';
 import type { ChunkTranslation, TranslateChunkInput, TranslationEngine } from '../../src/engines/engine.js';
 
@@ -18,7 +18,7 @@ class PoisonEngine implements TranslationEngine {
 }
 
 for (const backend of testBackends()) {
-  describe(`POST /v1/translate/batch on ${backend}`, () => {
+  describe(`POST /v1/translate/batch on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let t: TestApp;
     let engine: PoisonEngine;
     let auth: string;

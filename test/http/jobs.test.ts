@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, GatedEngine, pseudo, registryOf } from '../helpers/engines.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -25,7 +25,7 @@ function workerFor(t: TestApp, engines: EngineRegistry = registryOf(pseudo())): 
 }
 
 for (const backend of testBackends()) {
-  describe(`jobs on ${backend}`, () => {
+  describe(`jobs on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let t: TestApp;
     let owner: { auth: string; userId: string };
     before(async () => {
@@ -108,7 +108,7 @@ for (const backend of testBackends()) {
     });
   });
 
-  describe(`job failures and shutdown on ${backend}`, () => {
+  describe(`job failures and shutdown on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     it('a job that cannot be translated fails with exactly job_id, status and a human error, and charges nothing', async () => {
       const t = await startTestApp({ backend, env: { RATE_LIMIT_STORE: 'none' } });
       try {

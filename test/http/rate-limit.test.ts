@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 
 for (const backend of testBackends()) {
-  describe(`per-minute rate limits on ${backend}`, () => {
+  describe(`per-minute rate limits on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let now = T0;
     let t: TestApp;
     before(async () => {

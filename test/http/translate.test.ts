@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 
 /** Strips the pseudo engine's marks: what a pseudo translation must reduce to. */
 function unpseudo(text: string): string {
@@ -10,7 +10,7 @@ function unpseudo(text: string): string {
 }
 
 for (const backend of testBackends()) {
-  describe(`POST /v1/translate on ${backend}`, () => {
+  describe(`POST /v1/translate on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let t: TestApp;
     let auth: string;
     before(async () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testBackends } from '../helpers/backends.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, GatedEngine, registryOf } from '../helpers/engines.js';
 
 for (const backend of testBackends()) {
-  describe(`GET /v1/usage and the free-tier pre-check on ${backend}`, () => {
+  describe(`GET /v1/usage and the free-tier pre-check on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let now = Date.parse('2026-11-30T23:59:00.000Z');
     let t: TestApp;
     before(async () => {
@@ -100,7 +100,7 @@ for (const backend of testBackends()) {
     });
   });
 
-  describe(`reservations on ${backend}`, () => {
+  describe(`reservations on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     it('hold an in-flight estimate against the grant and give it back when the work fails', async () => {
       const gated = new GatedEngine();
       const t = await startTestApp({ backend, engines: registryOf(gated), env: { RATE_LIMIT_STORE: 'none', FREE_TIER_MONTHLY_TOKENS: '1000' } });

@@ -122,15 +122,24 @@ describe('several API and worker processes on PostgreSQL and Redis', { skip }, (
         }
       };
       const killWhileHoldingJobs = async (): Promise<void> => {
-        // SIGKILL worker A the moment it holds jobs (its worker id carries its pid).
+        // Freeze worker A (SIGSTOP) the moment it holds jobs, let statements it already sent
+        // settle, and record what it still holds: those jobs are stranded for certain. Then
+        // SIGKILL it. (Reading and killing without the freeze raced with fast completions.)
         const pid = workerA.child.pid!;
+        const held = () =>
+          db.selectFrom('jobs').select('id').where('status', '=', 'processing').where('locked_by', 'like', `%:${pid}:%`).execute();
         const deadline = Date.now() + 30_000;
         while (Date.now() < deadline) {
-          const held = await db.selectFrom('jobs').select('id').where('status', '=', 'processing').where('locked_by', 'like', `%:${pid}:%`).execute();
-          if (held.length > 0) {
-            workerA.child.kill('SIGKILL');
-            killedJobs = held.map((r) => r.id);
-            return;
+          if ((await held()).length > 0) {
+            workerA.child.kill('SIGSTOP');
+            await sleep(300);
+            const stranded = await held();
+            if (stranded.length > 0) {
+              workerA.child.kill('SIGKILL');
+              killedJobs = stranded.map((r) => r.id);
+              return;
+            }
+            workerA.child.kill('SIGCONT');
           }
           await sleep(5);
         }
