@@ -71,6 +71,19 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(body.translations).sort(), ['FR', 'pt-br']);
     });
 
+    it('returns whitespace-only content unchanged and charges nothing for it', async () => {
+      const body = json(await post({ content: '  \n\n\t ', targets: ['fr'] }));
+      assert.equal(body.translations.fr, '  \n\n\t ');
+      assert.equal(body.usage.total_tokens, 0);
+    });
+
+    it('treats optional fields sent as null as omitted', async () => {
+      const response = await post({ content: 'Hi', targets: ['fr'], format: null, source: null, model: null });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(json(response).usage.model, 'standard');
+      assert.equal(json(response).usage.detected_format, 'plain');
+    });
+
     it('accepts 36 targets', async () => {
       const languages = json<{ languages: { code: string }[] }>(await t.app.inject({ method: 'GET', url: '/v1/languages' })).languages;
       const targets = languages.slice(0, 36).map((l) => l.code);
