@@ -29,7 +29,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   await createFirstKeyIfNone(services, app);
 
   onShutdownSignal(logger, async () => {
-    await Promise.all([app.close(), worker?.stop(config.shutdownGraceMs)]);
+    await Promise.all([closeHttp(app), worker?.stop(config.shutdownGraceMs)]);
     await services.close();
   }, config.shutdownGraceMs);
   await worker?.start();
@@ -46,6 +46,20 @@ export async function runWorker(config: Config, options: { migrate: boolean }): 
     await worker.stop(config.shutdownGraceMs);
     await services.close();
   }, config.shutdownGraceMs);
+}
+
+/**
+ * Stops accepting and waits for in-flight requests. A keep-alive connection whose
+ * request finishes after close() began would otherwise hold the server open until the
+ * client lets go, so idle connections are closed as they appear.
+ */
+async function closeHttp(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
 }
 
 function startWorker(services: Services): JobWorker {
