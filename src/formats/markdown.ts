@@ -8,9 +8,7 @@
  * (ENGINE-NOTES a7), so input over GROUP_SIZE is pre-split with marked's linear lexer.
  */
 import { decodeHTMLStrict } from 'entities/decode';
-import { Lexer } from 'marked';
-import type { Token, Tokens } from 'marked';
-import type { Nodes, Parent, PhrasingContent, RootContent } from 'mdast';
+import type { Nodes, PhrasingContent, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -19,11 +17,17 @@ import { gfm } from 'micromark-extension-gfm';
 import { markdownEscape, markdownTitleEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
 import { htmlDrafts } from './html.js';
+import { MarkedMapper } from './markdown-marked.js';
+import type { InlineBlock, InlineNode } from './markdown-marked.js';
 import { maskRun } from './placeholders.js';
 import { newPairId, TemplateDocument } from './template.js';
 import type { Escaper, Part, SegmentDraft } from './template.js';
 
-/** Largest group handed to mdast at once: 4 KiB measured ~2× faster than 16 KiB on list-heavy input (docs/formats.md). */
+/**
+ * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);
+ * larger ones take the marked path (markdown-marked.ts), with mdast only for the blocks
+ * that path cannot prove exact.
+ */
 export const GROUP_SIZE = 4 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
@@ -43,68 +47,6 @@ function decodeText(raw: string): string {
 interface Group {
   readonly start: number;
   readonly end: number;
-}
-
-/** Splits `[from, source.length)` into groups of whole top-level blocks, each ≤ GROUP_SIZE where possible. */
-export function splitGroups(source: string, from: number): { groups: Group[]; definitions: string } {
-  if (source.length - from <= GROUP_SIZE) return { groups: [{ start: from, end: source.length }], definitions: '' };
-  const body = source.slice(from);
-  // marked normalises line endings; map its offsets back to the original as we go.
-  const normalized = body.replace(/\r\n?/g, '\n');
-  const lexer = new Lexer({ gfm: true });
-  let tokens: Token[];
-  try {
-    tokens = lexer.lex(normalized);
-  } catch {
-    return { groups: [{ start: from, end: source.length }], definitions: '' };
-  }
-  const pieces: number[] = []; // lengths in the normalised text
-  for (const token of tokens) {
-    if (token.type === 'list' && token.raw.length > GROUP_SIZE) {
-      const items = (token as Tokens.List).items;
-      let sum = 0;
-      for (const item of items) {
-        pieces.push(item.raw.length);
-        sum += item.raw.length;
-      }
-      if (sum !== token.raw.length) {
-        pieces.splice(pieces.length - items.length, items.length, token.raw.length);
-      }
-    } else {
-      pieces.push(token.raw.length);
-    }
-  }
-  if (pieces.reduce((a, b) => a + b, 0) !== normalized.length) {
-    // Raw strings do not tile the source (should not happen): parse in one piece.
-    return { groups: [{ start: from, end: source.length }], definitions: '' };
-  }
-  // Normalised offset → original offset, walking both strings once.
-  let orig = from;
-  let norm = 0;
-  const toOriginal = (target: number): number => {
-    while (norm < target) {
-      if (source[orig] === '\r' && source[orig + 1] === '\n') orig += 2;
-      else orig += 1;
-      norm += 1;
-    }
-    return orig;
-  };
-  const groups: Group[] = [];
-  let groupStart = 0;
-  let cursor = 0;
-  for (const length of pieces) {
-    if (cursor > groupStart && cursor + length - groupStart > GROUP_SIZE) {
-      groups.push({ start: toOriginal(groupStart), end: toOriginal(cursor) });
-      groupStart = cursor;
-    }
-    cursor += length;
-  }
-  groups.push({ start: toOriginal(groupStart), end: source.length });
-  // Every group must still resolve references defined elsewhere in the document.
-  const labels = new Set(Object.keys((tokens as Token[] & { links?: Record<string, unknown> }).links ?? {}));
-  for (const match of normalized.matchAll(/^ {0,3}\[\^([^\]\n]+)\]:/gm)) labels.add(`^${match[1]}`);
-  const definitions = [...labels].map((label) => `[${label.replace(/[[\]]/g, '\\$&')}]: #`).join('\n');
-  return { groups, definitions };
 }
 
 /** The continuation prefix of the line a block starts on: `>` kept, list markers as spaces. */
@@ -187,22 +129,13 @@ class MarkdownExtractor {
       if (!this.#inGroup(node)) continue;
       switch (node.type) {
         case 'paragraph':
-          this.#inline(node, 'block', undefined, {
-            newline: this.eol + linePrefix(this.source, this.#start(node)),
-            lineStart: true,
-          });
-          break;
         case 'heading':
-          this.#inline(node, 'heading', `h${node.depth}`, { newline: ' ', lineStart: false }, true);
-          break;
         case 'tableCell':
-          this.#inline(node, 'cell', 'table cell', { newline: ' ', lineStart: false, table: true }, true);
+          this.inlineBlock({ type: node.type, depth: node.type === 'heading' ? node.depth : undefined, children: this.#nodes(node.children) } as InlineBlock);
           break;
-        case 'html': {
-          const { drafts } = htmlDrafts(this.source, this.#start(node), this.#end(node), { directionPatches: false });
-          this.drafts.push(...drafts);
+        case 'html':
+          this.inlineBlock({ type: 'html', start: this.#start(node), end: this.#end(node) });
           break;
-        }
         case 'code':
         case 'yaml':
         case 'definition':
@@ -214,19 +147,77 @@ class MarkdownExtractor {
     }
   }
 
+  /** mdast phrasing nodes as InlineNodes (the shape the marked path produces too). */
+  #nodes(nodes: readonly PhrasingContent[]): InlineNode[] {
+    const out: InlineNode[] = [];
+    for (const node of nodes) {
+      const start = this.#start(node);
+      const end = this.#end(node);
+      switch (node.type) {
+        case 'emphasis':
+        case 'strong':
+        case 'delete':
+          out.push({ type: node.type, start, end, children: this.#nodes(node.children) });
+          break;
+        case 'link':
+          out.push({ type: this.source[start] === '[' ? 'link' : 'autolink', start, end, children: this.#nodes(node.children), title: Boolean(node.title) });
+          break;
+        case 'linkReference':
+          out.push({ type: 'linkReference', start, end, children: this.#nodes(node.children), full: node.referenceType === 'full' });
+          break;
+        case 'image':
+          out.push({ type: 'image', start, end, title: Boolean(node.title) });
+          break;
+        case 'imageReference':
+          out.push({ type: 'imageReference', start, end, full: node.referenceType === 'full' });
+          break;
+        case 'html':
+          out.push({ type: 'html', start, end, value: node.value });
+          break;
+        default:
+          out.push({ type: node.type, start, end });
+      }
+    }
+    return out;
+  }
+
+  /** Emits the drafts of one block (from either parser). */
+  inlineBlock(block: InlineBlock): void {
+    switch (block.type) {
+      case 'paragraph': {
+        const first = block.children[0];
+        if (!first) return;
+        this.#inline(block.children, 'block', undefined, { newline: this.eol + linePrefix(this.source, first.start), lineStart: true });
+        return;
+      }
+      case 'heading':
+        this.#inline(block.children, 'heading', `h${block.depth}`, { newline: ' ', lineStart: false }, true);
+        return;
+      case 'tableCell':
+        this.#inline(block.children, 'cell', 'table cell', { newline: ' ', lineStart: false, table: true }, true);
+        return;
+      case 'html': {
+        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false });
+        for (const draft of drafts) this.drafts.push(draft);
+        return;
+      }
+      case 'fallback':
+        return;
+    }
+  }
+
   #inline(
-    node: Parent,
+    children: readonly InlineNode[],
     kind: SegmentDraft['kind'],
     ctx: string | undefined,
     escapeOptions: Parameters<typeof markdownEscape>[0],
     singleLine = false,
   ): void {
-    const children = node.children as PhrasingContent[];
     const first = children[0];
     const last = children[children.length - 1];
     if (!first || !last) return;
-    const start = this.#start(first);
-    const end = this.#end(last);
+    const start = first.start;
+    const end = last.end;
     const parts: Part[] = [];
     this.#phrasing(children, start, end, parts);
     let escape: Escaper = markdownEscape(escapeOptions);
@@ -242,19 +233,19 @@ class MarkdownExtractor {
   }
 
   /** Appends the parts for `nodes`, which together cover `[from, to)`; gaps become text or atoms. */
-  #phrasing(nodes: readonly PhrasingContent[], from: number, to: number, parts: Part[]): void {
-    const pairs = this.#htmlPairs(nodes);
+  #phrasing(nodes: readonly InlineNode[], from: number, to: number, parts: Part[]): void {
+    const pairs = htmlPairs(nodes);
     let cursor = from;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index]!;
-      const start = this.#start(node);
-      const end = this.#end(node);
+      const start = node.start;
+      const end = node.end;
       if (start > cursor) this.#gap(cursor, start, parts);
       cursor = Math.max(cursor, end);
-      const pair = pairs.get(index);
+      const pair = pairs?.get(index);
       if (pair) {
         if (pair.atomicUntil !== undefined) {
-          const until = this.#end(nodes[pair.atomicUntil]!);
+          const until = nodes[pair.atomicUntil]!.end;
           parts.push({ type: 'atom', bytes: { start, end: until } });
           cursor = until;
           index = pair.atomicUntil;
@@ -266,7 +257,7 @@ class MarkdownExtractor {
       }
       switch (node.type) {
         case 'text':
-          parts.push(...maskRun(this.source.slice(start, end), decodeText, { offset: start }));
+          maskRun(this.source.slice(start, end), decodeText, { offset: start }, {}, parts);
           break;
         case 'emphasis':
         case 'strong':
@@ -274,16 +265,16 @@ class MarkdownExtractor {
           this.#wrapped(node, start, end, parts);
           break;
         case 'link':
-          if (this.source[start] === '[' && node.children.length > 0) {
+          if (node.children && node.children.length > 0) {
             this.#wrapped(node, start, end, parts);
-            const title = node.title ? findTitle(this.source, this.#end(node.children[node.children.length - 1]!), end) : null;
+            const title = node.title ? findTitle(this.source, node.children[node.children.length - 1]!.end, end) : null;
             if (title) this.#attr(title.start, title.end, 'link@title', markdownTitleEscape(title.close));
           } else {
             parts.push({ type: 'atom', bytes: { start, end } });
           }
           break;
         case 'linkReference':
-          if (node.referenceType === 'full' && node.children.length > 0) this.#wrapped(node, start, end, parts);
+          if (node.full && node.children && node.children.length > 0) this.#wrapped(node, start, end, parts);
           else parts.push({ type: 'atom', bytes: { start, end } });
           break;
         case 'image': {
@@ -296,7 +287,7 @@ class MarkdownExtractor {
         }
         case 'imageReference': {
           parts.push({ type: 'atom', bytes: { start, end } });
-          if (node.referenceType === 'full') {
+          if (node.full) {
             const altEnd = findAltEnd(this.source, start + 2, end);
             if (altEnd > start + 2) this.#attr(start + 2, altEnd, 'img@alt', markdownEscape({ newline: ' ', lineStart: false }));
           }
@@ -307,7 +298,7 @@ class MarkdownExtractor {
           this.#htmlAttributes(start, end);
           break;
         default:
-          // inlineCode, break, footnoteReference and anything unknown: copied verbatim.
+          // inlineCode, break, footnoteReference, autolinks and anything unknown: copied verbatim.
           parts.push({ type: 'atom', bytes: { start, end } });
       }
     }
@@ -320,16 +311,16 @@ class MarkdownExtractor {
     else parts.push({ type: 'atom', bytes: { start, end } });
   }
 
-  #wrapped(node: Parent & Nodes, start: number, end: number, parts: Part[]): void {
-    const children = node.children as PhrasingContent[];
+  #wrapped(node: InlineNode, start: number, end: number, parts: Part[]): void {
+    const children = node.children ?? [];
     const first = children[0];
     const last = children[children.length - 1];
     if (!first || !last) {
       parts.push({ type: 'atom', bytes: { start, end } });
       return;
     }
-    const innerStart = this.#start(first);
-    const innerEnd = this.#end(last);
+    const innerStart = first.start;
+    const innerEnd = last.end;
     const pair = newPairId();
     parts.push({ type: 'open', bytes: { start, end: innerStart }, pair });
     this.#phrasing(children, innerStart, innerEnd, parts);
@@ -355,57 +346,83 @@ class MarkdownExtractor {
     this.drafts.push(...drafts.filter((d) => d.kind === 'attr'));
   }
 
-  /**
-   * Pairs inline HTML open and close tags among siblings (`<b>…</b>` becomes a pair, like
-   * in the html adapter); a `translate="no"`/`notranslate`/code-like element becomes one
-   * atom from its open to its close tag.
-   */
-  #htmlPairs(nodes: readonly PhrasingContent[]): Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }> {
-    const result = new Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }>();
-    if (!nodes.some((n) => n.type === 'html')) return result;
-    const stack: { name: string; index: number; atomic: boolean }[] = [];
-    for (const [index, node] of nodes.entries()) {
-      if (node.type !== 'html') continue;
-      const open = HTML_OPEN.exec(node.value);
-      if (open) {
-        const name = open[1]!.toLowerCase();
-        if (HTML_VOID.has(name) || node.value.endsWith('/>')) continue;
-        const atomic =
-          HTML_ATOMIC.has(name) || /\stranslate\s*=\s*["']?no\b/i.test(node.value) || /\sclass\s*=\s*["'][^"']*\bnotranslate\b/i.test(node.value);
-        stack.push({ name, index, atomic });
-        continue;
-      }
-      const close = HTML_CLOSE.exec(node.value);
-      if (!close) continue;
-      const name = close[1]!.toLowerCase();
-      const at = stack.map((s) => s.name).lastIndexOf(name);
-      if (at === -1) continue;
-      const opened = stack[at]!;
-      stack.length = at;
-      if (opened.atomic) {
-        for (const key of [...result.keys()]) if (key > opened.index && key < index) result.delete(key);
-        result.set(opened.index, { type: 'open', id: 0, atomicUntil: index });
-      } else {
-        const id = newPairId();
-        result.set(opened.index, { type: 'open', id });
-        result.set(index, { type: 'close', id });
-      }
-    }
-    return result;
-  }
 }
 
-export function markdownDrafts(source: string): SegmentDraft[] {
+/**
+ * Pairs inline HTML open and close tags among siblings (`<b>…</b>` becomes a pair, like
+ * in the html adapter); a `translate="no"`/`notranslate`/code-like element becomes one
+ * atom from its open to its close tag.
+ */
+function htmlPairs(nodes: readonly InlineNode[]): Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }> | undefined {
+  if (!nodes.some((n) => n.type === 'html')) return undefined;
+  const result = new Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }>();
+  const stack: { name: string; index: number; atomic: boolean }[] = [];
+  for (const [index, node] of nodes.entries()) {
+    if (node.type !== 'html') continue;
+    const open = HTML_OPEN.exec(node.value!);
+    if (open) {
+      const name = open[1]!.toLowerCase();
+      if (HTML_VOID.has(name) || node.value!.endsWith('/>')) continue;
+      const atomic =
+        HTML_ATOMIC.has(name) || /\stranslate\s*=\s*["']?no\b/i.test(node.value!) || /\sclass\s*=\s*["'][^"']*\bnotranslate\b/i.test(node.value!);
+      stack.push({ name, index, atomic });
+      continue;
+    }
+    const close = HTML_CLOSE.exec(node.value!);
+    if (!close) continue;
+    const name = close[1]!.toLowerCase();
+    const at = stack.map((s) => s.name).lastIndexOf(name);
+    if (at === -1) continue;
+    const opened = stack[at]!;
+    stack.length = at;
+    if (opened.atomic) {
+      for (const key of [...result.keys()]) if (key > opened.index && key < index) result.delete(key);
+      result.set(opened.index, { type: 'open', id: 0, atomicUntil: index });
+    } else {
+      const id = newPairId();
+      result.set(opened.index, { type: 'open', id });
+      result.set(index, { type: 'close', id });
+    }
+  }
+  return result;
+}
+
+export interface MarkdownOptions {
+  /**
+   * `mdast` parses the whole document with mdast (the reference reading; quadratic on
+   * long lists); `marked` maps marked's tokens with mdast fallbacks (linear). The default
+   * is mdast up to GROUP_SIZE and marked above.
+   */
+  readonly parser?: 'mdast' | 'marked';
+}
+
+export function markdownDrafts(source: string, options: MarkdownOptions = {}): SegmentDraft[] {
+  const extractor = new MarkdownExtractor(source);
+  const parser = options.parser ?? (source.length <= GROUP_SIZE ? 'mdast' : 'marked');
+  if (parser === 'mdast') {
+    extractor.parseGroup({ start: 0, end: source.length }, '');
+    return extractor.drafts;
+  }
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
-  const extractor = new MarkdownExtractor(source);
-  const { groups, definitions } = splitGroups(source, from);
-  if (groups.length === 1) {
-    // Small documents: let mdast see the front matter itself.
-    extractor.parseGroup({ start: 0, end: source.length }, '');
-  } else {
-    for (const group of groups) extractor.parseGroup(group, definitions);
+  if (from > 0) extractor.parseGroup({ start: 0, end: from }, '');
+  const { blocks, definitions } = new MarkedMapper(source, from).run();
+  // Consecutive fallbacks are parsed together (up to GROUP_SIZE) to spare mdast's per-call cost.
+  let pending: Group | undefined;
+  for (const block of blocks) {
+    if (block.type === 'fallback') {
+      if (pending && pending.end === block.start && block.end - pending.start <= GROUP_SIZE) pending = { start: pending.start, end: block.end };
+      else {
+        if (pending) extractor.parseGroup(pending, definitions);
+        pending = { start: block.start, end: block.end };
+      }
+      continue;
+    }
+    if (pending) extractor.parseGroup(pending, definitions);
+    pending = undefined;
+    extractor.inlineBlock(block);
   }
+  if (pending) extractor.parseGroup(pending, definitions);
   return extractor.drafts;
 }
 

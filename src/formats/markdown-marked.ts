@@ -1,0 +1,499 @@
+/**
+ * The fast markdown path: marked's linear lexer gives the block and inline structure,
+ * and this module maps its tokens (which carry no offsets) back to source offsets.
+ *
+ * Top-level token `raw`s tile the LF-normalised source, so top-level blocks are placed
+ * by their running length. Inside lists and block quotes marked strips the container
+ * prefixes, so every nested block is placed line by line: each line of its `raw` must
+ * be found in the source at the next line, after nothing but container prefix
+ * characters (`>`, spaces, list markers) and before nothing (only whitespace for the
+ * last line). Inline tokens tile their block's text, so each inline token is placed by
+ * its running length and mapped through the block's line table. Every placement is
+ * verified against the source bytes; anything that cannot be proven, and every
+ * construct marked reads differently from CommonMark/GFM as mdast does (footnotes,
+ * definitions inside containers, `~`, HTML whose block kind is ambiguous …), makes the
+ * caller parse that top-level block (or list item) with mdast instead.
+ */
+import { Lexer } from 'marked';
+import type { Token, Tokens } from 'marked';
+
+/** An inline node in source offsets (original coordinates), shared with the mdast path. */
+export interface InlineNode {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+  readonly children?: InlineNode[];
+  /** link/image: the node has a title in its destination part. */
+  readonly title?: boolean;
+  /** linkReference/imageReference: a full reference (`[text][label]`). */
+  readonly full?: boolean;
+  /** html: the tag's bytes. */
+  readonly value?: string;
+}
+
+/** A block whose inline content may be a segment. */
+export type InlineBlock =
+  | { readonly type: 'paragraph' | 'heading' | 'tableCell'; readonly depth?: number; readonly children: InlineNode[] }
+  | { readonly type: 'html'; readonly start: number; readonly end: number }
+  | { readonly type: 'fallback'; readonly start: number; readonly end: number };
+
+export interface MarkedResult {
+  readonly blocks: InlineBlock[];
+  /** Labels of every reference and footnote definition (for mdast fallbacks). */
+  readonly definitions: string;
+}
+
+/** Block-text offsets → source: the block's raw lines and where each was found. */
+interface LineMap {
+  /** Offset of the block text in its raw. */
+  readonly at: number;
+  readonly rawLineStarts: readonly number[];
+  readonly starts: readonly number[];
+  readonly lengths: readonly number[];
+}
+
+/** Thrown (and caught per block) when a mapping cannot be proven exact. */
+class Unmapped extends Error {}
+const fail = (): never => {
+  throw new Unmapped();
+};
+
+/** Characters that may precede a nested block's first line on its source line. */
+const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))*$/;
+const CONT_PREFIX = /^[ \t>]*$/;
+const TRAILING = /^[ \t]*$/;
+/** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
+const RISKY_INLINE = /\[\^|~|\*\*\*|___|<[!?]|\\$/m;
+const DEFINITION_START = /^ {0,3}\[[^\]]*\]:/m;
+
+export class MarkedMapper {
+  /** The LF-normalised source. */
+  readonly norm: string;
+  /** Normalised indices whose `\n` came from a `\r\n` (its `\r` removed), ascending. */
+  readonly #removed: number[] = [];
+
+  constructor(
+    private readonly source: string,
+    private readonly from: number,
+  ) {
+    const body = from > 0 ? source.slice(from) : source;
+    if (body.includes('\r')) {
+      let norm = '';
+      const pieces = body.split(/(\r\n?)/);
+      for (let i = 0; i < pieces.length; i++) {
+        const piece = pieces[i]!;
+        if (i % 2 === 1) {
+          if (piece === '\r\n') this.#removed.push(norm.length);
+          norm += '\n';
+        } else norm += piece;
+      }
+      this.norm = norm;
+    } else this.norm = body;
+  }
+
+  /** Original offset of a normalised offset. */
+  orig(n: number): number {
+    const removed = this.#removed;
+    if (removed.length === 0) return this.from + n;
+    let lo = 0;
+    let hi = removed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (removed[mid]! < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.from + n + lo;
+  }
+
+  run(): MarkedResult {
+    const tokens = new Lexer({ gfm: true }).lex(this.norm);
+    const blocks: InlineBlock[] = [];
+    let offset = 0;
+    for (const token of tokens) {
+      const start = offset;
+      offset += token.raw.length;
+      if (this.norm.slice(start, offset) !== token.raw) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
+      if (token.type === 'list') {
+        this.#list(token as Tokens.List, start, offset, blocks);
+        continue;
+      }
+      const out: InlineBlock[] = [];
+      try {
+        this.#children([token], start, offset, out, false, 0);
+        for (const block of out) blocks.push(block);
+      } catch (error) {
+        this.#fallback(error, start, offset, blocks);
+      }
+    }
+    if (offset !== this.norm.length) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
+    const labels = new Set(Object.keys((tokens as Token[] & { links?: Record<string, unknown> }).links ?? {}));
+    for (const match of this.norm.matchAll(/^ {0,3}\[\^([^\]\n]+)\]:/gm)) labels.add(`^${match[1]}`);
+    const definitions = [...labels].map((label) => `[${label.replace(/[[\]]/g, '\\$&')}]: #`).join('\n');
+    return { blocks, definitions };
+  }
+
+  /** The normalised range [start, end) could not be mapped: mdast parses it. */
+  #fallback(error: unknown, start: number, end: number, blocks: InlineBlock[]): void {
+    if (!(error instanceof Unmapped)) throw error;
+    blocks.push({ type: 'fallback', start: this.orig(start), end: this.orig(end) });
+  }
+
+  /** A top-level list: each item on its own, so a fallback costs one item, not the whole list. */
+  #list(list: Tokens.List, start: number, end: number, blocks: InlineBlock[]): void {
+    let cursor = start;
+    for (const item of list.items) {
+      if (!this.norm.startsWith(item.raw, cursor)) {
+        // Items do not tile the list: the whole list is one block.
+        const out: InlineBlock[] = [];
+        try {
+          this.#children([list], start, end, out, false, 0);
+          for (const block of out) blocks.push(block);
+        } catch (error) {
+          this.#fallback(error, start, end, blocks);
+        }
+        return;
+      }
+      cursor += item.raw.length;
+    }
+    cursor = start;
+    for (const item of list.items) {
+      const itemStart = cursor;
+      const itemEnd = (cursor += item.raw.length);
+      // The last item's raw may stop before the list's trailing line ending.
+      const to = item === list.items[list.items.length - 1] ? end : itemEnd;
+      const out: InlineBlock[] = [];
+      try {
+        this.#children(item.tokens, itemStart, to, out, true, 0);
+        for (const block of out) blocks.push(block);
+      } catch (error) {
+        this.#fallback(error, itemStart, to, blocks);
+      }
+    }
+  }
+
+  /**
+   * Places `tokens` (siblings, in order) inside the normalised range [from, to) line by
+   * line and emits their inline blocks. `nested` means their raws are de-indented
+   * copies of the source (inside a list item or block quote).
+   */
+  #children(tokens: readonly Token[], from: number, to: number, out: InlineBlock[], nested: boolean, quotes: number): number {
+    let cursor = from;
+    for (const token of tokens) {
+      switch (token.type) {
+        case 'space':
+          continue;
+        case 'list':
+          for (const item of (token as Tokens.List).items) {
+            cursor = this.#children(item.tokens, cursor, to, out, true, quotes);
+          }
+          continue;
+        case 'blockquote':
+          cursor = this.#children((token as Tokens.Blockquote).tokens, cursor, to, out, true, quotes + 1);
+          continue;
+      }
+      const lines = this.#place(token.raw, cursor, to, quotes);
+      if (!lines) continue;
+      cursor = lines.end;
+      this.#leaf(token, lines, out, nested);
+    }
+    return cursor;
+  }
+
+  /**
+   * Finds each line of `raw` in the source from `cursor`: the first after container
+   * prefix characters (blank or prefix-only lines skipped), every other on the next
+   * source line after `>`/spaces only, each ending its source line (the last may be
+   * followed by spaces). Returns the normalised start of every line, or throws.
+   */
+  #place(raw: string, cursor: number, to: number, quotes: number): { starts: number[]; lengths: number[]; end: number } | null {
+    const lines = raw.split('\n');
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    if (lines.length === 0) return null;
+    const norm = this.norm;
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    let pos = cursor;
+    // First line.
+    const first = lines[0]!;
+    for (;;) {
+      if (pos >= to) fail();
+      let lineEnd = norm.indexOf('\n', pos);
+      if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+      let found = -1;
+      for (let at = norm.indexOf(first, pos); at !== -1 && at + first.length <= lineEnd; at = norm.indexOf(first, at + 1)) {
+        if (!FIRST_PREFIX.test(norm.slice(pos, at))) break;
+        const rest = norm.slice(at + first.length, lineEnd);
+        if (rest === '' || (lines.length === 1 && TRAILING.test(rest))) {
+          found = at;
+          break;
+        }
+      }
+      if (found !== -1) {
+        if (quotes > 0) this.#quoted(found, quotes);
+        starts.push(found);
+        lengths.push(first.length);
+        pos = found + first.length;
+        break;
+      }
+      if (!FIRST_PREFIX.test(norm.slice(pos, lineEnd)) || lineEnd >= to) fail();
+      pos = lineEnd + 1;
+    }
+    for (let k = 1; k < lines.length; k++) {
+      if (norm.charCodeAt(pos) !== 10) fail();
+      const lineStart = pos + 1;
+      let lineEnd = norm.indexOf('\n', lineStart);
+      if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+      const line = lines[k]!;
+      let at: number;
+      if (k < lines.length - 1 || line === '') {
+        at = lineEnd - line.length;
+        if (at < lineStart || !norm.startsWith(line, at)) fail();
+      } else {
+        at = norm.indexOf(line, lineStart);
+        if (at === -1 || at + line.length > lineEnd || !TRAILING.test(norm.slice(at + line.length, lineEnd))) fail();
+      }
+      if (!CONT_PREFIX.test(norm.slice(lineStart, at))) fail();
+      if (quotes > 0) this.#quoted(at, quotes);
+      starts.push(at);
+      lengths.push(line.length);
+      pos = at + line.length;
+    }
+    return { starts, lengths, end: pos };
+  }
+
+  /**
+   * A line inside `quotes` block quotes must carry that many `>`: marked ends a quoted
+   * paragraph at a lazy continuation line that CommonMark keeps in it.
+   */
+  #quoted(at: number, quotes: number): void {
+    const lineStart = this.norm.lastIndexOf('\n', at - 1) + 1;
+    let count = 0;
+    for (let i = lineStart; i < at; i++) if (this.norm.charCodeAt(i) === 62) count++;
+    if (count < quotes) fail();
+  }
+
+  #leaf(token: Token, lines: { starts: number[]; lengths: number[] }, out: InlineBlock[], nested: boolean): void {
+    const raw = token.raw;
+    switch (token.type) {
+      case 'paragraph':
+      case 'text': {
+        const text = (token as Tokens.Paragraph).text;
+        const inline = (token as Tokens.Paragraph).tokens;
+        if (!inline) fail();
+        if (nested && DEFINITION_START.test(raw)) fail();
+        if (!raw.startsWith(text)) fail();
+        out.push({ type: 'paragraph', children: this.#inlineBlock(inline, text, 0, raw, lines) });
+        return;
+      }
+      case 'heading': {
+        const heading = token as Tokens.Heading;
+        const at = raw.indexOf(heading.text);
+        if (at < 0 || !/^ {0,3}(?:#{1,6}[ \t]+)?$/.test(raw.slice(0, at))) fail();
+        out.push({ type: 'heading', depth: heading.depth, children: this.#inlineBlock(heading.tokens, heading.text, at, raw, lines) });
+        return;
+      }
+      case 'table':
+        this.#table(token as Tokens.Table, lines, out);
+        return;
+      case 'html': {
+        // CommonMark HTML block kinds 1–5 end on their own terms; marked and micromark agree on 6 (block tags).
+        if (!/^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/.test(raw) || /^ {0,3}<(?:script|pre|style|textarea)\b/i.test(raw)) fail();
+        const tag = /^ {0,3}<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(raw)![1]!.toLowerCase();
+        if (!HTML_BLOCK_NAMES.has(tag)) fail();
+        const last = lines.starts.length - 1;
+        const start = this.orig(lines.starts[0]!);
+        const end = this.orig(lines.starts[last]! + lines.lengths[last]!);
+        out.push({ type: 'html', start, end });
+        return;
+      }
+      case 'code':
+      case 'hr':
+      case 'def':
+        return;
+      default:
+        fail();
+    }
+  }
+
+  /** Maps a block's inline tokens (which tile `text`, found at `at` in `raw`) to nodes in source offsets. */
+  #inlineBlock(tokens: readonly Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
+    if (RISKY_INLINE.test(text)) fail();
+    // Line table of `raw`: normalised source start of each raw line.
+    const rawLineStarts: number[] = [0];
+    for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) rawLineStarts.push(i + 1);
+    const nodes = this.#inline(tokens, 0, text, { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths });
+    return trimEdges(nodes, this.source);
+  }
+
+  /** Normalised source offset of block-text offset `t`. */
+  #map(map: LineMap, t: number): number {
+    const r = map.at + t;
+    const rawLineStarts = map.rawLineStarts;
+    let lo = 0;
+    let hi = rawLineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (rawLineStarts[mid]! <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo >= map.starts.length) fail();
+    const column = r - rawLineStarts[lo]!;
+    if (column > map.lengths[lo]!) fail();
+    return map.starts[lo]! + column;
+  }
+
+  #startOf(map: LineMap, a: number): number {
+    return this.orig(this.#map(map, a));
+  }
+
+  #endOf(map: LineMap, b: number): number {
+    return this.orig(this.#map(map, b - 1) + 1);
+  }
+
+  /** Inline tokens starting at offset `t` of the block text; each node's offsets are original. */
+  #inline(tokens: readonly Token[], t: number, text: string, map: LineMap): InlineNode[] {
+    const nodes: InlineNode[] = [];
+    for (const token of tokens) {
+      const raw = token.raw;
+      const a = t;
+      const b = t + raw.length;
+      if (text.slice(a, b) !== raw) fail();
+      t = b;
+      if (raw.length === 0) continue;
+      switch (token.type) {
+        case 'text':
+        case 'escape': {
+          if ((token as Tokens.Text).tokens) fail();
+          const previous = nodes[nodes.length - 1];
+          if (previous && previous.type === 'text') nodes[nodes.length - 1] = { type: 'text', start: previous.start, end: this.#endOf(map, b) };
+          else nodes.push({ type: 'text', start: this.#startOf(map, a), end: this.#endOf(map, b) });
+          break;
+        }
+        case 'em':
+        case 'strong':
+        case 'del': {
+          const inner = (token as Tokens.Em).text;
+          const d = (raw.length - inner.length) / 2;
+          if (!Number.isInteger(d) || d < 1 || raw.slice(d, d + inner.length) !== inner) fail();
+          const children = this.#inline((token as Tokens.Em).tokens, a + d, text, map);
+          if (sumRaw((token as Tokens.Em).tokens) !== inner.length) fail();
+          nodes.push({ type: token.type === 'em' ? 'emphasis' : token.type === 'del' ? 'delete' : 'strong', start: this.#startOf(map, a), end: this.#endOf(map, b), children });
+          break;
+        }
+        case 'link':
+        case 'image': {
+          const link = token as Tokens.Link;
+          const image = token.type === 'image';
+          const open = image ? 2 : 1;
+          if (raw[0] !== (image ? '!' : '[')) {
+            if (image) fail();
+            nodes.push({ type: 'autolink', start: this.#startOf(map, a), end: this.#endOf(map, b) });
+            break;
+          }
+          const inner = link.text;
+          if (raw.slice(open, open + inner.length) !== inner || raw[open + inner.length] !== ']') fail();
+          const after = raw.slice(open + inner.length + 1);
+          let type: string;
+          let full = false;
+          if (after.startsWith('(')) type = image ? 'image' : 'link';
+          else {
+            type = image ? 'imageReference' : 'linkReference';
+            if (after.startsWith('[') && after.length > 2) full = true;
+            else if (after !== '' && after !== '[]') fail();
+          }
+          const children = image ? [] : this.#inline(link.tokens ?? [], a + open, text, map);
+          if (!image && sumRaw(link.tokens ?? []) !== inner.length) fail();
+          nodes.push({ type, start: this.#startOf(map, a), end: this.#endOf(map, b), children, title: Boolean(link.title) && type === (image ? 'image' : 'link'), full });
+          break;
+        }
+        case 'codespan':
+          nodes.push({ type: token.type, start: this.#startOf(map, a), end: this.#endOf(map, b) });
+          break;
+        case 'br': {
+          // mdast's break ends with the line ending; the next line's indentation is text.
+          const nl = raw.indexOf('\n');
+          if (nl === -1 || nl === raw.length - 1) nodes.push({ type: 'break', start: this.#startOf(map, a), end: this.#endOf(map, b) });
+          else {
+            nodes.push({ type: 'break', start: this.#startOf(map, a), end: this.#endOf(map, a + nl + 1) });
+            nodes.push({ type: 'text', start: this.#startOf(map, a + nl + 1), end: this.#endOf(map, b) });
+          }
+          break;
+        }
+        case 'html':
+          nodes.push({ type: 'html', start: this.#startOf(map, a), end: this.#endOf(map, b), value: raw });
+          break;
+        case 'checkbox':
+          // GFM task marker: not part of the paragraph in mdast.
+          if (a !== 0) fail();
+          break;
+        default:
+          fail();
+      }
+    }
+    return nodes;
+  }
+
+  #table(table: Tokens.Table, lines: { starts: number[]; lengths: number[] }, out: InlineBlock[]): void {
+    const rows = [table.header, ...table.rows];
+    if (lines.starts.length !== rows.length + 1) fail();
+    for (const [index, row] of rows.entries()) {
+      const line = index === 0 ? 0 : index + 1;
+      const lineStart = lines.starts[line]!;
+      const lineEnd = lineStart + lines.lengths[line]!;
+      let col = lineStart;
+      for (const [c, cell] of row.entries()) {
+        const lead = /^[ \t]*(\|?)[ \t]*/.exec(this.norm.slice(col, lineEnd))!;
+        if (c > 0 && lead[1] !== '|') fail();
+        const at = col + lead[0].length;
+        if (cell.text === '') {
+          col = at;
+          continue;
+        }
+        if (!this.norm.startsWith(cell.text, at) || at + cell.text.length > lineEnd) fail();
+        if (RISKY_INLINE.test(cell.text) || cell.text.includes('|')) fail();
+        const nodes = this.#inline(cell.tokens, 0, cell.text, { at: 0, rawLineStarts: [0], starts: [at], lengths: [cell.text.length] });
+        out.push({ type: 'tableCell', children: trimEdges(nodes, this.source) });
+        col = at + cell.text.length;
+      }
+      if (!/^[ \t]*\|?[ \t]*$/.test(this.norm.slice(col, lineEnd))) fail();
+    }
+  }
+}
+
+const HTML_BLOCK_NAMES = new Set(
+  'address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul'.split(
+    ' ',
+  ),
+);
+
+function sumRaw(tokens: readonly Token[]): number {
+  let sum = 0;
+  for (const token of tokens) sum += token.raw.length;
+  return sum;
+}
+
+/** mdast's inline content starts and ends at non-whitespace: trim the edge text nodes. */
+function trimEdges(nodes: InlineNode[], source: string): InlineNode[] {
+  const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+  while (nodes.length > 0 && nodes[0]!.type === 'text') {
+    const node = nodes[0]!;
+    let s = node.start;
+    while (s < node.end && space(source.charCodeAt(s))) s++;
+    if (s < node.end) {
+      nodes[0] = { type: 'text', start: s, end: node.end };
+      break;
+    }
+    nodes.shift();
+  }
+  while (nodes.length > 0 && nodes[nodes.length - 1]!.type === 'text') {
+    const node = nodes[nodes.length - 1]!;
+    let e = node.end;
+    while (e > node.start && space(source.charCodeAt(e - 1))) e--;
+    if (e > node.start) {
+      nodes[nodes.length - 1] = { type: 'text', start: node.start, end: e };
+      break;
+    }
+    nodes.pop();
+  }
+  return nodes;
+}
