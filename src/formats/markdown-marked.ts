@@ -59,7 +59,7 @@ const fail = (): never => {
 };
 
 /** Characters that may precede a nested block's first line on its source line. */
-const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))*$/;
+const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|\[[ xX]\](?=[ \t]))*$/;
 const CONT_PREFIX = /^[ \t>]*$/;
 const TRAILING = /^[ \t]*$/;
 /** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
@@ -181,6 +181,7 @@ export class MarkedMapper {
     for (const token of tokens) {
       switch (token.type) {
         case 'space':
+        case 'checkbox': // a task item's `[ ]` (not part of the paragraph in mdast)
           continue;
         case 'list':
           for (const item of (token as Tokens.List).items) {
@@ -306,9 +307,12 @@ export class MarkedMapper {
         out.push({ type: 'html', start, end });
         return;
       }
+      case 'def':
+        // `[^x]: …` is a footnote definition (with a paragraph) to mdast, a link definition to marked.
+        if (/^ {0,3}\[\^/.test(raw)) fail();
+        return;
       case 'code':
       case 'hr':
-      case 'def':
         return;
       default:
         fail();
