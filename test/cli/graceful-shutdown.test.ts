@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { freePort } from '../helpers/net.js';
 import SqliteDatabase from 'better-sqlite3';
 import { echoTranslator, startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 
 const CLI = resolve('dist/cli.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 interface Served {
   child: ChildProcess;

@@ -11,13 +11,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema } from '../../src/db/schema.js';
 import { createTestDatabase, skipUnless, testBackends, TEST_REDIS_URL } from '../helpers/backends.js';
+import { freePort } from '../helpers/net.js';
 
 const CLI = resolve('dist/cli.js');
 const JOBS = 500;
@@ -196,17 +196,6 @@ describe('several API and worker processes on PostgreSQL and Redis', { skip }, (
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function waitForHealth(base: string, procs: Proc[]): Promise<void> {
   const deadline = Date.now() + 20_000;
