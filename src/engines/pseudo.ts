@@ -5,6 +5,7 @@
  * Right-to-left targets are wrapped in U+202B … U+202C. Tokens, digits, whitespace,
  * punctuation and non-ASCII letters are left alone. Usage is counted with o200k.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { TOKEN_PATTERN } from '../formats/segment.js';
 import { countTokens } from '../tokens.js';
 import type {
@@ -67,7 +68,13 @@ export class PseudoEngine implements TranslationEngine {
 
   constructor(readonly budget: CallBudget) {}
 
+  /**
+   * Synchronous CPU work (transform + o200k count), so it yields to the event loop before
+   * the call and after each target: a 2 MiB document is hundreds of calls, and without the
+   * yields they would run back to back and hold every other request for seconds.
+   */
   async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
+    await yieldToLoop();
     input.signal?.throwIfAborted();
     let inputTokens = 0;
     for (const segment of input.segments) inputTokens += countTokens(segment.text);
@@ -82,6 +89,8 @@ export class PseudoEngine implements TranslationEngine {
         bySegment.set(segment.id, translated);
       }
       translations.set(target.code, bySegment);
+      await yieldToLoop();
+      input.signal?.throwIfAborted();
     }
     return { translations, usage: { inputTokens, outputTokens } };
   }

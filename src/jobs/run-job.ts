@@ -23,14 +23,14 @@ export async function runJob(job: JobRow, engines: EngineRegistry, signal: Abort
     const request = parseJobRequest(job);
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
-    const prepared = prepareDocument(request.content, request.format);
+    const prepared = await prepareDocument(request.content, request.format);
     const result = await translatePrepared({
       prepared,
       targets,
       ...(source ? { source } : {}),
       engine: engines[request.model],
       signal,
-    });
+    }).finally(() => prepared.release());
     return { kind: 'completed', translations: result.translations, usage: result.usage };
   } catch (error) {
     if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: error.message };

@@ -21,6 +21,8 @@ export function planChunks(
   segments: readonly EngineSegment[],
   targets: readonly EngineLanguage[],
   budget: CallBudget,
+  /** Precomputed source tokens of a segment; default: counted here with o200k. */
+  tokensOf: (segment: EngineSegment) => number = (segment) => countTokens(segment.text),
 ): Chunk[] {
   if (segments.length === 0 || targets.length === 0) return [];
   const targetGroups = groupTargets(targets, budget);
@@ -30,7 +32,7 @@ export function planChunks(
     let current: EngineSegment[] = [];
     let currentTokens = 0;
     for (const segment of segments) {
-      const tokens = countTokens(segment.text);
+      const tokens = tokensOf(segment);
       // An oversized segment travels alone: it is never cut, so its tokens stay whole.
       if (current.length > 0 && currentTokens + tokens > limit) {
         chunks.push({ segments: current, targets: group });

@@ -10,7 +10,13 @@ import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import { assertModelAccess, reserveForPreCheck } from './access.js';
 import type { BatchInput, TranslateInput } from './requests.js';
-import { prepareDocument, translatePrepared, type DocumentTranslation } from './translate-document.js';
+import {
+  prepareDocument,
+  prepareDocuments,
+  translatePrepared,
+  type DocumentTranslation,
+  type PreparedDocument,
+} from './translate-document.js';
 
 /** Batch items translated at once; results keep request order regardless. */
 const BATCH_CONCURRENCY = 4;
@@ -26,21 +32,25 @@ export async function translateForUser(
   input: TranslateInput,
   signal: AbortSignal,
 ): Promise<DocumentTranslation> {
-  const prepared = prepareDocument(input.content, input.format);
-  assertModelAccess(user, input.model);
-  const estimate = estimateTokens(input.content.length, input.targets.length);
-  return withReservation(deps, user, estimate, async () => {
-    const result = await asTranslationError(() =>
-      translatePrepared({
-        prepared,
-        targets: input.targets,
-        ...(input.source ? { source: input.source } : {}),
-        engine: deps.engines[input.model],
-        signal,
-      }),
-    );
-    return { value: result, usage: result.usage };
-  });
+  const prepared = await prepareDocument(input.content, input.format);
+  try {
+    assertModelAccess(user, input.model);
+    const estimate = estimateTokens(input.content.length, input.targets.length);
+    return await withReservation(deps, user, estimate, async () => {
+      const result = await asTranslationError(() =>
+        translatePrepared({
+          prepared,
+          targets: input.targets,
+          ...(input.source ? { source: input.source } : {}),
+          engine: deps.engines[input.model],
+          signal,
+        }),
+      );
+      return { value: result, usage: result.usage };
+    });
+  } finally {
+    prepared.release();
+  }
 }
 
 export async function translateBatchForUser(
@@ -49,7 +59,21 @@ export async function translateBatchForUser(
   input: BatchInput,
   signal: AbortSignal,
 ): Promise<BatchTranslation> {
-  const prepared = input.items.map((item) => prepareDocument(item.content, item.format));
+  const prepared = await prepareDocuments(input.items);
+  try {
+    return await translatePreparedBatch(deps, user, input, prepared, signal);
+  } finally {
+    for (const document of prepared) document.release();
+  }
+}
+
+async function translatePreparedBatch(
+  deps: AppDeps,
+  user: User,
+  input: BatchInput,
+  prepared: readonly PreparedDocument[],
+  signal: AbortSignal,
+): Promise<BatchTranslation> {
   assertModelAccess(user, input.model);
   const estimate = estimateBatchTokens(
     input.items.map((item) => item.content),

@@ -6,22 +6,20 @@
  */
 import type { EngineLanguage, TokenUsage, TranslationEngine } from '../engines/engine.js';
 import { EngineError } from '../engines/engine.js';
-import type { DetectionResult, ExtractedDocument, Format } from '../formats/format.js';
+import type { DetectionResult, Format } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
 import { tokenProblem, type Segment } from '../formats/segment.js';
 import type { Language } from '../languages.js';
+import { DocumentPool } from './document-pool.js';
 import { planChunks } from './plan.js';
+import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
+
+export type { PreparedDocument } from './prepared-document.js';
 
 /** A target as requested: the canonical language plus the caller's spelling of its code. */
 export interface RequestedTarget {
   readonly requested: string;
   readonly language: Language;
-}
-
-export interface PreparedDocument {
-  readonly document: ExtractedDocument;
-  /** Present when the format was omitted and detection ran. */
-  readonly detection?: DetectionResult;
 }
 
 export interface DocumentTranslation {
@@ -34,11 +32,49 @@ export interface DocumentTranslation {
 /** Chunks of one document translated at once; the engine caps calls per provider itself. */
 const CHUNK_CONCURRENCY = 4;
 
-/** Detects and extracts; throws ServiceError('invalid_request') for unreadable content. */
-export function prepareDocument(content: string, format: Format | undefined): PreparedDocument {
+/**
+ * Content longer than this (UTF-16 code units) is extracted and rendered in a worker
+ * thread. Below it a thread hop costs more than the parse blocks the loop; at it, the
+ * slowest format (markdown) blocks ~40 ms per extract and ~10 ms per target render
+ * (docs/decisions/0002-large-documents-off-the-event-loop.md has the measurements).
+ */
+export const LARGE_DOCUMENT_CHARS = 128 * 1024;
+
+export interface PrepareOptions {
+  /** Where large documents go; default: one pool shared by the process. */
+  readonly pool?: DocumentPool;
+  /** Overrides LARGE_DOCUMENT_CHARS (tests and benches; Infinity = always inline). */
+  readonly largeDocumentChars?: number;
+}
+
+let sharedPool: DocumentPool | undefined;
+/** Process-wide defaults; benches force everything inline to measure the old behaviour. */
+const defaults: { largeDocumentChars: number } = { largeDocumentChars: LARGE_DOCUMENT_CHARS };
+
+export function setLargeDocumentChars(chars: number): void {
+  defaults.largeDocumentChars = chars;
+}
+
+/** The pool every caller shares. Its idle workers are unref'd, so it never needs closing. */
+export function sharedDocumentPool(): DocumentPool {
+  sharedPool ??= new DocumentPool();
+  return sharedPool;
+}
+
+/**
+ * Detects and extracts; rejects with ServiceError('invalid_request') for unreadable
+ * content. The caller must `release()` the result when done, on failure too.
+ */
+export async function prepareDocument(
+  content: string,
+  format: Format | undefined,
+  options: PrepareOptions = {},
+): Promise<PreparedDocument> {
+  if (content.length > (options.largeDocumentChars ?? defaults.largeDocumentChars)) {
+    return (options.pool ?? sharedDocumentPool()).prepare(content, format);
+  }
   const detection = format === undefined ? detectFormat(content) : undefined;
-  const document = getAdapter(format ?? detection!.format).extract(content);
-  return detection ? { document, detection } : { document };
+  return inlineDocument(getAdapter(format ?? detection!.format).extract(content), detection);
 }
 
 export async function translatePrepared(options: {
@@ -49,21 +85,23 @@ export async function translatePrepared(options: {
   signal?: AbortSignal;
 }): Promise<DocumentTranslation> {
   const { prepared, targets, engine, signal } = options;
-  const { document } = prepared;
+  const { segments, tokenCounts } = prepared;
 
   // Identical segments are translated once: the first carries the text for all.
   const representative = new Map<string, Segment>();
-  const representativeOf = new Map<string, Segment>();
-  for (const segment of document.segments) {
+  const representativeOf: Segment[] = [];
+  for (const segment of segments) {
     const key = `${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
     const first = representative.get(key) ?? segment;
     representative.set(key, first);
-    representativeOf.set(segment.id, first);
+    representativeOf.push(first);
   }
   const unique = [...representative.values()];
 
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const chunks = planChunks(unique, engineTargets, engine.budget);
+  // Counts made in a document worker spare the loop one o200k pass over the document.
+  const counted = tokenCounts && new Map(segments.map((segment, i) => [segment.id, tokenCounts[i]!]));
+  const chunks = planChunks(unique, engineTargets, engine.budget, counted && ((segment) => counted.get(segment.id)!));
   const byTarget = new Map<string, Map<string, string>>(engineTargets.map((t) => [t.code, new Map()]));
   let inputTokens = 0;
   let outputTokens = 0;
@@ -73,7 +111,7 @@ export async function translatePrepared(options: {
       segments: chunk.segments,
       targets: chunk.targets,
       ...(options.source ? { source: options.source } : {}),
-      format: document.format,
+      format: prepared.format,
       ...(signal ? { signal } : {}),
     });
     inputTokens += result.usage.inputTokens;
@@ -90,15 +128,16 @@ export async function translatePrepared(options: {
     }
   });
 
-  const translations: Record<string, string> = {};
-  for (const { requested, language } of targets) {
+  signal?.throwIfAborted();
+  const requests: RenderRequest[] = targets.map(({ requested, language }) => {
     const unique = byTarget.get(language.code)!;
-    const perSegment = new Map<string, string>();
-    for (const segment of document.segments) {
-      perSegment.set(segment.id, unique.get(representativeOf.get(segment.id)!.id)!);
-    }
-    translations[requested] = document.render(perSegment, { code: language.code, rtl: language.rtl });
-  }
+    return {
+      key: requested,
+      target: { code: language.code, rtl: language.rtl },
+      translations: representativeOf.map((segment) => unique.get(segment.id)!),
+    };
+  });
+  const translations = await prepared.renderAll(requests);
   return {
     translations,
     usage: { inputTokens, outputTokens },
@@ -122,4 +161,21 @@ async function runLimited<T>(items: readonly T[], limit: number, work: (item: T)
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/**
+ * Prepares several documents; if any fails, releases the others and rejects with the
+ * first failure in input order (the error a one-by-one loop would have thrown).
+ */
+export async function prepareDocuments(
+  items: readonly { readonly content: string; readonly format?: Format | undefined }[],
+  options: PrepareOptions = {},
+): Promise<PreparedDocument[]> {
+  const settled = await Promise.allSettled(items.map((item) => prepareDocument(item.content, item.format, options)));
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) {
+    for (const result of settled) if (result.status === 'fulfilled') result.value.release();
+    throw failure.reason;
+  }
+  return settled.map((result) => (result as PromiseFulfilledResult<PreparedDocument>).value);
 }
