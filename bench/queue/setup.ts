@@ -5,6 +5,7 @@ import { createKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { rebuildQueueCounts } from '../../src/jobs/queue-counts.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type Backend } from '../../test/helpers/backends.js';
 
@@ -58,6 +59,8 @@ export async function insertPendingJobs(database: Database, userId: string | str
     // SQLite allows 32,766 bound parameters: 1,000 rows × 16 columns fits.
     await database.db.insertInto('jobs').values(rows).execute();
   }
+  // Bulk rows bypass insertJob, so the queue-position counts are rebuilt once.
+  await rebuildQueueCounts(database.db);
 }
 
 export function percentiles(samples: number[]): { p50: number; p95: number; p99: number; max: number } {

@@ -4,9 +4,11 @@
  */
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/001-initial.js';
+import * as jobQueueCounts from './migrations/002-job-queue-counts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
+  '002-job-queue-counts': jobQueueCounts,
 };
 
 const provider: MigrationProvider = {

@@ -71,10 +71,19 @@ export interface JobsTable {
   error: string | null;
 }
 
+/** Live (pending or processing) jobs per creation-time bucket; see jobs/queue-counts.ts. */
+export interface JobQueueCountsTable {
+  /** 1: one-second buckets; 2: 1,000-second buckets. */
+  level: number;
+  bucket: number;
+  active: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
   token_reservations: TokenReservationsTable;
   jobs: JobsTable;
+  job_queue_counts: JobQueueCountsTable;
 }

@@ -9,6 +9,7 @@ import type { Format } from '../formats/format.js';
 import type { PublicModel } from '../engines/registry.js';
 import { chargeUsage, releaseJobReservation, type Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
+import { adjustQueueCounts, countedQueuePosition } from './queue-counts.js';
 
 /** What POST /jobs accepted, replayed by the worker. */
 export interface JobRequest {
@@ -28,28 +29,32 @@ export async function insertJob(
   options: { userId: string; request: JobRequest; now: number; id?: string },
 ): Promise<JobRow> {
   const { userId, request, now } = options;
-  return db
-    .insertInto('jobs')
-    .values({
-      id: options.id ?? randomUUID(),
-      user_id: userId,
-      status: 'pending',
-      request: JSON.stringify(request),
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-      max_attempts: JOB_MAX_ATTEMPTS,
-      run_at: now,
-      locked_by: null,
-      lease_expires_at: null,
-      result: null,
-      model: request.model,
-      input_tokens: null,
-      output_tokens: null,
-      error: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.transaction().execute(async (trx) => {
+    const job = await trx
+      .insertInto('jobs')
+      .values({
+        id: options.id ?? randomUUID(),
+        user_id: userId,
+        status: 'pending',
+        request: JSON.stringify(request),
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+        max_attempts: JOB_MAX_ATTEMPTS,
+        run_at: now,
+        locked_by: null,
+        lease_expires_at: null,
+        result: null,
+        model: request.model,
+        input_tokens: null,
+        output_tokens: null,
+        error: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await adjustQueueCounts(trx, job.created_at, 1);
+    return job;
+  });
 }
 
 export function newJobId(): string {
@@ -61,20 +66,9 @@ export async function findJobForUser(db: Db, id: string, userId: string): Promis
   return db.selectFrom('jobs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
-/**
- * 1 + pending or processing jobs of all users created strictly before this one (ties by
- * id). The row-value comparison `(created_at, id) < (…)` is one range of the partial
- * index jobs_active_order, counted by an index-only range scan; the equivalent OR form
- * filtered the whole index (PostgreSQL, 50,000 ahead: 11 ms vs 23 ms; docs/benchmarks.md).
- */
+/** 1 + pending or processing jobs of all users created strictly before this one (ties by id). */
 export async function queuePosition(db: Db, job: Pick<JobRow, 'id' | 'created_at'>): Promise<number> {
-  const row = await db
-    .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll<number>().as('ahead'))
-    .where('status', 'in', ['pending', 'processing'])
-    .where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(job.created_at, job.id)))
-    .executeTakeFirstOrThrow();
-  return 1 + Number(row.ahead);
+  return countedQueuePosition(db, job);
 }
 
 export function parseJobRequest(job: JobRow): JobRequest {
@@ -122,6 +116,7 @@ export async function completeJob(
     if (result.numUpdatedRows === 0n) return false;
     await chargeUsage(trx, job.user_id, usage, now);
     await releaseJobReservation(trx, job.id);
+    await adjustQueueCounts(trx, job.created_at, -1);
     return true;
   });
 }
@@ -133,15 +128,17 @@ export async function failJob(
 ): Promise<boolean> {
   const { jobId, workerId, error, now } = options;
   return db.transaction().execute(async (trx) => {
-    const result = await trx
+    const failed = await trx
       .updateTable('jobs')
       .set({ status: 'failed', error, updated_at: now, locked_by: null, lease_expires_at: null })
       .where('id', '=', jobId)
       .where('locked_by', '=', workerId)
       .where('status', '=', 'processing')
+      .returning('created_at')
       .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
+    if (!failed) return false;
     await releaseJobReservation(trx, jobId);
+    await adjustQueueCounts(trx, failed.created_at, -1);
     return true;
   });
 }

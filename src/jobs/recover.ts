@@ -5,6 +5,8 @@
  */
 import type { Db } from '../db/database.js';
 import { releaseJobReservation } from '../usage/ledger.js';
+import { adjustQueueCounts } from './queue-counts.js';
+import { isFinished, isProcessing } from './status-filters.js';
 
 export const INTERRUPTED_TOO_OFTEN = 'the job was interrupted too many times and was not completed';
 
@@ -14,16 +16,19 @@ export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeu
     const exhausted = await trx
       .updateTable('jobs')
       .set({ status: 'failed', error: INTERRUPTED_TOO_OFTEN, updated_at: now, locked_by: null, lease_expires_at: null })
-      .where('status', '=', 'processing')
+      .where(isProcessing)
       .where('lease_expires_at', '<', now)
       .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
-      .returning('id')
+      .returning(['id', 'created_at'])
       .execute();
-    for (const { id } of exhausted) await releaseJobReservation(trx, id);
+    for (const job of exhausted) {
+      await releaseJobReservation(trx, job.id);
+      await adjustQueueCounts(trx, job.created_at, -1);
+    }
     const requeued = await trx
       .updateTable('jobs')
       .set({ status: 'pending', run_at: now, updated_at: now, locked_by: null, lease_expires_at: null })
-      .where('status', '=', 'processing')
+      .where(isProcessing)
       .where('lease_expires_at', '<', now)
       .executeTakeFirst();
     return { requeued: Number(requeued.numUpdatedRows), failed: exhausted.length };
@@ -33,7 +38,7 @@ export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeu
 export async function deleteExpiredJobs(db: Db, retentionMs: number, now: number): Promise<number> {
   const result = await db
     .deleteFrom('jobs')
-    .where('status', 'in', ['completed', 'failed'])
+    .where(isFinished)
     .where('updated_at', '<', now - retentionMs)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -17,6 +17,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { completeJob, failJob, renewLease, returnJobToQueue } from './queue.js';
+import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
 import { INTERNAL_FAILURE, runJob } from './run-job.js';
 
@@ -185,6 +186,7 @@ export class JobWorker extends EventEmitter {
       const deleted = await deleteExpiredJobs(db, retentionMs, now);
       if (deleted > 0) logger.info({ deleted }, 'finished jobs past retention deleted');
       await deleteExpiredReservations(db, now);
+      await pruneQueueCounts(db);
     } catch (error) {
       logger.error({ err: error }, 'queue maintenance failed');
     }

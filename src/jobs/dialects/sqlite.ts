@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../../db/database.js';
 import type { JobDialect, JobRow } from '../dialect.js';
+import { isPending } from '../status-filters.js';
 
 const signal = new EventEmitter();
 signal.setMaxListeners(0);
@@ -25,7 +26,7 @@ export const sqliteJobDialect: JobDialect = {
         eb
           .selectFrom('jobs')
           .select('id')
-          .where('status', '=', 'pending')
+          .where(isPending)
           .where('run_at', '<=', now)
           .orderBy('created_at')
           .orderBy('id')

@@ -1,0 +1,12 @@
+/**
+ * Status conditions written as SQL literals. SQLite uses a partial index (jobs_pending_order,
+ * jobs_active_order, …) only when the query's condition matches the index's WHERE
+ * literally; with a bound parameter (`status = ?`) it scans the whole table — every
+ * finished job in history — and sorts it (measured with EXPLAIN QUERY PLAN).
+ */
+import { sql } from 'kysely';
+
+export const isPending = sql<boolean>`status = 'pending'`;
+export const isProcessing = sql<boolean>`status = 'processing'`;
+export const isLive = sql<boolean>`status in ('pending', 'processing')`;
+export const isFinished = sql<boolean>`status in ('completed', 'failed')`;
