@@ -1,0 +1,68 @@
+/**
+ * The point of the worker pool and the yielding pseudo engine: while a large markdown
+ * document is translated through the real app, other requests keep being answered.
+ * Before, one 2 MiB request held GET /health for ~4 s (docs/benchmarks.md).
+ */
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { sharedDocumentPool } from '../../src/translation/translate-document.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** ~1.9 MiB of markdown prose (as JSON it stays under the 2 MiB body limit). */
+function largeMarkdown(): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < 1_900_000; i++) {
+    const part = `Paragraph ${i} explains how the service keeps your *documents* intact, with a [link](https://example.com/p/${i}) and \`code\`.\nIt wraps onto a second line with **strong** words and a {name} placeholder.\n\n`;
+    parts.push(part);
+    size += part.length + 2; // the two newlines escape to four characters
+  }
+  return parts.join('');
+}
+
+describe('the event loop while a large document is translated', () => {
+  let test: TestApp;
+  let base: string;
+  before(async () => {
+    test = await startTestApp({ env: { RATE_LIMIT_STORE: 'none' } });
+    await test.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}/v1`;
+  });
+  after(() => test.close());
+
+  it('GET /health answers within 200 ms throughout a multi-second 2 MiB markdown translation', { timeout: 60_000 }, async () => {
+    const { auth } = await test.key('enterprise');
+    const content = largeMarkdown();
+    const latencies: number[] = [];
+    let done = false;
+    const poll = (async () => {
+      while (!done) {
+        const started = performance.now();
+        const response = await fetch(`${base}/health`);
+        await response.arrayBuffer();
+        assert.equal(response.status, 200);
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const started = performance.now();
+    const response = await fetch(`${base}/translate`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content, targets: ['fr', 'ar'] }),
+    });
+    const body = (await response.json()) as { translations: Record<string, string>; usage: { detected_format: string } };
+    const elapsed = performance.now() - started;
+    done = true;
+    await poll;
+
+    assert.equal(response.status, 200);
+    assert.equal(body.usage.detected_format, 'markdown');
+    assert.deepEqual(Object.keys(body.translations), ['fr', 'ar']);
+    assert.ok(elapsed > 1000, `the translation is the heavy kind (${elapsed.toFixed(0)} ms)`);
+    const slowest = Math.max(...latencies);
+    assert.ok(latencies.length >= 10, `health was polled throughout (${latencies.length} checks in ${elapsed.toFixed(0)} ms)`);
+    assert.ok(slowest < 200, `slowest health check ${slowest.toFixed(0)} ms during a ${elapsed.toFixed(0)} ms translation`);
+    assert.equal(sharedDocumentPool().stats().documents, 0, 'the request released its document');
+  });
+});
