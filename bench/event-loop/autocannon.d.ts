@@ -10,6 +10,8 @@ declare module 'autocannon' {
   }
   interface Result {
     non2xx: number;
+    /** Seconds. */
+    duration: number;
     errors: number;
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
