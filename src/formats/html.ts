@@ -128,6 +128,13 @@ type RunItem =
 export interface HtmlOptions {
   /** Whether lang/dir patches apply (not for HTML embedded in markdown). */
   readonly directionPatches: boolean;
+  /**
+   * HTML embedded in markdown: line breaks are structure there (a line that starts with
+   * `<` opens an HTML block, an indented `- ` a list), so they become atomic tokens
+   * instead of collapsing to spaces, and atomic elements at a segment's edges stay
+   * outside it, where nothing a translation adds can land in front of them.
+   */
+  readonly inMarkdown?: boolean;
 }
 
 /** Segment drafts and lang/dir patches for the HTML in `source[from, to)`. */
@@ -151,7 +158,7 @@ export function htmlDrafts(
   let htmlTagSeen = false;
 
   const flush = () => {
-    const draft = runDraft(source, run, blocks[blocks.length - 1] ?? 'body');
+    const draft = runDraft(source, run, blocks[blocks.length - 1] ?? 'body', options.inMarkdown === true);
     if (draft) drafts.push(draft);
     run = [];
     runId++;
@@ -299,8 +306,27 @@ export function htmlDrafts(
   return { drafts, patches };
 }
 
+/** An atom, or one tag of a pair that encloses no text (`<x2/>`, `<span></span>`). */
+function wrapsNoText(source: string, items: readonly RunItem[], index: number): boolean {
+  const item = items[index]!;
+  if (item.type === 'atom') return true;
+  if (item.type === 'text') return false;
+  // `<x2/>` parses as an open tag that never closes, but it wraps nothing.
+  if (item.type === 'open' && source.slice(item.start, item.end).endsWith('/>')) return true;
+  const step = item.type === 'open' ? 1 : -1;
+  for (let i = index + step; i >= 0 && i < items.length; i += step) {
+    const other = items[i]!;
+    if (other.type === 'text') {
+      if (/\S/.test(source.slice(other.start, other.end))) return false;
+    } else if (other.type !== 'atom' && other.pair === item.pair) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Builds a segment from a run of inline items; gaps between items are atoms. */
-function runDraft(source: string, items: RunItem[], block: string): SegmentDraft | null {
+function runDraft(source: string, items: RunItem[], block: string, inMarkdown: boolean): SegmentDraft | null {
   let first = 0;
   let last = items.length - 1;
   // Outer whitespace stays in the template.
@@ -308,6 +334,7 @@ function runDraft(source: string, items: RunItem[], block: string): SegmentDraft
   let end = -1;
   for (; first <= last; first++) {
     const item = items[first]!;
+    if (inMarkdown && wrapsNoText(source, items, first)) continue;
     if (item.type !== 'text') {
       start = item.start;
       break;
@@ -321,6 +348,7 @@ function runDraft(source: string, items: RunItem[], block: string): SegmentDraft
   }
   for (; last >= first; last--) {
     const item = items[last]!;
+    if (inMarkdown && wrapsNoText(source, items, last)) continue;
     if (item.type !== 'text') {
       end = item.end;
       break;
@@ -340,7 +368,10 @@ function runDraft(source: string, items: RunItem[], block: string): SegmentDraft
     const s = Math.max(item.start, start);
     const e = Math.min(item.end, end);
     if (s > cursor) parts.push({ type: 'atom', bytes: { start: cursor, end: s } });
-    if (item.type === 'text') parts.push(...maskRun(source.slice(s, e), collapse, { offset: s }));
+    if (item.type === 'text') {
+      if (inMarkdown) pushWithLineBreaks(parts, source, s, e);
+      else parts.push(...maskRun(source.slice(s, e), collapse, { offset: s }));
+    }
     else if (item.type === 'atom') parts.push({ type: 'atom', bytes: { start: s, end: e } });
     else parts.push({ type: item.type, bytes: { start: s, end: e }, pair: item.pair });
     cursor = Math.max(cursor, e);
@@ -354,6 +385,18 @@ function runDraft(source: string, items: RunItem[], block: string): SegmentDraft
     ctx: block,
     escape: htmlTextEscape,
   };
+}
+
+/** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
+function pushWithLineBreaks(parts: Part[], source: string, start: number, end: number): void {
+  const raw = source.slice(start, end);
+  let last = 0;
+  for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
+    if (lineBreak.index > last) maskRun(raw.slice(last, lineBreak.index), collapse, { offset: start + last }, {}, parts);
+    parts.push({ type: 'atom', bytes: { start: start + lineBreak.index, end: start + lineBreak.index + lineBreak[0].length } });
+    last = lineBreak.index + lineBreak[0].length;
+  }
+  if (last < raw.length) maskRun(raw.slice(last), collapse, { offset: start + last }, {}, parts);
 }
 
 export const htmlAdapter: FormatAdapter = {

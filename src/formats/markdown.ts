@@ -197,7 +197,7 @@ class MarkdownExtractor {
         this.#inline(block.children, 'cell', 'table cell', { newline: ' ', lineStart: false, table: true }, true);
         return;
       case 'html': {
-        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false });
+        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
         for (const draft of drafts) this.drafts.push(draft);
         return;
       }
@@ -342,7 +342,7 @@ class MarkdownExtractor {
   /** Inline HTML follows the html rules: its translatable attributes are segments. */
   #htmlAttributes(start: number, end: number): void {
     if (!/\s(?:alt|title|placeholder|aria-label|aria-description|label|value|content)\s*=/i.test(this.source.slice(start, end))) return;
-    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false });
+    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true });
     this.drafts.push(...drafts.filter((d) => d.kind === 'attr'));
   }
 

@@ -12,6 +12,7 @@ import { MarkedMapper } from '../../src/formats/markdown-marked.js';
 import { TemplateDocument } from '../../src/formats/template.js';
 import { fixtures, identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 import { markdownShape } from './structure.js';
+import { propertyRuns } from '../helpers/property-runs.js';
 
 const docOf = (source: string, parser: 'mdast' | 'marked') => new TemplateDocument('markdown', source, markdownDrafts(source, { parser }));
 
@@ -103,7 +104,7 @@ describe('markdown: marked path equals the mdast path', () => {
   }
 
   it('generated documents (lists, quotes, tables, lazy lines, CRLF, front matter)', () => {
-    fc.assert(fc.property(documents, (source) => assertSameAsMdast(source)), { numRuns: 200 });
+    fc.assert(fc.property(documents, (source) => assertSameAsMdast(source)), propertyRuns(200));
   });
 });
 

@@ -6,8 +6,9 @@ import { tokenProblem } from '../../src/formats/segment.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from './helpers.js';
 import { htmlShape, markdownShape } from './structure.js';
+import { propertyRuns } from '../helpers/property-runs.js';
 
-const RUNS = { numRuns: 150 };
+const RUNS = propertyRuns(150);
 const word = fc.constantFrom('Hello', 'world', 'café', 'naïve', 'Save', 'the', 'a', '42', 'don\'t', '日本語', 'Привет', 'x_y', 'foo-bar');
 const placeholder = fc.constantFrom('{name}', '{n, number}', '{{x}}', '{{{raw}}}', '%s', '%1$s', '%{x}', '${x}', '$t(key)', 'https://ex.com/a?b=1', 'me@ex.com', '<g1>', '<x2/>', '{c, plural, one {# item} other {# items}}');
 const punct = fc.constantFrom('.', ',', '!', '?', ':', ';', '(', ')', '"', "'", '&', '<', '>', '*', '_', '`', '#', '|', '\\', '[', ']', '-', '+');
