@@ -76,6 +76,8 @@ export interface JobQueueCountsTable {
   /** 1: one-second buckets; 2: 1,000-second buckets. */
   level: number;
   bucket: number;
+  /** Concurrent updates of one bucket spread over shards; a bucket's count is the sum. */
+  shard: number;
   active: number;
 }
 

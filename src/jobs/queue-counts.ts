@@ -7,7 +7,10 @@
  * length: ≤ queue-span/1,000 s coarse rows, ≤ 1,000 fine rows, and one second of jobs.
  *
  * Every change of a job into or out of the live states (pending, processing) goes
- * through `adjustQueueCounts` in the same transaction as the change itself.
+ * through `adjustQueueCounts` in the same transaction as the change itself. Each bucket
+ * is spread over SHARDS rows picked at random, because every enqueue and completion of
+ * a busy second touches the same bucket: with one row, workers queued on its lock
+ * (PostgreSQL, 2 worker processes: 487 → 291 jobs/s).
  */
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -18,6 +21,7 @@ export const FINE_BUCKET_MS = 1_000;
 export const FINE_PER_COARSE = 1_000;
 const FINE = 1;
 const COARSE = 2;
+const SHARDS = 16;
 
 type DbOrTrx = Db | Transaction<DatabaseSchema>;
 
@@ -31,12 +35,13 @@ export function coarseBucket(createdAt: number): number {
 
 /** +1 when a job becomes live (enqueued), −1 when it stops being live (completed, failed). */
 export async function adjustQueueCounts(db: DbOrTrx, createdAt: number, delta: 1 | -1): Promise<void> {
-  // Fine before coarse, always: every transaction locks the two rows in the same order.
+  const shard = Math.floor(Math.random() * SHARDS);
+  // Fine before coarse, always: every transaction locks its two rows in the same order.
   for (const [level, bucket] of [[FINE, fineBucket(createdAt)], [COARSE, coarseBucket(createdAt)]] as const) {
     await db
       .insertInto('job_queue_counts')
-      .values({ level, bucket, active: delta })
-      .onConflict((oc) => oc.columns(['level', 'bucket']).doUpdateSet({ active: sql`job_queue_counts.active + ${delta}` }))
+      .values({ level, bucket, shard, active: delta })
+      .onConflict((oc) => oc.columns(['level', 'bucket', 'shard']).doUpdateSet({ active: sql`job_queue_counts.active + ${delta}` }))
       .execute();
   }
 }
@@ -74,8 +79,12 @@ export async function countedQueuePosition(db: Db, job: { id: string; created_at
 
 /** Drops buckets that no longer hold live jobs (the maintenance sweep calls this). */
 export async function pruneQueueCounts(db: Db): Promise<number> {
-  const result = await db.deleteFrom('job_queue_counts').where('active', '=', 0).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  // A bucket is empty when its shards sum to zero; one shard may be negative (a job
+  // counted in on one shard and out on another).
+  const result = await sql`
+    delete from job_queue_counts where (level, bucket) in (
+      select level, bucket from job_queue_counts group by level, bucket having sum(active) = 0)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }
 
 /** Recomputes every bucket from the jobs table: for migrations and bulk loads, with no enqueues running. */
@@ -89,12 +98,12 @@ export async function rebuildQueueCounts(db: Db): Promise<void> {
     const ms = sql.lit(FINE_BUCKET_MS);
     const perCoarse = sql.lit(FINE_PER_COARSE);
     await sql`
-      insert into job_queue_counts (level, bucket, active)
-      select ${fine}, created_at / ${ms}, count(*) from jobs
+      insert into job_queue_counts (level, bucket, shard, active)
+      select ${fine}, created_at / ${ms}, 0, count(*) from jobs
       where status in ('pending', 'processing') group by created_at / ${ms}`.execute(trx);
     await sql`
-      insert into job_queue_counts (level, bucket, active)
-      select ${coarse}, bucket / ${perCoarse}, sum(active) from job_queue_counts
+      insert into job_queue_counts (level, bucket, shard, active)
+      select ${coarse}, bucket / ${perCoarse}, 0, sum(active) from job_queue_counts
       where level = ${fine} group by bucket / ${perCoarse}`.execute(trx);
   });
 }
