@@ -36,14 +36,16 @@ export function coarseBucket(createdAt: number): number {
 /** +1 when a job becomes live (enqueued), −1 when it stops being live (completed, failed). */
 export async function adjustQueueCounts(db: DbOrTrx, createdAt: number, delta: 1 | -1): Promise<void> {
   const shard = Math.floor(Math.random() * SHARDS);
-  // Fine before coarse, always: every transaction locks its two rows in the same order.
-  for (const [level, bucket] of [[FINE, fineBucket(createdAt)], [COARSE, coarseBucket(createdAt)]] as const) {
-    await db
-      .insertInto('job_queue_counts')
-      .values({ level, bucket, shard, active: delta })
-      .onConflict((oc) => oc.columns(['level', 'bucket', 'shard']).doUpdateSet({ active: sql`job_queue_counts.active + ${delta}` }))
-      .execute();
-  }
+  // One statement for both rows, fine before coarse: every transaction locks its rows in
+  // the same order, so two of them cannot deadlock on a bucket.
+  await db
+    .insertInto('job_queue_counts')
+    .values([
+      { level: FINE, bucket: fineBucket(createdAt), shard, active: delta },
+      { level: COARSE, bucket: coarseBucket(createdAt), shard, active: delta },
+    ])
+    .onConflict((oc) => oc.columns(['level', 'bucket', 'shard']).doUpdateSet({ active: sql`job_queue_counts.active + excluded.active` }))
+    .execute();
 }
 
 /** 1 + live jobs of all users created strictly before this one (ties by id). */
