@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { createKey, countKeys } from '../accounts/keys.js';
 import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { disarmEarlyExit } from '../early-signals.js';
 import { JobWorker } from '../jobs/worker.js';
 import { createServices, type Services } from '../services.js';
 import { buildApp } from './app.js';
@@ -19,33 +20,41 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   const services = await createServices(config);
   const { logger } = services;
-  if (options.migrate) await migrateToLatest(services.database.db);
-  describeEngines(services);
-
-  const worker = options.workers ? startWorker(services) : undefined;
+  const worker = options.workers ? createWorker(services) : undefined;
   const app = await buildApp(services);
-  const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ address: `${address}/v1`, workers: options.workers ? config.workerConcurrency : 0 }, 'translate-service is listening');
-  await createFirstKeyIfNone(services, app);
-
+  // Signals are handled from the first moment; a shutdown lets start-up finish first, so
+  // nothing it opened is left behind and the exit code stays 0.
+  const startup = (async () => {
+    if (options.migrate) await migrateToLatest(services.database.db);
+    describeEngines(services);
+    const address = await app.listen({ host: config.host, port: config.port });
+    logger.info({ address: `${address}/v1`, workers: options.workers ? config.workerConcurrency : 0 }, 'translate-service is listening');
+    await createFirstKeyIfNone(services, app);
+    await worker?.start();
+  })();
   onShutdownSignal(logger, async () => {
+    await startup.catch(() => {});
     await Promise.all([closeHttp(app), worker?.stop(config.shutdownGraceMs)]);
     await services.close();
   }, config.shutdownGraceMs);
-  await worker?.start();
+  await startup;
 }
 
 export async function runWorker(config: Config, options: { migrate: boolean }): Promise<void> {
   const services = await createServices(config);
-  if (options.migrate) await migrateToLatest(services.database.db);
-  describeEngines(services);
-  const worker = startWorker(services);
-  await worker.start();
-  services.logger.info({ workerId: worker.workerId, concurrency: config.workerConcurrency }, 'worker is running');
+  const worker = createWorker(services);
+  const startup = (async () => {
+    if (options.migrate) await migrateToLatest(services.database.db);
+    describeEngines(services);
+    await worker.start();
+    services.logger.info({ workerId: worker.workerId, concurrency: config.workerConcurrency }, 'worker is running');
+  })();
   onShutdownSignal(services.logger, async () => {
+    await startup.catch(() => {});
     await worker.stop(config.shutdownGraceMs);
     await services.close();
   }, config.shutdownGraceMs);
+  await startup;
 }
 
 /**
@@ -62,7 +71,7 @@ async function closeHttp(app: FastifyInstance): Promise<void> {
   }
 }
 
-function startWorker(services: Services): JobWorker {
+function createWorker(services: Services): JobWorker {
   const { config } = services;
   return new JobWorker({
     db: services.database.db,
@@ -118,7 +127,10 @@ async function createFirstKeyIfNone(services: Services, app: FastifyInstance): P
 function onShutdownSignal(logger: Services['logger'], shutdown: () => Promise<void>, graceMs: number): void {
   let shuttingDown = false;
   const handle = (signal: NodeJS.Signals) => {
-    if (shuttingDown) return;
+    if (shuttingDown) {
+      logger.info({ signal }, 'already shutting down');
+      return;
+    }
     shuttingDown = true;
     logger.info({ signal, graceMs }, 'shutting down: finishing in-flight work');
     const force = setTimeout(() => {
@@ -138,6 +150,9 @@ function onShutdownSignal(logger: Services['logger'], shutdown: () => Promise<vo
       },
     );
   };
-  process.once('SIGTERM', handle);
-  process.once('SIGINT', handle);
+  // `on`, not `once`: a second signal during shutdown must not fall back to the default
+  // action and kill the process mid-way; the timer above bounds the wait instead.
+  process.on('SIGTERM', handle);
+  process.on('SIGINT', handle);
+  disarmEarlyExit();
 }

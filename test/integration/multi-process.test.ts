@@ -149,7 +149,12 @@ describe('several API and worker processes on PostgreSQL and Redis', { skip }, (
       assert.equal(ids.length, JOBS);
       assert.ok(killedJobs.length > 0);
       await workerA.exited;
-      const restarted = start('worker-a2', ['worker']);
+      // Info level for this one process: its "worker is running" line says it is up.
+      const restarted = start('worker-a2', ['worker'], { LOG_LEVEL: 'info' });
+      while (!restarted.output.join('').includes('worker is running')) {
+        assert.equal(restarted.child.exitCode, null, `worker-a2 exited:\n${restarted.output.join('')}`);
+        await sleep(20);
+      }
 
       // Every job completes: the killed worker's come back when their 3 s lease lapses.
       const deadline = Date.now() + 60_000;
@@ -187,7 +192,6 @@ describe('several API and worker processes on PostgreSQL and Redis', { skip }, (
       for (const p of running) p.child.kill('SIGTERM');
       const codes = await Promise.all(running.map((p) => p.exited));
       assert.deepEqual(codes, running.map(() => 0), running.map((p) => `--- ${p.name}\n${p.output.join('').slice(-2_000)}`).join('\n'));
-      void restarted;
     } finally {
       for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
       await Promise.all(procs.map((p) => p.exited));
