@@ -9,6 +9,7 @@ import { ServiceError } from '../errors.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import { assertModelAccess, reserveForPreCheck } from './access.js';
+import { runLimited } from './run-limited.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import {
   prepareDocument,
@@ -86,27 +87,22 @@ async function translatePreparedBatch(
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const results = new Array<DocumentTranslation>(input.items.length);
-      let next = 0;
-      const lane = async () => {
-        while (next < prepared.length && !batchAbort.signal.aborted) {
-          const index = next++;
-          try {
-            results[index] = await asTranslationError(() =>
-              translatePrepared({
-                prepared: prepared[index]!,
-                targets: input.targets,
-                ...(input.source ? { source: input.source } : {}),
-                engine: deps.engines[input.model],
-                signal: batchAbort.signal,
-              }),
-            );
-          } catch (error) {
-            batchAbort.abort(error);
-            throw error;
-          }
+      await runLimited(prepared, BATCH_CONCURRENCY, async (document, index) => {
+        try {
+          results[index] = await asTranslationError(() =>
+            translatePrepared({
+              prepared: document,
+              targets: input.targets,
+              ...(input.source ? { source: input.source } : {}),
+              engine: deps.engines[input.model],
+              signal: batchAbort.signal,
+            }),
+          );
+        } catch (error) {
+          batchAbort.abort(error);
+          throw error;
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, prepared.length) }, lane));
+      });
       signal.throwIfAborted();
       const usage = results.reduce(
         (sum, r) => ({ inputTokens: sum.inputTokens + r.usage.inputTokens, outputTokens: sum.outputTokens + r.usage.outputTokens }),

@@ -12,6 +12,7 @@ import { tokenProblem, type Segment } from '../formats/segment.js';
 import type { Language } from '../languages.js';
 import { DocumentPool } from './document-pool.js';
 import { planChunks } from './plan.js';
+import { runLimited } from './run-limited.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
 
 export type { PreparedDocument } from './prepared-document.js';
@@ -143,24 +144,6 @@ export async function translatePrepared(options: {
     usage: { inputTokens, outputTokens },
     ...(prepared.detection ? { detection: prepared.detection } : {}),
   };
-}
-
-/** Runs `work` over `items` with at most `limit` at once; the first failure rejects. */
-async function runLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lane = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**
