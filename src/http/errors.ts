@@ -36,8 +36,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     return { status: ERROR_STATUS.service_unavailable, body: { error: 'service_unavailable', message: DATABASE_UNAVAILABLE } };
   }
   if (isServiceError(error)) {
-    const hideMessage = error.code === 'server_error' && !error.message;
-    return { status: error.status, body: { error: error.code, message: hideMessage ? GENERIC_500 : error.message } };
+    return { status: error.status, body: { error: error.code, message: error.message || GENERIC_500 } };
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
