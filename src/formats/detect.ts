@@ -46,7 +46,8 @@ function stripComments(text: string): { text: string; commentChars: number } {
 
 function htmlScore(head: string): number {
   const trimmed = head.trim();
-  if (/^(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]/i.test(trimmed)) return 0.98;
+  // Anchored as a whole: an `<html>` quoted in a README's code block does not make it a page.
+  if (/^(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) return 0.98;
   let known = 0;
   let markup = 0;
   const opened = new Map<string, number>();
@@ -85,7 +86,9 @@ function markdownScore(head: string): number {
   if (/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1/m.test(text)) s += 3;
   if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/m.test(text)) s += 3;
   s += Math.min(3, count(/^ {0,3}#{2,6}[ \t]+\S/gm)) * 2;
-  if (/^ {0,3}#[ \t]+\S/m.test(text)) s += 1;
+  // A `# Title` line opening the document, set off by a blank line, is how READMEs start.
+  if (/^\s*# [^\n]*\S[ \t]*(?:\n[ \t]*\n|\n?$)/.test(text)) s += 2;
+  else if (/^ {0,3}#[ \t]+\S/m.test(text)) s += 1;
   if (hasSetextHeading(text)) s += 2;
   if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*? {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S/m.test(text)) s += 2;
   s += Math.min(3, count(/!?\[[^\]\n]{1,200}\]\([^)\s]{1,500}(?:\s+"[^"\n]{0,200}")?\)/g)) * 2;
@@ -97,7 +100,7 @@ function markdownScore(head: string): number {
   if (/^ {0,3}(?:\*\s*){3,}$|^ {0,3}(?:_\s*){3,}$|\n\n {0,3}(?:-\s*){3,}(?:\n|$)/m.test(text)) s += 1;
   if (/^\|[^\n]*\|[ \t]*\n\|[ \t]*:?-+:?[ \t]*\|/m.test(text)) s += 3;
   if (/(\*\*|__)(?=\S)[^\n]{0,500}?\S\1/.test(text)) s += 1;
-  if (/(^|[^`])`[^`\n]+`(?!`)/.test(text)) s += 1;
+  s += Math.min(2, count(/(?:^|[^`])`[^`\n]{1,200}`(?!`)/g));
   if (/^ {0,3}[-*+][ \t]+\[[ xX]\][ \t]/m.test(text)) s += 2;
   if (/(^|[\s(])(\*|_)(?=\S)[^*_\n]*?\S\2(?=[\s.,;:!?)]|$)/m.test(text)) s += 1;
   // Tuned on the detection corpus: one strong signal (2) is enough, one weak one (1) is not.
