@@ -6,15 +6,19 @@
  *   call ──▶ check ──ok──▶ done
  *              │ problems
  *              ▼
- *   repair (only the failing pairs, each with its problem) ──▶ check ──ok──▶ done
+ *   repair (only the pending lines and targets, with a fix: line) ──▶ check ──ok──▶ done
  *              │ still failing
  *              ▼
- *   call again (only the pairs still missing) ──▶ check ──ok──▶ done
+ *   call again (only the pending lines and targets) ──▶ check ──ok──▶ done
  *              │ still failing
  *              ▼
  *   EngineError(retryable) — a job may run again; the sync API answers translation_error
  *
- * Good pairs are kept from every round, so a later round only asks for what is left.
+ * Good pairs are kept from every round, so a later round only asks for what is left. A
+ * call is rectangular: it carries every segment still pending for some target, for
+ * every target still pending for some segment, as unnumbered lines (prompt.ts); pairs
+ * that come back for combinations already accepted are ignored. The repair's fix
+ * entries point at lines by their position in the repair message itself.
  * Each model call is itself retried on transport faults (retry.ts) and runs under the
  * provider's shared concurrency cap (provider-limit.ts). Usage is the provider's own
  * count, summed over every call that returned one.
@@ -23,6 +27,7 @@ import {
   EngineError,
   type CallBudget,
   type ChunkTranslation,
+  type EngineLanguage,
   type EngineSegment,
   type TranslateChunkInput,
   type TranslationEngine,
@@ -33,7 +38,7 @@ import { SYSTEM_PROMPT, answerSchema, buildUserMessage, type FixRequest } from '
 import { ProviderCallError } from './provider-http.js';
 import { providerLimit, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
-import { checkAnswer, type ExpectedPair, type PairProblem, type ProblemKind } from './validate.js';
+import { checkAnswer, type AnswerProblem, type ProblemKind } from './validate.js';
 
 export interface ModelEngineOptions {
   readonly client: ModelClient;
@@ -64,60 +69,57 @@ export class ModelEngine implements TranslationEngine {
 
   async translate(chunk: TranslateChunkInput): Promise<ChunkTranslation> {
     chunk.signal?.throwIfAborted();
-    // On the wire a segment is known by its 1-based position in the chunk (prompt.ts).
-    const input: TranslateChunkInput = {
-      ...chunk,
-      segments: chunk.segments.map((segment, index) => ({ ...segment, id: String(index + 1) })),
-    };
+    // Inside the loop a segment is known by its position in the chunk, so ids are unique.
+    const segments: EngineSegment[] = chunk.segments.map((segment, index) => ({ ...segment, id: String(index + 1) }));
     const usage = { inputTokens: 0, outputTokens: 0 };
-    const byPosition = new Map<string, Map<string, string>>(input.targets.map((t) => [t.code, new Map()]));
-    let pending: ExpectedPair[] = input.targets.flatMap((target) =>
-      input.segments.map((segment) => ({ lang: target.code, segment })),
-    );
-    let problems: PairProblem[] = [];
-    let invalidJson = false;
+    const done = new Map<string, Map<string, string>>(chunk.targets.map((t) => [t.code, new Map()]));
+    const isPending = (lang: string, id: string): boolean => !done.get(lang)!.has(id);
+    let problems: AnswerProblem[] = [];
 
     for (const round of ROUNDS) {
-      const fix = round === 'repair' ? fixRequests(problems, invalidJson) : undefined;
-      const answer = await this.call(input, pending, usage, fix);
+      const targets = chunk.targets.filter((target) => segments.some((segment) => isPending(target.code, segment.id)));
+      if (targets.length === 0) break;
+      const lines = segments.filter((segment) => targets.some((target) => isPending(target.code, segment.id)));
+      const fix = round === 'repair' ? fixRequests(problems, lines) : undefined;
+      const answer = await this.call(chunk, lines, targets, usage, fix);
       const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
-      const check = checkAnswer(answerValue, pending, answer.truncated);
+      const codes = targets.map((target) => target.code);
+      const check = checkAnswer(answerValue, lines, codes, answer.truncated);
       for (const [lang, byId] of check.accepted) {
-        for (const [id, text] of byId) byPosition.get(lang)?.set(id, text);
+        for (const [id, text] of byId) if (isPending(lang, id)) done.get(lang)!.set(id, text);
       }
-      if (check.problems.length === 0) {
-        const translations = new Map(
-          [...byPosition].map(([lang, texts]) => [
-            lang,
-            new Map(chunk.segments.map((segment, index) => [segment.id, texts.get(String(index + 1))!])),
-          ]),
-        );
-        return { translations, usage };
-      }
-      problems = check.problems;
-      invalidJson = check.invalidJson;
-      pending = problems.map((problem) => pendingPair(pending, problem));
+      // Problems of pairs accepted in an earlier round are not problems any more.
+      problems = check.problems.filter(
+        (problem) => problem.lang === undefined || problem.id === undefined || isPending(problem.lang, problem.id),
+      );
+    }
+
+    if (chunk.targets.every((target) => segments.every((segment) => !isPending(target.code, segment.id)))) {
+      const translations = new Map(
+        chunk.targets.map((target) => [
+          target.code,
+          new Map(chunk.segments.map((segment, index) => [segment.id, done.get(target.code)!.get(String(index + 1))!])),
+        ]),
+      );
+      return { translations, usage };
     }
     throw new EngineError(answerFailureMessage(problems), true);
   }
 
-  /** One model call (with transport retries) for the `pending` pairs; adds its usage. */
+  /** One model call (with transport retries) for `segments` × `targets`; adds its usage. */
   private async call(
-    input: TranslateChunkInput,
-    pending: readonly ExpectedPair[],
+    chunk: TranslateChunkInput,
+    segments: readonly EngineSegment[],
+    targets: readonly EngineLanguage[],
     usage: { inputTokens: number; outputTokens: number },
     fix?: readonly FixRequest[],
   ): Promise<ModelAnswer> {
-    const segmentIds = new Set(pending.map((pair) => pair.segment.id));
-    const targetCodes = new Set(pending.map((pair) => pair.lang));
-    const segments: EngineSegment[] = input.segments.filter((segment) => segmentIds.has(segment.id));
-    const targets = input.targets.filter((target) => targetCodes.has(target.code));
     const user = buildUserMessage(
-      { segments, targets, format: input.format, ...(input.source ? { source: input.source } : {}) },
+      { segments, targets, format: chunk.format, ...(chunk.source ? { source: chunk.source } : {}) },
       fix,
     );
     const schema = answerSchema(targets.map((target) => target.code));
-    const signal = input.signal;
+    const signal = chunk.signal;
     const limit = providerLimit(this.client.provider, this.options.concurrency);
     try {
       const answer = await withRetry(
@@ -148,32 +150,36 @@ export class ModelEngine implements TranslationEngine {
   }
 }
 
-function pendingPair(pending: readonly ExpectedPair[], problem: PairProblem): ExpectedPair {
-  const pair = pending.find((p) => p.lang === problem.lang && p.segment.id === problem.id);
-  if (!pair) throw new Error(`problem for a pair that was not asked for: ${problem.lang}/${problem.id}`);
-  return pair;
-}
-
-/** What the repair call is told: one entry per failing pair, or one for an unreadable answer. */
-function fixRequests(problems: readonly PairProblem[], invalidJson: boolean): FixRequest[] {
-  if (invalidJson) return [{ problem: 'the answer was not valid JSON in the required shape' }];
-  return problems.map(({ lang, id, problem, previous }) => ({
-    lang,
-    id,
-    problem,
-    ...(previous !== undefined ? { previous } : {}),
-  }));
+/**
+ * What the repair call is told about the previous answer's problems, each pointing at a
+ * line of the repair message (`lines`, in order): one entry per failing pair, one per
+ * target that failed as a whole, or a single entry for an unreadable answer.
+ */
+function fixRequests(problems: readonly AnswerProblem[], lines: readonly EngineSegment[]): FixRequest[] {
+  const invalid = problems.find((problem) => problem.lang === undefined);
+  if (invalid) return [{ problem: invalid.problem }];
+  const lineOf = new Map(lines.map((segment, index) => [segment.id, index + 1]));
+  return problems.map(({ lang, id, problem, previous }) => {
+    const line = id === undefined ? undefined : lineOf.get(id);
+    return {
+      lang,
+      ...(line !== undefined ? { line } : {}),
+      problem,
+      ...(previous !== undefined ? { previous } : {}),
+    };
+  });
 }
 
 const ANSWER_FAILURES: readonly [ProblemKind, string][] = [
   ['invalid-json', 'the model returned invalid JSON'],
   ['missing', 'the model left out some segments or languages'],
+  ['count', 'the model left out or merged some segments'],
   ['tokens', "the model's answer damaged the document's formatting placeholders"],
   ['line-break', "the model's answer broke a line that must stay on one line"],
   ['empty', 'the model returned an empty translation'],
 ];
 
-function answerFailureMessage(problems: readonly PairProblem[]): string {
+function answerFailureMessage(problems: readonly AnswerProblem[]): string {
   const kinds = new Set(problems.map((problem) => problem.kind));
   const found = ANSWER_FAILURES.find(([kind]) => kinds.has(kind));
   return found ? found[1] : 'the model gave an unusable answer';

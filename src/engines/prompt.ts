@@ -3,35 +3,39 @@
  * every call, so provider-side prompt caching can reuse it) and a compact user message
  * that carries only what varies: languages, format and the segments.
  *
- * The user message is a few header lines and then one line per segment, `<n> <text>`,
- * with JSON string escapes inside the text. Measured on the bench corpus
- * (docs/benchmarks.md, "Prompt tokens"), a JSON envelope per segment (`{"id":…,"text":…}`
- * or even `"s12":"…"`) cost 40–150% on top of the text for markdown, HTML and UI-string
- * JSON; numbered lines cost 3–21%. Segment `ctx` hints (JSON key paths, `h2`) are not
- * sent for the same reason: they cost as much as the short strings they describe.
- * Segment numbers are the position in the chunk (1-based) and stay the same in repair
- * calls; model-engine.ts maps them back to segment ids.
+ * The user message is a few header lines, `segments (<count>):`, and then one line per
+ * segment holding only its text, with JSON string escapes so that a segment is always
+ * one line. A segment is known by its position: line 1 is the first segment of this
+ * message. Measured on the bench corpus (docs/benchmarks.md, "Prompt tokens"), a JSON
+ * envelope per segment (`{"id":…,"text":…}`) cost 40–150% on top of the text, numbered
+ * lines (`12 text`) 3–21%, and bare lines 0–7%. Segment `ctx` hints (JSON key paths,
+ * `h2`) are not sent for the same reason: they cost as much as the short strings they
+ * describe.
  *
- * The answer is JSON grouped by target (ENGINE-NOTES b4): a truncated reply still holds
- * the targets completed before the cut. No open maps in the schema, so OpenAI strict
- * mode accepts it; segment ids are checked in code, not by enums.
+ * The answer is JSON grouped by target (ENGINE-NOTES b4), each target an array of
+ * strings in the order of the lines, so a truncated reply still holds the targets
+ * completed before the cut and an aligned prefix of the one that was cut. Without
+ * numbers a skipped or merged line is caught by the count (validate.ts: the array must
+ * have one entry per line); what the count cannot see — a skip and a split in the same
+ * target — is discussed in docs/decisions/0005-unnumbered-segment-lines.md. No open maps
+ * in the schema, so OpenAI strict mode and Anthropic tool input accept it.
  */
 import type { EngineLanguage, EngineSegment } from './engine.js';
 import type { Format } from '../formats/format.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-01-v2';
+export const PROMPT_VERSION = 'mt-2026-01-v3';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
 
 export const SYSTEM_PROMPT = `You are a professional translator for a software and content localization service.
-The user message has header lines, then one line per segment after "segments:".
+The user message has header lines, then "segments (N):" and N segment lines.
 - "source:" the source language as "Name (code)". When there is no source line, identify the language yourself.
 - "targets:" the target languages, each "Name (code)".
 - "format:" the kind of document the segments come from (plain, markdown, html or json; json segments are UI strings and other values in key order).
 - "plurals:" (optional) the plural categories of each target.
-- Each segment line is its id (a number), one space, then the text written with JSON string escapes (\\n is a line break, \\\\ a backslash). Segments are in reading order; use neighbouring segments as context.
+- Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
@@ -39,9 +43,9 @@ Rules:
 3. Do not translate code, URLs, e-mail addresses, file names or placeholders such as {name}, {{name}}, %s, %1$s or :name.
 4. ICU messages ({n, plural, ...}): keep argument names and "#", translate only the branch text, and use the categories given in "plurals:" for each target.
 5. If a segment has nothing to translate, copy it unchanged.
-6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and every segment id (ids as strings):
-{"translations":[{"lang":"<target code>","segments":[{"id":"<segment id>","text":"<translation>"}]}]}
-7. A "fix:" line lists entries your earlier answer got wrong, each with its "problem": answer again with corrected translations for the listed entries only (an entry without "lang" and "id" concerns the whole answer).`;
+6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
+{"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
+7. A "fix:" line lists problems of your earlier answer: "line" is a line of this message and "previous" what you answered for it; an entry without "line" concerns the whole target. Answer with every line for every listed target, correcting those problems.`;
 
 export interface PromptInput {
   readonly segments: readonly EngineSegment[];
@@ -50,11 +54,12 @@ export interface PromptInput {
   readonly format: Format;
 }
 
-/** One (target, segment) pair the previous answer got wrong, and why. */
+/** One thing the previous answer got wrong, as the repair message states it. */
 export interface FixRequest {
   /** Absent when the problem concerns the whole answer (it was not JSON). */
   readonly lang?: string;
-  readonly id?: string;
+  /** 1-based position of the segment's line in the message that carries this entry; absent for the whole target. */
+  readonly line?: number;
   readonly problem: string;
   /** What the model returned for it, when it returned anything. */
   readonly previous?: string;
@@ -66,7 +71,7 @@ export function languageLabel(language: EngineLanguage): string {
   return `${language.name} (${language.code})`;
 }
 
-/** The user message: header lines, then `<id> <escaped text>` per segment. */
+/** The user message: header lines, then `segments (<count>):` and one escaped line per segment. */
 export function buildUserMessage(input: PromptInput, fix?: readonly FixRequest[]): string {
   const lines: string[] = [];
   if (input.source) lines.push(`source: ${languageLabel(input.source)}`);
@@ -76,8 +81,8 @@ export function buildUserMessage(input: PromptInput, fix?: readonly FixRequest[]
     lines.push(`plurals: ${input.targets.map((t) => `${t.code}=${pluralCategories(t.code)}`).join('; ')}`);
   }
   if (fix && fix.length > 0) lines.push(`fix: ${JSON.stringify(fix)}`);
-  lines.push('segments:');
-  for (const segment of input.segments) lines.push(`${segment.id} ${escapeSegmentText(segment.text)}`);
+  lines.push(`segments (${input.segments.length}):`);
+  for (const segment of input.segments) lines.push(escapeSegmentText(segment.text));
   return lines.join('\n');
 }
 
@@ -101,8 +106,8 @@ function pluralCategories(code: string): string {
 
 /**
  * JSON Schema of the answer, for OpenAI `response_format: json_schema` (strict) and the
- * Anthropic tool's `input_schema`. `lang` is the only enum: hundreds of segment-id enums
- * would bloat every request.
+ * Anthropic tool's `input_schema`: per target an array of strings, one per line. `lang`
+ * is the only enum, and the number of strings is checked in code (validate.ts).
  */
 export function answerSchema(targetCodes: readonly string[]): Record<string, unknown> {
   return {
@@ -118,15 +123,7 @@ export function answerSchema(targetCodes: readonly string[]): Record<string, unk
           required: ['lang', 'segments'],
           properties: {
             lang: { type: 'string', enum: [...targetCodes] },
-            segments: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['id', 'text'],
-                properties: { id: { type: 'string' }, text: { type: 'string' } },
-              },
-            },
+            segments: { type: 'array', items: { type: 'string' } },
           },
         },
       },

@@ -1,8 +1,19 @@
 /**
- * Levels 2 and 3 of answer checking (ENGINE-NOTES b5): is every expected (target,
- * segment) pair there, and does each translation keep its tokens (`tokenProblem`), stay
- * on one line where it must, and say something? Pairs that pass are accepted; the others
- * become `FixRequest`s that say exactly what was wrong, for the repair call.
+ * Levels 2 and 3 of answer checking (ENGINE-NOTES b5). A call sends N lines (segments)
+ * for T targets; the answer holds, per target, an array of strings in the order of the
+ * lines. Per target:
+ *
+ *  - Alignment: the array must have exactly N strings. Segments carry no ids on the wire
+ *    (prompt.ts), so an array of another length means lines were skipped, merged or
+ *    split somewhere and no entry can be trusted to belong to its line: nothing of that
+ *    target is accepted and the problem concerns the whole target. The exception is a
+ *    reply cut at the output limit: its last target is an aligned prefix, of which every
+ *    entry but the last (which may itself be cut) is checked, and the lines after it are
+ *    missing. See docs/decisions/0005-unnumbered-segment-lines.md for what the count
+ *    cannot see.
+ *  - Per entry: does each translation keep its tokens (`tokenProblem`), stay on one line
+ *    where it must, and say something? Entries that pass are accepted; the others become
+ *    problems that say exactly what was wrong, for the repair call.
  *
  * Before judging tokens, harmless spelling variants that models produce (`<x1>`,
  * `< /g1>`, `<G1>`, full-width `＜x1／＞`, `&lt;x1/&gt;`) are normalised, but only to
@@ -10,79 +21,109 @@
  */
 import { tokenProblem, tokensOf } from '../formats/segment.js';
 import type { EngineSegment } from './engine.js';
-import type { FixRequest } from './prompt.js';
 
-export type ProblemKind = 'invalid-json' | 'missing' | 'tokens' | 'line-break' | 'empty';
+export type ProblemKind = 'invalid-json' | 'missing' | 'count' | 'tokens' | 'line-break' | 'empty';
 
-export interface PairProblem extends FixRequest {
+/**
+ * Something an answer got wrong. With `lang` and `id`: one (target, segment) pair. With
+ * `lang` only: the whole target (absent, or an array of the wrong length). With neither:
+ * the whole answer (not JSON of the required shape).
+ */
+export interface AnswerProblem {
   readonly kind: ProblemKind;
-  readonly lang: string;
-  readonly id: string;
-}
-
-export interface ExpectedPair {
-  readonly lang: string;
-  readonly segment: EngineSegment;
+  readonly lang?: string;
+  /** The segment's id (not its line number: the line depends on the message). */
+  readonly id?: string;
+  readonly problem: string;
+  /** What the model returned for the pair, when it returned anything. */
+  readonly previous?: string;
 }
 
 export interface AnswerCheck {
-  /** target code → segment id → translation, for expected pairs that passed. */
+  /** target code → segment id → translation, for the pairs that passed. */
   readonly accepted: Map<string, Map<string, string>>;
-  readonly problems: PairProblem[];
+  readonly problems: AnswerProblem[];
   /** The answer was not JSON of the expected shape at all. */
   readonly invalidJson: boolean;
 }
 
-interface AnswerPair {
+export const INVALID_JSON_PROBLEM = 'the answer was not valid JSON in the required shape';
+const MISSING_PROBLEM = 'missing from the answer';
+
+interface AnswerGroup {
   readonly lang: string;
-  readonly id: string;
-  readonly text: string;
+  readonly entries: readonly unknown[];
 }
 
 /**
  * Checks `answer` (a parsed JSON value, or undefined when none could be parsed) against
- * `expected`. With `truncated`, the last pair of the answer is distrusted: a reply cut at
- * the output limit may end inside that translation, and jsonrepair would close it silently.
+ * the `segments` of the message, in line order, translated into `langs`. With
+ * `truncated`, the answer's last group is taken as cut: a reply stopped at the output
+ * limit may end inside that group's last string, and jsonrepair would close it silently.
  */
-export function checkAnswer(answer: unknown, expected: readonly ExpectedPair[], truncated = false): AnswerCheck {
-  const pairs = readPairs(answer);
+export function checkAnswer(
+  answer: unknown,
+  segments: readonly EngineSegment[],
+  langs: readonly string[],
+  truncated = false,
+): AnswerCheck {
   const accepted = new Map<string, Map<string, string>>();
-  if (pairs === undefined) {
-    const problems = expected.map(({ lang, segment }): PairProblem => ({
-      kind: 'invalid-json',
-      lang,
-      id: segment.id,
-      problem: 'the answer was not valid JSON in the required shape',
-    }));
-    return { accepted, problems, invalidJson: true };
+  const read = readGroups(answer);
+  if (read === undefined) {
+    return { accepted, problems: [{ kind: 'invalid-json', problem: INVALID_JSON_PROBLEM }], invalidJson: true };
   }
-  if (truncated) pairs.pop();
+  const cut = truncated ? read.last : undefined;
 
-  // First answer per (lang, id) wins; lang is matched case-insensitively (pt-br, pt-BR).
-  const answered = new Map<string, string>();
-  for (const pair of pairs) {
-    const key = pairKey(pair.lang, pair.id);
-    if (!answered.has(key)) answered.set(key, pair.text);
+  // First group per target wins; lang is matched case-insensitively (pt-br, pt-BR).
+  const groups = new Map<string, AnswerGroup>();
+  for (const group of read.groups) {
+    const key = group.lang.toLowerCase();
+    if (!groups.has(key)) groups.set(key, group);
   }
 
-  const problems: PairProblem[] = [];
-  for (const { lang, segment } of expected) {
-    const text = answered.get(pairKey(lang, segment.id));
-    if (text === undefined) {
-      problems.push({ kind: 'missing', lang, id: segment.id, problem: 'missing from the answer' });
+  const problems: AnswerProblem[] = [];
+  const expected = segments.length;
+  for (const lang of langs) {
+    const group = groups.get(lang.toLowerCase());
+    if (!group) {
+      problems.push({ kind: 'missing', lang, problem: MISSING_PROBLEM });
       continue;
     }
-    const fixed = normaliseTokens(segment.text, text);
-    const problem = segmentProblem(segment, fixed);
-    if (problem) {
-      problems.push({ ...problem, lang, id: segment.id, previous: text });
+    let entries = group.entries;
+    if (group === cut) {
+      // The last entry may be cut short; the ones before it are complete and in line order.
+      entries = entries.slice(0, -1);
+      if (entries.length > expected) {
+        problems.push(countProblem(lang, expected, entries.length, true));
+        continue;
+      }
+    } else if (entries.length !== expected) {
+      problems.push(countProblem(lang, expected, entries.length, false));
       continue;
     }
-    let byId = accepted.get(lang);
-    if (!byId) accepted.set(lang, (byId = new Map()));
-    byId.set(segment.id, fixed);
+    const byId = new Map<string, string>();
+    segments.forEach((segment, index) => {
+      const entry = entries[index];
+      if (typeof entry !== 'string') {
+        problems.push({ kind: 'missing', lang, id: segment.id, problem: MISSING_PROBLEM });
+        return;
+      }
+      const fixed = normaliseTokens(segment.text, entry);
+      const problem = segmentProblem(segment, fixed);
+      if (problem) problems.push({ ...problem, lang, id: segment.id, previous: entry });
+      else byId.set(segment.id, fixed);
+    });
+    if (byId.size > 0) accepted.set(lang, byId);
   }
   return { accepted, problems, invalidJson: false };
+}
+
+function countProblem(lang: string, expected: number, got: number, cut: boolean): AnswerProblem {
+  const translations = expected === 1 ? 'translation' : 'translations';
+  const problem = cut
+    ? `expected ${expected} ${translations}, got more than ${expected}`
+    : `expected ${expected} ${translations}, got ${got}`;
+  return { kind: 'count', lang, problem };
 }
 
 function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKind; problem: string } | null {
@@ -95,23 +136,22 @@ function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKi
   return null;
 }
 
-function pairKey(lang: string, id: string): string {
-  return `${lang.toLowerCase()}\u0000${id}`;
-}
-
-/** Reads `{translations:[{lang, segments:[{id, text}]}]}` loosely: malformed items are skipped. */
-function readPairs(answer: unknown): AnswerPair[] | undefined {
+/**
+ * Reads `{translations:[{lang, segments:[string…]}]}` loosely: groups without a string
+ * `lang` or an array `segments` are skipped. `last` is the answer's last element when
+ * it is a readable group (the one a cut would have hit).
+ */
+function readGroups(answer: unknown): { groups: AnswerGroup[]; last?: AnswerGroup } | undefined {
   if (!isRecord(answer) || !Array.isArray(answer.translations)) return undefined;
-  const pairs: AnswerPair[] = [];
-  for (const group of answer.translations) {
-    if (!isRecord(group) || typeof group.lang !== 'string' || !Array.isArray(group.segments)) continue;
-    for (const item of group.segments) {
-      if (isRecord(item) && typeof item.id === 'string' && typeof item.text === 'string') {
-        pairs.push({ lang: group.lang, id: item.id, text: item.text });
-      }
-    }
+  const groups: AnswerGroup[] = [];
+  let last: AnswerGroup | undefined;
+  for (const item of answer.translations) {
+    last = undefined;
+    if (!isRecord(item) || typeof item.lang !== 'string' || !Array.isArray(item.segments)) continue;
+    last = { lang: item.lang, entries: item.segments };
+    groups.push(last);
   }
-  return pairs;
+  return { groups, ...(last ? { last } : {}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

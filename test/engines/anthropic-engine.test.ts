@@ -32,8 +32,8 @@ describe('anthropic engine', () => {
       fr: { s1: 'Bonjour <g1>le monde</g1>', s2: 'Appuyez sur <x1/>.' },
     };
     const wire = {
-      de: { '1': answer.de.s1, '2': answer.de.s2 },
-      fr: { '1': answer.fr.s1, '2': answer.fr.s2 },
+      de: [answer.de.s1, answer.de.s2],
+      fr: [answer.fr.s1, answer.fr.s2],
     };
     provider.reply(anthropicReply(wire, { input: 812, output: 97 }));
     const { engine } = anthropicEngine(provider);
@@ -52,14 +52,16 @@ describe('anthropic engine', () => {
     assert.equal(request.body.max_tokens, MAX_OUTPUT_TOKENS);
     assert.equal(request.body.system, SYSTEM_PROMPT);
     assert.equal(request.body.messages.length, 1);
-    assert.deepEqual(userMessage(request).segments, { '1': 'Hello <g1>world</g1>', '2': 'Press <x1/>.' });
+    assert.deepEqual(userMessage(request).segments, ['Hello <g1>world</g1>', 'Press <x1/>.']);
     assert.deepEqual(request.body.tool_choice, { type: 'tool', name: 'submit_translations' });
     assert.equal(request.body.tools.length, 1);
-    assert.deepEqual(request.body.tools[0].input_schema.properties.translations.items.properties.lang.enum, ['de', 'fr']);
+    const group = request.body.tools[0].input_schema.properties.translations.items;
+    assert.deepEqual(group.properties.lang.enum, ['de', 'fr']);
+    assert.deepEqual(group.properties.segments, { type: 'array', items: { type: 'string' } });
   });
 
   test('accepts a base URL without /v1, as the official SDK spells it', async () => {
-    provider.reply(anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken Sie <x1/>.' } }, { input: 1, output: 1 }));
+    provider.reply(anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 1, output: 1 }));
     const { engine } = anthropicEngine(provider, { baseUrl: provider.baseUrl.replace(/\/v1$/, '') });
 
     await engine.translate(chunk(SEGMENTS, [DE]));
@@ -68,7 +70,7 @@ describe('anthropic engine', () => {
   });
 
   test('parses an answer given as fenced text instead of the tool', async () => {
-    const text = 'Here you go:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo <g1>Welt</g1>"},{"id":"2","text":"Drücken Sie <x1/>."}]}]}\n```';
+    const text = 'Here you go:\n```json\n{"translations":[{"lang":"de","segments":["Hallo <g1>Welt</g1>","Drücken Sie <x1/>."]}]}\n```';
     provider.reply(anthropicReply(text, { input: 10, output: 10 }, 'end_turn'));
     const { engine } = anthropicEngine(provider);
 
@@ -79,7 +81,7 @@ describe('anthropic engine', () => {
   });
 
   test('cached prompt tokens count as input tokens', async () => {
-    const reply = anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken Sie <x1/>.' } }, { input: 10, output: 5 }) as {
+    const reply = anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 10, output: 5 }) as {
       json: { usage: Record<string, number> };
     };
     reply.json.usage.cache_read_input_tokens = 700;
@@ -96,8 +98,8 @@ describe('anthropic engine', () => {
     provider.reply(
       errorReply(529),
       errorReply(429, { 'retry-after': '2' }),
-      anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 500, output: 40 }),
-      anthropicReply({ de: { '2': 'Drücken Sie <x1/>.' } }, { input: 300, output: 20 }),
+      anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie.'] }, { input: 500, output: 40 }),
+      anthropicReply({ de: ['Drücken Sie <x1/>.'] }, { input: 300, output: 20 }),
     );
     const { engine, sleeps } = anthropicEngine(provider);
 
@@ -107,21 +109,40 @@ describe('anthropic engine', () => {
     assert.deepEqual(plain(result.translations), { de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } });
     assert.deepEqual(result.usage, { inputTokens: 800, outputTokens: 60 });
     const repair = userMessage(provider.requests[3]!);
-    assert.deepEqual(repair.segments, { '2': 'Press <x1/>.' });
-    assert.deepEqual(repair.fix, [{ lang: 'de', id: '2', problem: 'missing from the answer' }]);
+    assert.deepEqual(repair.segments, ['Press <x1/>.']);
+    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing token <x1/>', previous: 'Drücken Sie.' }]);
   });
 
-  test('stop_reason max_tokens distrusts the last pair and asks for it again', async () => {
+  test('a tool answer with the wrong number of strings is repaired for that target', async () => {
     provider.reply(
-      anthropicReply({ de: { '1': 'Hallo <g1>Welt</g1>', '2': 'Drücken' } }, { input: 10, output: 4000 }, 'max_tokens'),
-      anthropicReply({ de: { '2': 'Drücken Sie <x1/>.' } }, { input: 10, output: 10 }),
+      anthropicReply({ de: ['Hallo <g1>Welt</g1> Drücken Sie <x1/>.'], fr: ['Bonjour <g1>le monde</g1>', 'Appuyez sur <x1/>.'] }, { input: 500, output: 40 }),
+      anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 300, output: 20 }),
+    );
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE, FR]));
+
+    assert.equal(result.translations.get('de')?.get('s2'), 'Drücken Sie <x1/>.');
+    assert.equal(result.translations.get('fr')?.get('s2'), 'Appuyez sur <x1/>.');
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.targets, ['German (de)']);
+    assert.deepEqual(repair.fix, [{ lang: 'de', problem: 'expected 2 translations, got 1' }]);
+    assert.deepEqual(result.usage, { inputTokens: 800, outputTokens: 60 });
+  });
+
+  test('stop_reason max_tokens distrusts the last entry, even a complete one, and asks for it again', async () => {
+    provider.reply(
+      anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 10, output: 4000 }, 'max_tokens'),
+      anthropicReply({ de: ['Drücken Sie bitte <x1/>.'] }, { input: 10, output: 10 }),
     );
     const { engine } = anthropicEngine(provider);
 
     const result = await engine.translate(chunk(SEGMENTS, [DE]));
 
-    assert.equal(result.translations.get('de')?.get('s2'), 'Drücken Sie <x1/>.');
-    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', id: '2', problem: 'missing from the answer' }]);
+    assert.deepEqual(plain(result.translations), { de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie bitte <x1/>.' } });
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.segments, ['Press <x1/>.']);
+    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
   });
 
   test('401 fails fast without retry', async () => {

@@ -73,9 +73,9 @@ describe('the API with an OpenAI-compatible model behind it', () => {
       const message = userMessage(request);
       assert.deepEqual(message.targets, ['German (de)', 'French (fr)']);
       assert.equal(message.source, 'English (en)');
-      assert.equal(Object.keys(message.segments).length, 1);
+      assert.equal(message.segments.length, 1);
     }
-    const sent = provider.requests.map((request) => Object.values(userMessage(request).segments)[0]);
+    const sent = provider.requests.map((request) => userMessage(request).segments[0]);
     assert.deepEqual(sent.sort(), [...PARAGRAPHS].sort());
     assert.deepEqual(
       { input: body.usage.input_tokens, output: body.usage.output_tokens, total: body.usage.total_tokens },
@@ -86,8 +86,8 @@ describe('the API with an OpenAI-compatible model behind it', () => {
 
   test('repair calls are charged too', async () => {
     provider.reply(
-      openaiReply({ de: {} }, { input: 200, output: 3 }),
-      openaiReply({ de: { '1': 'Hallo Welt' } }, { input: 150, output: 10 }),
+      openaiReply({ de: [] }, { input: 200, output: 3 }),
+      openaiReply({ de: ['Hallo Welt'] }, { input: 150, output: 10 }),
     );
     const usedBefore = await tokensUsed();
 
@@ -96,7 +96,7 @@ describe('the API with an OpenAI-compatible model behind it', () => {
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(json(response).translations.de, 'Hallo Welt');
     assert.equal(json(response).usage.total_tokens, 363);
-    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', id: '1', problem: 'missing from the answer' }]);
+    assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', problem: 'expected 1 translation, got 0' }]);
     assert.equal((await tokensUsed()) - usedBefore, 363);
   });
 

@@ -25,7 +25,7 @@ const HELLO = [{ id: 's1', text: 'Hello <g1>world</g1>' }];
 
 describe('openai engine: answers', () => {
   test('translates one segment with one call and sends the prompt, schema and limits on the wire', async () => {
-    provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 321, output: 12 }));
+    provider.reply(openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 321, output: 12 }));
     const { engine } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(HELLO, [DE]));
@@ -45,28 +45,30 @@ describe('openai engine: answers', () => {
       source: 'English (en)',
       targets: ['German (de)'],
       format: 'markdown',
-      segments: { '1': 'Hello <g1>world</g1>' },
+      segments: ['Hello <g1>world</g1>'],
     });
     assert.equal(
       request.body.messages[1].content,
-      'source: English (en)\ntargets: German (de)\nformat: markdown\nsegments:\n1 Hello <g1>world</g1>',
+      'source: English (en)\ntargets: German (de)\nformat: markdown\nsegments (1):\nHello <g1>world</g1>',
     );
     const format = request.body.response_format;
     assert.equal(format.type, 'json_schema');
     assert.equal(format.json_schema.strict, true);
-    assert.deepEqual(format.json_schema.schema.properties.translations.items.properties.lang.enum, ['de']);
+    const group = format.json_schema.schema.properties.translations.items;
+    assert.deepEqual(group.properties.lang.enum, ['de']);
+    assert.deepEqual(group.properties.segments, { type: 'array', items: { type: 'string' } });
   });
 
-  test('translates many segments into many targets in a single call, segments numbered on the wire', async () => {
+  test('translates many segments into many targets in a single call, one unnumbered line per segment', async () => {
     const segments = [
       { id: 'title', text: 'Getting started', ctx: 'h1', singleLine: true },
       { id: 'install', text: 'Run <x1/> to install\nin "C:\\tools".' },
       { id: 'guide', text: 'Read the <g1>guide</g1>.' },
     ];
     const wire = {
-      de: { '1': 'Erste Schritte', '2': 'Führen Sie <x1/> aus\nin "C:\\tools".', '3': 'Lesen Sie die <g1>Anleitung</g1>.' },
-      fr: { '1': 'Premiers pas', '2': 'Lancez <x1/>\ndans "C:\\tools".', '3': 'Lisez le <g1>guide</g1>.' },
-      ar: { '1': 'البدء', '2': 'شغّل <x1/>\nفي "C:\\tools".', '3': 'اقرأ <g1>الدليل</g1>.' },
+      de: ['Erste Schritte', 'Führen Sie <x1/> aus\nin "C:\\tools".', 'Lesen Sie die <g1>Anleitung</g1>.'],
+      fr: ['Premiers pas', 'Lancez <x1/>\ndans "C:\\tools".', 'Lisez le <g1>guide</g1>.'],
+      ar: ['البدء', 'شغّل <x1/>\nفي "C:\\tools".', 'اقرأ <g1>الدليل</g1>.'],
     };
     provider.reply(openaiReply(wire, { input: 900, output: 150 }));
     const { engine } = openaiEngine(provider);
@@ -74,25 +76,25 @@ describe('openai engine: answers', () => {
     const result = await engine.translate(chunk(segments, [DE, FR, AR]));
 
     assert.deepEqual(plain(result.translations), {
-      de: { title: wire.de['1'], install: wire.de['2'], guide: wire.de['3'] },
-      fr: { title: wire.fr['1'], install: wire.fr['2'], guide: wire.fr['3'] },
-      ar: { title: wire.ar['1'], install: wire.ar['2'], guide: wire.ar['3'] },
+      de: { title: wire.de[0], install: wire.de[1], guide: wire.de[2] },
+      fr: { title: wire.fr[0], install: wire.fr[1], guide: wire.fr[2] },
+      ar: { title: wire.ar[0], install: wire.ar[1], guide: wire.ar[2] },
     });
     assert.equal(provider.requests.length, 1);
     const content: string = provider.requests[0]!.body.messages[1].content;
     assert.equal(
-      content.split('segments:\n')[1],
-      ['1 Getting started', '2 Run <x1/> to install\\nin "C:\\\\tools".', '3 Read the <g1>guide</g1>.'].join('\n'),
+      content.split('segments (3):\n')[1],
+      ['Getting started', 'Run <x1/> to install\\nin "C:\\\\tools".', 'Read the <g1>guide</g1>.'].join('\n'),
     );
     const message = userMessage(provider.requests[0]!);
     assert.deepEqual(message.targets, ['German (de)', 'French (fr)', 'Arabic (ar)']);
-    assert.deepEqual(message.segments, { '1': segments[0]!.text, '2': segments[1]!.text, '3': segments[2]!.text });
+    assert.deepEqual(message.segments, segments.map((segment) => segment.text));
     const langEnum = provider.requests[0]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum;
     assert.deepEqual(langEnum, ['de', 'fr', 'ar']);
   });
 
   test('without a source language the message leaves it out so the model identifies it', async () => {
-    provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+    provider.reply(openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1, output: 1 }));
     const { engine } = openaiEngine(provider);
     const { source: _unused, ...input } = chunk(HELLO, [DE]);
 
@@ -103,7 +105,7 @@ describe('openai engine: answers', () => {
   });
 
   test('reads JSON wrapped in code fences after a preamble without another call', async () => {
-    const fenced = 'Sure! Here are the translations:\n```json\n{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo <g1>Welt</g1>"}]}]}\n```\nEnjoy.';
+    const fenced = 'Sure! Here are the translations:\n```json\n{"translations":[{"lang":"de","segments":["Hallo <g1>Welt</g1>"]}]}\n```\nEnjoy.';
     provider.reply(openaiReply(fenced, { input: 50, output: 40 }));
     const { engine } = openaiEngine(provider);
 
@@ -114,7 +116,7 @@ describe('openai engine: answers', () => {
   });
 
   test('repairs trailing commas and look-alike tokens locally without another call', async () => {
-    const sloppy = '{"translations":[{"lang":"de","segments":[{"id":"1","text":"Hallo < G1 >Welt＜／g1＞ <X1>",},],},],}';
+    const sloppy = '{"translations":[{"lang":"de","segments":["Hallo < G1 >Welt＜／g1＞ <X1>",],},],}';
     provider.reply(openaiReply(sloppy, { input: 50, output: 40 }));
     const { engine } = openaiEngine(provider);
 
@@ -127,7 +129,7 @@ describe('openai engine: answers', () => {
   test('sends json_object or no response_format when configured for servers without JSON schema', async () => {
     for (const responseFormat of ['json_object', 'none'] as const) {
       provider.requests.length = 0;
-      provider.reply(openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+      provider.reply(openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1, output: 1 }));
       const { engine } = openaiEngine(provider, { responseFormat });
       await engine.translate(chunk(HELLO, [DE]));
       const expected = responseFormat === 'json_object' ? { type: 'json_object' } : undefined;
@@ -141,11 +143,16 @@ describe('openai engine: repair of bad answers', () => {
     { id: 's1', text: 'Open <x1/> now.' },
     { id: 's2', text: 'Save <g1>all</g1>' },
   ];
+  const THREE = [
+    { id: 'open', text: 'Open <x1/> now.' },
+    { id: 'save', text: 'Save <g1>all</g1>' },
+    { id: 'quit', text: 'Quit <x1/>' },
+  ];
 
-  test('a missing target is asked for alone, and the answers are merged', async () => {
+  test('a missing target is asked for alone with a whole-target fix entry, and the answers are merged', async () => {
     provider.reply(
-      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.', '2': '<g1>Alles</g1> speichern' } }, { input: 400, output: 60 }),
-      openaiReply({ fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
+      openaiReply({ de: ['Öffne <x1/> jetzt.', '<g1>Alles</g1> speichern'] }, { input: 400, output: 60 }),
+      openaiReply({ fr: ['Ouvrez <x1/> maintenant.', 'Tout <g1>enregistrer</g1>'] }, { input: 300, output: 50 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -159,35 +166,105 @@ describe('openai engine: repair of bad answers', () => {
     assert.equal(provider.requests.length, 2);
     const repair = userMessage(provider.requests[1]!);
     assert.deepEqual(repair.targets, ['French (fr)']);
-    assert.deepEqual(repair.segments, { '1': 'Open <x1/> now.', '2': 'Save <g1>all</g1>' });
-    assert.deepEqual(repair.fix, [
-      { lang: 'fr', id: '1', problem: 'missing from the answer' },
-      { lang: 'fr', id: '2', problem: 'missing from the answer' },
-    ]);
+    assert.deepEqual(repair.segments, ['Open <x1/> now.', 'Save <g1>all</g1>']);
+    assert.deepEqual(repair.fix, [{ lang: 'fr', problem: 'missing from the answer' }]);
     assert.deepEqual(
       provider.requests[1]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum,
       ['fr'],
     );
   });
 
-  test('a missing segment and a broken token are re-requested with exactly what was wrong', async () => {
+  test('an array of the wrong length is not accepted at all and is repaired with a whole-target fix entry', async () => {
     provider.reply(
-      openaiReply({ de: { '1': 'Öffne jetzt.' }, fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 400, output: 60 }),
-      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.', '2': '<g1>Alles</g1> speichern' } }, { input: 200, output: 30 }),
+      // de: "Save all" split into two entries, so every later entry is one line off
+      openaiReply(
+        {
+          de: ['Öffne <x1/> jetzt.', 'Alles', '<g1>speichern</g1>', 'Beende <x1/>'],
+          fr: ['Ouvrez <x1/> maintenant.', 'Tout <g1>enregistrer</g1>', 'Quittez <x1/>'],
+        },
+        { input: 400, output: 60 },
+      ),
+      openaiReply({ de: ['Jetzt <x1/> öffnen.', '<g1>Alles</g1> speichern', '<x1/> beenden'] }, { input: 300, output: 40 }),
+    );
+    const { engine } = openaiEngine(provider);
+
+    const result = await engine.translate(chunk(THREE, [DE, FR]));
+
+    assert.deepEqual(plain(result.translations), {
+      // the first entry would have passed every check, but its target's alignment was unknown
+      de: { open: 'Jetzt <x1/> öffnen.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden' },
+      fr: { open: 'Ouvrez <x1/> maintenant.', save: 'Tout <g1>enregistrer</g1>', quit: 'Quittez <x1/>' },
+    });
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.targets, ['German (de)']);
+    assert.deepEqual(repair.segments, THREE.map((segment) => segment.text));
+    assert.deepEqual(repair.fix, [{ lang: 'de', problem: 'expected 3 translations, got 4' }]);
+    assert.deepEqual(result.usage, { inputTokens: 700, outputTokens: 100 });
+  });
+
+  test('a repair message carries only the pending lines, and its fix entries point at lines of that message', async () => {
+    provider.reply(
+      openaiReply(
+        {
+          de: ['Öffne jetzt.', '<g1>Alles</g1> speichern', ' '],
+          fr: ['Ouvrez <x1/> maintenant.', 'Tout <g1>enregistrer</g1>', 'Quittez <x1/>'],
+        },
+        { input: 400, output: 60 },
+      ),
+      openaiReply({ de: ['Öffne <x1/> jetzt.', '<x1/> beenden'] }, { input: 200, output: 30 }),
+    );
+    const { engine } = openaiEngine(provider);
+
+    const result = await engine.translate(chunk(THREE, [DE, FR]));
+
+    assert.deepEqual(plain(result.translations).de, { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden' });
+    assert.equal(result.translations.get('fr')?.get('quit'), 'Quittez <x1/>');
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.targets, ['German (de)']);
+    assert.deepEqual(repair.segments, ['Open <x1/> now.', 'Quit <x1/>']);
+    assert.match(provider.requests[1]!.body.messages[1].content, /\nsegments \(2\):\nOpen <x1\/> now\.\nQuit <x1\/>$/);
+    assert.deepEqual(repair.fix, [
+      { lang: 'de', line: 1, problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
+      // the third segment is the second line of the repair message
+      { lang: 'de', line: 2, problem: 'the translation is empty', previous: ' ' },
+    ]);
+    assert.deepEqual(result.usage, { inputTokens: 600, outputTokens: 90 });
+  });
+
+  test('a repair for several targets is rectangular; answers for pairs already accepted are ignored', async () => {
+    provider.reply(
+      openaiReply(
+        {
+          de: ['Öffne jetzt.', '<g1>Alles</g1> speichern'],
+          fr: ['Ouvrez <x1/> maintenant.', 'Tout enregistrer'],
+        },
+        { input: 400, output: 60 },
+      ),
+      openaiReply(
+        {
+          de: ['Öffne <x1/> jetzt.', 'ANDERS <g1>speichern</g1>'],
+          // a broken answer for a pair accepted in the first round costs nothing more
+          fr: ['kaputt', 'Tout <g1>enregistrer</g1>'],
+        },
+        { input: 300, output: 50 },
+      ),
     );
     const { engine } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(TWO, [DE, FR]));
 
-    assert.equal(result.translations.get('de')?.get('s1'), 'Öffne <x1/> jetzt.');
-    assert.equal(result.translations.get('fr')?.get('s2'), 'Tout <g1>enregistrer</g1>');
+    assert.deepEqual(plain(result.translations), {
+      de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' },
+      fr: { s1: 'Ouvrez <x1/> maintenant.', s2: 'Tout <g1>enregistrer</g1>' },
+    });
+    assert.equal(provider.requests.length, 2);
     const repair = userMessage(provider.requests[1]!);
-    assert.deepEqual(repair.targets, ['German (de)']);
+    assert.deepEqual(repair.targets, ['German (de)', 'French (fr)']);
+    assert.deepEqual(repair.segments, ['Open <x1/> now.', 'Save <g1>all</g1>']);
     assert.deepEqual(repair.fix, [
-      { lang: 'de', id: '1', problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
-      { lang: 'de', id: '2', problem: 'missing from the answer' },
+      { lang: 'de', line: 1, problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
+      { lang: 'fr', line: 2, problem: 'missing token <g1>', previous: 'Tout enregistrer' },
     ]);
-    assert.deepEqual(result.usage, { inputTokens: 600, outputTokens: 90 });
   });
 
   test('a pair closed in the wrong order or a line break in a single-line segment is repaired', async () => {
@@ -196,8 +273,8 @@ describe('openai engine: repair of bad answers', () => {
       { id: 's2', text: 'A heading', singleLine: true },
     ];
     provider.reply(
-      openaiReply({ de: { '1': '<g1><g2>Fetter Link</g1></g2>', '2': 'Eine\nÜberschrift' } }, { input: 10, output: 10 }),
-      openaiReply({ de: { '1': '<g1><g2>Fetter Link</g2></g1>', '2': 'Eine Überschrift' } }, { input: 10, output: 10 }),
+      openaiReply({ de: ['<g1><g2>Fetter Link</g1></g2>', 'Eine\nÜberschrift'] }, { input: 10, output: 10 }),
+      openaiReply({ de: ['<g1><g2>Fetter Link</g2></g1>', 'Eine Überschrift'] }, { input: 10, output: 10 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -205,32 +282,35 @@ describe('openai engine: repair of bad answers', () => {
 
     assert.deepEqual(plain(result.translations), { de: { s1: '<g1><g2>Fetter Link</g2></g1>', s2: 'Eine Überschrift' } });
     assert.deepEqual(
-      userMessage(provider.requests[1]!).fix?.map((f) => f.problem),
-      ['token </g1> is not properly nested', 'must stay on one line, without line breaks'],
+      userMessage(provider.requests[1]!).fix?.map((f) => [f.line, f.problem]),
+      [
+        [1, 'token </g1> is not properly nested'],
+        [2, 'must stay on one line, without line breaks'],
+      ],
     );
   });
 
   test('invalid JSON is repaired with a follow-up that says so', async () => {
     provider.reply(
       openaiReply('I cannot do that.', { input: 100, output: 5 }),
-      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 120, output: 20 }),
+      openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 120, output: 20 }),
     );
     const { engine } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(HELLO, [DE]));
 
     assert.equal(result.translations.get('de')?.get('s1'), 'Hallo <g1>Welt</g1>');
-    assert.deepEqual(userMessage(provider.requests[1]!).fix, [
-      { problem: 'the answer was not valid JSON in the required shape' },
-    ]);
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.fix, [{ problem: 'the answer was not valid JSON in the required shape' }]);
+    assert.deepEqual(repair.segments, ['Hello <g1>world</g1>']);
     assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 25 });
   });
 
   test('after a failed repair the call is made once more for what is still missing, and counted', async () => {
     provider.reply(
-      openaiReply({ de: { '1': 'Öffne <x1/> jetzt.' } }, { input: 400, output: 60 }),
-      openaiReply({ de: { '2': 'Alles speichern' } }, { input: 200, output: 30 }),
-      openaiReply({ de: { '2': '<g1>Alles</g1> speichern' } }, { input: 150, output: 20 }),
+      openaiReply({ de: ['Öffne <x1/> jetzt.', 'Alles speichern'] }, { input: 400, output: 60 }),
+      openaiReply({ de: ['Alles speichern'] }, { input: 200, output: 30 }),
+      openaiReply({ de: ['<g1>Alles</g1> speichern'] }, { input: 150, output: 20 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -238,8 +318,11 @@ describe('openai engine: repair of bad answers', () => {
 
     assert.deepEqual(plain(result.translations), { de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' } });
     assert.equal(provider.requests.length, 3);
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.segments, ['Save <g1>all</g1>']);
+    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing token <g1>', previous: 'Alles speichern' }]);
     const retried = userMessage(provider.requests[2]!);
-    assert.deepEqual(retried.segments, { '2': 'Save <g1>all</g1>' });
+    assert.deepEqual(retried.segments, ['Save <g1>all</g1>']);
     assert.equal(retried.fix, undefined);
     assert.deepEqual(result.usage, { inputTokens: 750, outputTokens: 110 });
   });
@@ -262,7 +345,7 @@ describe('openai engine: repair of bad answers', () => {
   });
 
   test('gives up with a message about placeholders when tokens stay broken', async () => {
-    provider.fallback(() => openaiReply({ de: { '1': 'Hallo Welt' } }, { input: 1, output: 1 }));
+    provider.fallback(() => openaiReply({ de: ['Hallo Welt'] }, { input: 1, output: 1 }));
     const { engine } = openaiEngine(provider);
     try {
       await assert.rejects(engine.translate(chunk(HELLO, [DE])), {
@@ -275,11 +358,28 @@ describe('openai engine: repair of bad answers', () => {
     }
   });
 
-  test('a truncated answer keeps the complete targets and re-requests the cut-off pair', async () => {
-    const cut = '{"translations":[{"lang":"de","segments":[{"id":"1","text":"Öffne <x1/> jetzt."},{"id":"2","text":"<g1>Alles</g1> speichern"}]},{"lang":"fr","segments":[{"id":"1","text":"Ouvrez <x1/> maint';
+  test('gives up with a message about left-out or merged segments when the count stays wrong', async () => {
+    provider.fallback(() => openaiReply({ de: ['Öffne <x1/> jetzt. <g1>Alles</g1> speichern'] }, { input: 1, output: 1 }));
+    const { engine } = openaiEngine(provider);
+    try {
+      await assert.rejects(engine.translate(chunk(TWO, [DE])), (error: unknown) => {
+        assert.ok(error instanceof EngineError);
+        assert.equal(error.retryable, true);
+        assert.equal(error.message, 'the model left out or merged some segments');
+        return true;
+      });
+      assert.equal(provider.requests.length, 3);
+      assert.deepEqual(userMessage(provider.requests[1]!).fix, [{ lang: 'de', problem: 'expected 2 translations, got 1' }]);
+    } finally {
+      provider.fallback(() => errorReply(500));
+    }
+  });
+
+  test('a truncated answer keeps the complete targets and re-requests the cut-off one', async () => {
+    const cut = '{"translations":[{"lang":"de","segments":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern"]},{"lang":"fr","segments":["Ouvrez <x1/> maint';
     provider.reply(
       openaiReply(cut, { input: 400, output: 4000 }, 'length'),
-      openaiReply({ fr: { '1': 'Ouvrez <x1/> maintenant.', '2': 'Tout <g1>enregistrer</g1>' } }, { input: 300, output: 50 }),
+      openaiReply({ fr: ['Ouvrez <x1/> maintenant.', 'Tout <g1>enregistrer</g1>'] }, { input: 300, output: 50 }),
     );
     const { engine } = openaiEngine(provider);
 
@@ -287,7 +387,33 @@ describe('openai engine: repair of bad answers', () => {
 
     assert.equal(result.translations.get('fr')?.get('s1'), 'Ouvrez <x1/> maintenant.');
     assert.equal(result.translations.get('de')?.get('s2'), '<g1>Alles</g1> speichern');
-    assert.deepEqual(userMessage(provider.requests[1]!).fix?.map((f) => `${f.lang}/${f.id}`), ['fr/1', 'fr/2']);
+    const repair = userMessage(provider.requests[1]!);
+    assert.deepEqual(repair.targets, ['French (fr)']);
+    assert.deepEqual(repair.fix?.map((f) => `${f.lang}/${f.line}: ${f.problem}`), [
+      'fr/1: missing from the answer',
+      'fr/2: missing from the answer',
+    ]);
+  });
+
+  test('a truncated answer keeps its aligned prefix minus the last entry, and only the rest is asked for', async () => {
+    const segments = [...THREE, { id: 'help', text: 'Help' }];
+    const cut = '{"translations":[{"lang":"de","segments":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil';
+    provider.reply(
+      openaiReply(cut, { input: 400, output: 4000 }, 'length'),
+      openaiReply({ de: ['Hilfe'] }, { input: 100, output: 20 }),
+    );
+    const { engine } = openaiEngine(provider);
+
+    const result = await engine.translate(chunk(segments, [DE]));
+
+    assert.deepEqual(plain(result.translations), {
+      de: { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden', help: 'Hilfe' },
+    });
+    const repair = userMessage(provider.requests[1]!);
+    // "Hil" was cut: the repair carries only the fourth segment, as line 1
+    assert.deepEqual(repair.segments, ['Help']);
+    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
+    assert.deepEqual(result.usage, { inputTokens: 500, outputTokens: 4020 });
   });
 });
 
@@ -296,7 +422,7 @@ describe('openai engine: transport faults', () => {
     provider.reply(
       errorReply(429, { 'retry-after': '1' }),
       errorReply(429, { 'retry-after-ms': '250' }),
-      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 40, output: 9 }),
+      openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 40, output: 9 }),
     );
     const { engine, sleeps } = openaiEngine(provider);
 
@@ -308,7 +434,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('500, 503 and 529 are retried with full-jitter exponential backoff', async () => {
-    provider.reply(errorReply(500), errorReply(503), errorReply(529), openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }));
+    provider.reply(errorReply(500), errorReply(503), errorReply(529), openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1, output: 1 }));
     const { engine, sleeps } = openaiEngine(provider);
 
     await engine.translate(chunk(HELLO, [DE]));
@@ -350,8 +476,8 @@ describe('openai engine: transport faults', () => {
   test('a reply slower than the timeout is abandoned and retried', async () => {
     const abortsBefore = provider.clientAborts;
     provider.reply(
-      { ...openaiReply({ de: { '1': 'zu spät' } }, { input: 1, output: 1 }), delayMs: 1000 },
-      openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 7, output: 3 }),
+      { ...openaiReply({ de: ['zu spät'] }, { input: 1, output: 1 }), delayMs: 1000 },
+      openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 7, output: 3 }),
     );
     const { engine } = openaiEngine(provider, { timeoutMs: 100 });
 
@@ -377,7 +503,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('a socket destroyed mid-response is retried', async () => {
-    provider.reply({ destroyMidResponse: true }, openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 5, output: 5 }));
+    provider.reply({ destroyMidResponse: true }, openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 5, output: 5 }));
     const { engine, sleeps } = openaiEngine(provider);
 
     const result = await engine.translate(chunk(HELLO, [DE]));
@@ -423,7 +549,7 @@ describe('openai engine: transport faults', () => {
   });
 
   test('calls to one provider never exceed the configured concurrency', async () => {
-    provider.fallback(() => ({ ...openaiReply({ de: { '1': 'Hallo <g1>Welt</g1>' } }, { input: 1, output: 1 }), delayMs: 40 }));
+    provider.fallback(() => ({ ...openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1, output: 1 }), delayMs: 40 }));
     const before = provider.maxInFlight;
     try {
       const { engine } = openaiEngine(provider, { concurrency: 2 });

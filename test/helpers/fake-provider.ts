@@ -128,15 +128,13 @@ export interface FakeUsage {
   readonly output: number;
 }
 
-export type Translations = Record<string, Record<string, string>>;
+/** Target code → its strings, in the order of the message's lines: `{de: ['Hallo', 'Welt']}`. */
+export type Translations = Record<string, readonly unknown[]>;
 
-/** `{de: {s1: 'Hallo'}}` → the answer object of the prompt's schema. */
+/** `{de: ['Hallo']}` → the answer object of the prompt's schema. */
 export function answerObject(translations: Translations): unknown {
   return {
-    translations: Object.entries(translations).map(([lang, segments]) => ({
-      lang,
-      segments: Object.entries(segments).map(([id, text]) => ({ id, text })),
-    })),
+    translations: Object.entries(translations).map(([lang, segments]) => ({ lang, segments })),
   };
 }
 
@@ -190,53 +188,64 @@ export interface UserMessage {
   targets: string[];
   format: string;
   plurals?: string;
-  /** Segment id on the wire (its position) → text, unescaped. */
-  segments: Record<string, string>;
-  fix?: { lang?: string; id?: string; problem: string; previous?: string }[];
+  /** The segment lines, unescaped, in order (line 1 first). */
+  segments: string[];
+  fix?: { lang?: string; line?: number; problem: string; previous?: string }[];
 }
 
-/** Reads the user message the engine sent (OpenAI or Anthropic body): header lines, then `<id> <text>`. */
+/**
+ * Reads the user message the engine sent (OpenAI or Anthropic body): header lines, then
+ * `segments (N):` and exactly N lines of escaped text; anything else throws.
+ */
 export function userMessage(request: RecordedRequest): UserMessage {
   const messages: { role: string; content: string }[] = request.body.messages;
   const user = messages.find((message) => message.role === 'user');
   if (!user) throw new Error('request has no user message');
   const lines = user.content.split('\n');
-  const message: UserMessage = { targets: [], format: '', segments: {} };
-  let inSegments = false;
-  for (const line of lines) {
-    if (inSegments) {
-      const space = line.indexOf(' ');
-      const escaped = line.slice(space + 1).replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"');
-      message.segments[line.slice(0, space)] = JSON.parse(`"${escaped}"`);
-      continue;
+  const message: UserMessage = { targets: [], format: '', segments: [] };
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const count = /^segments \((\d+)\):$/.exec(line);
+    if (count) {
+      const body = lines.slice(index + 1);
+      if (body.length !== Number(count[1])) {
+        throw new Error(`the message announces ${count[1]} segment lines and has ${body.length}`);
+      }
+      message.segments = body.map(unescapeLine);
+      return message;
     }
     const [key, ...rest] = line.split(': ');
     const value = rest.join(': ');
-    if (line === 'segments:') inSegments = true;
-    else if (key === 'source') message.source = value;
+    if (key === 'source') message.source = value;
     else if (key === 'targets') message.targets = value.split(/(?<=\)), /);
     else if (key === 'format') message.format = value;
     else if (key === 'plurals') message.plurals = value;
     else if (key === 'fix') message.fix = JSON.parse(value);
     else throw new Error(`unexpected header line in the user message: ${line}`);
   }
-  return message;
+  throw new Error('the user message has no "segments (N):" line');
+}
+
+/** A segment line back to its text: JSON string escapes, quotes left bare. */
+function unescapeLine(line: string): string {
+  return JSON.parse(`"${line.replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"')}"`);
+}
+
+/** The target codes of a user message: `German (de)` → `de`. */
+export function targetCodes(message: UserMessage): string[] {
+  return message.targets.map((target) => /\(([^()]+)\)$/.exec(target)?.[1] ?? target);
 }
 
 /**
- * A well-behaved translator for both wire formats: answers every target and segment
+ * A well-behaved translator for both wire formats: answers every line for every target
  * it was asked for with `[code] text`, tokens kept, and reports `usage` per call.
  */
 export function echoTranslator(usage: FakeUsage): ReplyScript {
   return (request) => {
     const message = userMessage(request);
-    const translations: Translations = {};
-    for (const target of message.targets) {
-      const code = /\(([^()]+)\)$/.exec(target)?.[1] ?? target;
-      translations[code] = Object.fromEntries(
-        Object.entries(message.segments).map(([id, text]) => [id, `[${code}] ${text}`]),
-      );
-    }
+    const translations: Translations = Object.fromEntries(
+      targetCodes(message).map((code) => [code, message.segments.map((text) => `[${code}] ${text}`)]),
+    );
     return request.path === '/v1/messages' ? anthropicReply(translations, usage) : openaiReply(translations, usage);
   };
 }
