@@ -1,6 +1,7 @@
 /**
  * Prompt-token bench: how many tokens the model engine sends, against the tokens of the
- * text being translated, per format, next to sending each document whole.
+ * text being translated, per format, next to sending each document whole; and how many
+ * tokens an answer that echoes the text costs.
  *
  *   npx tsx bench/prompt-tokens/run.ts [targets, default "de"; e.g. de,fr,ja,ar,pt-BR]
  *
@@ -8,13 +9,19 @@
  * ModelEngine through a capturing client (no network): the system and user messages
  * counted are exactly the ones that would go on the wire. Counts are o200k.
  *  - text:      Σ tokens of the segments' masked text (words + <gN>/<xN/> tokens)
- *  - lines:     tokens of the segment lines of the user message (`<n> <text>` per segment)
+ *  - lines:     tokens of the segment lines of the user message (one line per segment,
+ *               its text with JSON string escapes, no id)
  *  - overhead:  (lines − text) / text — the target is at most 15%
  *  - fixed:     system prompt + answer schema (identical for every call) + the user
- *               message's header (source, targets, format: depends only on the targets)
+ *               message's header (source, targets, format, `segments (N):`)
  *  - sent:      everything counted (fixed + lines)
  *  - whole:     tokens of the raw document (what "send it whole" would cost before instructions)
  *  - leaks:     markup characters in the user message beyond the tokens (target 0)
+ *  - answer:    tokens of the answer JSON when the model returns every segment unchanged
+ *               for every target (an echo; a real translation differs in the text only)
+ *  - envelope:  (answer − targets × text) / (segments × targets): answer tokens per
+ *               segment per target beyond the text itself (quotes, commas, escapes, the
+ *               per-target `{"lang":…,"segments":[…]}` spread over its segments)
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -36,20 +43,22 @@ class CapturingClient implements ModelClient {
   readonly provider = 'openai';
   readonly model = 'bench';
   readonly requests: ModelRequest[] = [];
+  readonly answers: string[] = [];
 
   async complete(request: ModelRequest): Promise<ModelAnswer> {
     this.requests.push(request);
-    // Echo every segment back (tokens intact) so the engine accepts the answer in one call.
-    const [header = '', body = ''] = request.user.split('\nsegments:\n');
-    const targetsLine = header.split('\n').find((line) => line.startsWith('targets: '))!;
+    // Echo every line back (tokens intact) so the engine accepts the answer in one call.
+    const lines = request.user.split('\n');
+    const countLine = lines.findIndex((line) => /^segments \(\d+\):$/.test(line));
+    const targetsLine = lines.find((line) => line.startsWith('targets: '))!;
     const codes = [...targetsLine.matchAll(/\(([^()]+)\)/g)].map((match) => match[1]!);
-    const segments = body.split('\n').map((line) => {
-      const space = line.indexOf(' ');
-      const escaped = line.slice(space + 1).replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"');
-      return { id: line.slice(0, space), text: JSON.parse(`"${escaped}"`) as string };
+    const segments = lines.slice(countLine + 1).map((line) => {
+      const escaped = line.replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"');
+      return JSON.parse(`"${escaped}"`) as string;
     });
-    const translations = codes.map((lang) => ({ lang, segments }));
-    return { text: JSON.stringify({ translations }), usage: { inputTokens: 0, outputTokens: 0 }, truncated: false };
+    const text = JSON.stringify({ translations: codes.map((lang) => ({ lang, segments })) });
+    this.answers.push(text);
+    return { text, usage: { inputTokens: 0, outputTokens: 0 }, truncated: false };
   }
 }
 
@@ -61,14 +70,27 @@ function markupLeaks(user: string, format: Format): number {
   return patterns.reduce((sum, pattern) => sum + (withoutTokens.match(pattern)?.length ?? 0), 0);
 }
 
+interface Totals {
+  text: number;
+  lines: number;
+  fixed: number;
+  whole: number;
+  answer: number;
+  segments: number;
+  docs: number;
+}
+
 async function main(): Promise<void> {
   const codes = (process.argv[2] ?? 'de').split(',');
   const targets: EngineLanguage[] = codes.map((code) => ({ code, name: displayNames.of(code) ?? code, rtl: false }));
   const source: EngineLanguage = { code: 'en', name: 'English', rtl: false };
+  const percent = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(1)}%`;
+  const envelope = (answer: number, text: number, segments: number): string =>
+    ((answer - codes.length * text) / (segments * codes.length)).toFixed(2);
 
   const rows: string[][] = [];
-  const totals = new Map<Format, { text: number; user: number; whole: number; docs: number }>();
-  let fixed = 0;
+  const totals = new Map<Format, Totals>();
+  const fixedBlocks = new Set<number>();
   for (const file of readdirSync(CORPUS).sort()) {
     const format = FORMAT_BY_EXTENSION[extname(file)];
     if (!format) continue;
@@ -92,42 +114,63 @@ async function main(): Promise<void> {
       source,
       format,
     });
+    if (client.requests.length !== 1) throw new Error(`${file}: expected one call, got ${client.requests.length}`);
     const request = client.requests[0]!;
-    const [head = '', lines = ''] = request.user.split('\nsegments:\n');
-    fixed = countTokens(request.system) + countTokens(JSON.stringify(request.schema)) + countTokens(`${head}\nsegments:\n`);
+    const all = request.user.split('\n');
+    const countLine = all.findIndex((line) => /^segments \(\d+\):$/.test(line));
+    const head = all.slice(0, countLine + 1).join('\n');
+    const lines = countTokens(all.slice(countLine + 1).join('\n'));
+    const fixed = countTokens(request.system) + countTokens(JSON.stringify(request.schema)) + countTokens(`${head}\n`);
+    fixedBlocks.add(fixed);
     const text = document.segments.reduce((sum, segment) => sum + countTokens(segment.text), 0);
-    const user = countTokens(lines);
     const whole = countTokens(content);
-    const leaks = markupLeaks(request.user, format);
+    const answer = countTokens(client.answers[0]!);
+    const segments = document.segments.length;
     rows.push([
       file,
       format,
-      String(document.segments.length),
+      String(segments),
       String(text),
-      String(user),
-      `${(((user - text) / text) * 100).toFixed(1)}%`,
-      String(fixed + user),
+      String(lines),
+      percent(lines - text, text),
+      String(fixed + lines),
       String(whole),
-      String(leaks),
+      String(markupLeaks(request.user, format)),
+      String(answer),
+      envelope(answer, text, segments),
     ]);
-    const total = totals.get(format) ?? { text: 0, user: 0, whole: 0, docs: 0 };
-    totals.set(format, { text: total.text + text, user: total.user + user, whole: total.whole + whole, docs: total.docs + 1 });
+    const t = totals.get(format) ?? { text: 0, lines: 0, fixed: 0, whole: 0, answer: 0, segments: 0, docs: 0 };
+    totals.set(format, {
+      text: t.text + text,
+      lines: t.lines + lines,
+      fixed: t.fixed + fixed,
+      whole: t.whole + whole,
+      answer: t.answer + answer,
+      segments: t.segments + segments,
+      docs: t.docs + 1,
+    });
   }
 
-  const header = ['document', 'format', 'segments', 'text', 'lines', 'overhead', 'sent', 'whole doc', 'markup leaks'];
-  console.log(`targets: ${codes.join(', ')}; fixed block (system prompt + schema + header): ${fixed} tokens per call\n`);
+  const fixedRange = [Math.min(...fixedBlocks), Math.max(...fixedBlocks)];
+  const fixedText = fixedRange[0] === fixedRange[1] ? `${fixedRange[0]}` : `${fixedRange[0]}–${fixedRange[1]}`;
+  console.log(`targets: ${codes.join(', ')}; fixed block (system prompt + schema + header): ${fixedText} tokens per call\n`);
+  const header = ['document', 'format', 'segments', 'text', 'lines', 'overhead', 'sent', 'whole doc', 'markup leaks', 'answer', 'envelope/seg/target'];
   console.log(markdownTable(header, rows));
   console.log();
   const summary = [...totals].map(([format, t]) => [
     format,
     String(t.docs),
     String(t.text),
-    String(t.user),
-    `${(((t.user - t.text) / t.text) * 100).toFixed(1)}%`,
-    String(t.user + fixed * t.docs),
+    String(t.lines),
+    percent(t.lines - t.text, t.text),
+    String(t.lines + t.fixed),
     String(t.whole),
+    String(t.answer),
+    envelope(t.answer, t.text, t.segments),
   ]);
-  console.log(markdownTable(['format', 'docs', 'text', 'lines', 'overhead', 'sent incl. fixed', 'whole docs'], summary));
+  console.log(
+    markdownTable(['format', 'docs', 'text', 'lines', 'overhead', 'sent incl. fixed', 'whole docs', 'answer', 'envelope/seg/target'], summary),
+  );
 }
 
 function markdownTable(header: string[], rows: string[][]): string {
