@@ -308,6 +308,9 @@ class MarkdownExtractor {
   #gap(start: number, end: number, parts: Part[]): void {
     const raw = this.source.slice(start, end);
     if (/^\s*$/.test(raw)) parts.push({ type: 'text', value: decodeText(raw) });
+    // A container prefix (`> `, list indent) opening a line after a text run's line
+    // break: the escaper writes it again after that break, so as an atom it came twice.
+    else if (this.source.charCodeAt(start - 1) === 10 && /^[ \t>]*$/.test(raw)) return;
     else parts.push({ type: 'atom', bytes: { start, end } });
   }
 
