@@ -45,28 +45,37 @@ export interface AttributeLocation {
   readonly end: number;
 }
 
+/** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+}
+
+/** `<` and a tag name, matched in place (sticky) so a tag is not sliced to find it. */
+const TAG_NAME = /<[^\s/>]*/y;
+
 /** The attributes of the start tag `source[start, end)` with exact value ranges. */
 export function scanAttributes(source: string, start: number, end: number): { attrs: AttributeLocation[]; insertAt: number } {
   const attrs: AttributeLocation[] = [];
-  const tagName = /^<[^\s/>]*/.exec(source.slice(start, Math.min(end, start + 256)));
-  let i = start + (tagName ? tagName[0].length : 1);
+  TAG_NAME.lastIndex = start;
+  const tagName = TAG_NAME.exec(source);
+  // The name is looked for in the first 256 characters of the tag only.
+  let i = tagName ? Math.min(start + tagName[0].length, end, start + 256) : start + 1;
   let insertAt = i;
-  const ws = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
   while (i < end) {
-    while (i < end && (ws(source[i]) || source[i] === '/')) i++;
+    while (i < end && (isSpaceCode(source.charCodeAt(i)) || source[i] === '/')) i++;
     if (i >= end || source[i] === '>') break;
     const nameStart = i;
-    while (i < end && !ws(source[i]) && source[i] !== '/' && source[i] !== '>' && (source[i] !== '=' || i === nameStart)) i++;
+    while (i < end && !isSpaceCode(source.charCodeAt(i)) && source[i] !== '/' && source[i] !== '>' && (source[i] !== '=' || i === nameStart)) i++;
     const name = source.slice(nameStart, i).toLowerCase();
     let j = i;
-    while (j < end && ws(source[j])) j++;
+    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
     if (source[j] !== '=') {
       attrs.push({ name, valueStart: i, valueEnd: i, quote: null, end: i });
       insertAt = i;
       continue;
     }
     j++;
-    while (j < end && ws(source[j])) j++;
+    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
     const q = source[j];
     if (q === '"' || q === "'") {
       const close = source.indexOf(q, j + 1);
@@ -75,7 +84,7 @@ export function scanAttributes(source: string, start: number, end: number): { at
       i = close + 1;
     } else {
       let k = j;
-      while (k < end && !ws(source[k]) && source[k] !== '>') k++;
+      while (k < end && !isSpaceCode(source.charCodeAt(k)) && source[k] !== '>') k++;
       attrs.push({ name, valueStart: j, valueEnd: k, quote: '', end: k });
       i = k;
     }
@@ -83,6 +92,14 @@ export function scanAttributes(source: string, start: number, end: number): { at
   }
   return { attrs, insertAt };
 }
+
+/**
+ * Every name `isTranslatableAttribute` accepts, as a substring test on the raw tag: a
+ * tag that does not match has no translatable attribute and is not scanned (most tags).
+ * Case-insensitive matching without the `u` flag folds ASCII letters only, and an
+ * attribute name is the lower-cased source bytes, so no translatable name is missed.
+ */
+const MAYBE_TRANSLATABLE_ATTRIBUTE = /title|alt|label|aria-description|placeholder|value|content/i;
 
 function isTranslatableAttribute(tag: string, name: string, attribs: Record<string, string>): boolean {
   switch (name) {
@@ -108,22 +125,81 @@ function isTranslatableAttribute(tag: string, name: string, attribs: Record<stri
   }
 }
 
-const collapse = (text: string): string => decodeHTML(text).replace(/[ \t\n\r\f]+/g, ' ');
-const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
-
-interface OpenElement {
-  readonly name: string;
-  readonly start: number;
-  readonly startTagEnd: number;
-  /** The run the start tag was put in (paired inline elements). */
-  run: number;
-  readonly mode: 'block' | 'inline' | 'atomic' | 'skip' | 'inside';
+/** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
+function hasSpaceToCollapse(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 ? text.charCodeAt(i + 1) === 32 : c === 9 || c === 10 || c === 13 || c === 12) return true;
+  }
+  return false;
 }
 
-type RunItem =
-  | { readonly type: 'text'; readonly start: number; readonly end: number }
-  | { readonly type: 'atom'; readonly start: number; readonly end: number }
-  | { readonly type: 'open' | 'close'; readonly start: number; readonly end: number; readonly pair: number };
+/** Decoded text with whitespace runs shown as one space (most runs need neither step). */
+function collapse(text: string): string {
+  const decoded = decodeHTML(text);
+  return hasSpaceToCollapse(decoded) ? decoded.replace(/[ \t\n\r\f]+/g, ' ') : decoded;
+}
+
+function isNoTranslate(attribs: Record<string, string>): boolean {
+  const { translate, class: className } = attribs;
+  if (translate !== undefined && translate.toLowerCase() === 'no') return true;
+  return className !== undefined && /(?:^|\s)notranslate(?:\s|$)/.test(className);
+}
+
+type Mode = 'block' | 'inline' | 'atomic' | 'skip' | 'inside';
+
+interface OpenElement {
+  readonly start: number;
+  /** The run the start tag was put in (paired inline elements). */
+  readonly run: number;
+  /** The pair id of an inline element's tags (NO_PAIR: its start tag was not put in a run). */
+  readonly pair: number;
+  readonly mode: Mode;
+}
+
+const NO_PAIR = -1;
+
+const TEXT = 0;
+const ATOM = 1;
+const OPEN = 2;
+const CLOSE = 3;
+type ItemType = typeof TEXT | typeof ATOM | typeof OPEN | typeof CLOSE;
+
+/**
+ * The inline items between two block boundaries (text, atoms, pair tags), kept as
+ * parallel arrays that every run reuses: a 2 MiB page has ~10⁵ items, and an object per
+ * item was a large part of the garbage collector's work.
+ */
+class Run {
+  readonly types: ItemType[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  /** Pair id of OPEN/CLOSE items. */
+  readonly pairs: number[] = [];
+  length = 0;
+  /** Which run this is; inline elements remember it to know if their close tag is in the same run. */
+  id = 0;
+
+  push(type: ItemType, start: number, end: number, pair = NO_PAIR): void {
+    const i = this.length++;
+    this.types[i] = type;
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.pairs[i] = pair;
+  }
+
+  /** Text extends a text item it directly follows (an entity split it, or a skipped comment did not). */
+  pushText(start: number, end: number): void {
+    const last = this.length - 1;
+    if (last >= 0 && this.types[last] === TEXT && this.ends[last] === start) this.ends[last] = end;
+    else this.push(TEXT, start, end);
+  }
+
+  next(): void {
+    this.length = 0;
+    this.id++;
+  }
+}
 
 export interface HtmlOptions {
   /** Whether lang/dir patches apply (not for HTML embedded in markdown). */
@@ -137,6 +213,201 @@ export interface HtmlOptions {
   readonly inMarkdown?: boolean;
 }
 
+/** The `attr` drafts of a start tag's translatable attributes, pushed to `out`. */
+function attributeDrafts(source: string, name: string, start: number, end: number, attribs: Record<string, string>, out: SegmentDraft[]): void {
+  if (NO_ATTRS.has(name) || !MAYBE_TRANSLATABLE_ATTRIBUTE.test(source.slice(start, end))) return;
+  const { attrs } = scanAttributes(source, start, end);
+  for (const attr of attrs) {
+    if (attr.quote === null || !isTranslatableAttribute(name, attr.name, attribs)) continue;
+    let s = attr.valueStart;
+    let e = attr.valueEnd;
+    while (s < e && isSpaceCode(source.charCodeAt(s))) s++;
+    while (e > s && isSpaceCode(source.charCodeAt(e - 1))) e--;
+    if (s === e) continue;
+    out.push({
+      start: s,
+      end: e,
+      parts: maskRun(source.slice(s, e), decodeHTMLAttribute, { offset: s }),
+      kind: 'attr',
+      ctx: `${name}@${attr.name}`,
+      singleLine: true,
+      escape: htmlAttrEscape(attr.quote),
+    });
+  }
+}
+
+/** The lang/dir patches of the `<html>` start tag, or of a fragment's top-level element. */
+function directionPatches(source: string, name: string, start: number, end: number, patches: Patch[]): void {
+  const { attrs, insertAt } = scanAttributes(source, start, end);
+  const dir = attrs.find((a) => a.name === 'dir' && a.quote !== null);
+  if (name === 'html') {
+    const lang = attrs.find((a) => a.name === 'lang' && a.quote !== null);
+    if (lang) patches.push({ start: lang.valueStart, end: lang.valueEnd, render: (t) => t.code });
+    const original = dir ? source.slice(dir.valueStart, dir.valueEnd) : '';
+    if (dir) patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original.toLowerCase() === 'rtl' ? 'ltr' : original) });
+    else patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
+  } else if (dir) {
+    const original = source.slice(dir.valueStart, dir.valueEnd);
+    patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original) });
+  } else {
+    patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
+  }
+}
+
+/**
+ * Turns htmlparser2's events into segment drafts. One instance per call; the handler
+ * methods are the parser's callbacks (no closures are made per event).
+ */
+class DraftBuilder {
+  readonly drafts: SegmentDraft[] = [];
+  readonly patches: Patch[] = [];
+  readonly #stack: OpenElement[] = [];
+  /** Names of the open block elements (the innermost is a segment's `ctx`). */
+  readonly #blocks: string[] = [];
+  readonly #run = new Run();
+  /**
+   * `attr` drafts of tags inside the current run, pushed after the run's own draft so
+   * that drafts come out in source order (the template then has nothing to sort).
+   */
+  #nested: SegmentDraft[] = [];
+  /** Depth inside an atomic or skipped subtree. */
+  #hidden = 0;
+  #lastEnd: number;
+  #tagStart: number;
+  #htmlTagSeen = false;
+  readonly #fullDocument: boolean;
+  readonly #parser: Parser;
+
+  constructor(
+    private readonly source: string,
+    private readonly from: number,
+    private readonly to: number,
+    private readonly options: HtmlOptions,
+  ) {
+    this.#lastEnd = from;
+    this.#tagStart = from;
+    this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
+    this.#parser = new Parser(this, { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  }
+
+  build(): void {
+    this.#parser.end(this.source.slice(this.from, this.to));
+    this.#flush();
+  }
+
+  /** Ends the current run: its draft, then the attribute drafts inside it. */
+  #flush(): void {
+    const run = this.#run;
+    if (run.length > 0) {
+      const draft = runDraft(this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+      if (draft) this.drafts.push(draft);
+    }
+    if (this.#nested.length > 0) {
+      for (const draft of this.#nested) this.drafts.push(draft);
+      this.#nested = [];
+    }
+    run.next();
+  }
+
+  onopentagname(): void {
+    this.#tagStart = this.from + this.#parser.startIndex;
+  }
+
+  onopentag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
+    const start = isImplied ? this.#lastEnd : this.#tagStart;
+    const end = isImplied ? this.#lastEnd : this.from + this.#parser.endIndex + 1;
+    if (!isImplied) this.#lastEnd = end;
+    if (this.#hidden > 0) {
+      if (!VOID.has(name)) {
+        this.#stack.push({ start, run: 0, pair: NO_PAIR, mode: 'inside' });
+        this.#hidden++;
+      }
+      return;
+    }
+    const noTranslate = isNoTranslate(attribs);
+    if (!isImplied && this.options.directionPatches) {
+      if (name === 'html' && !this.#htmlTagSeen) {
+        this.#htmlTagSeen = true;
+        directionPatches(this.source, name, start, end, this.patches);
+      } else if (!this.#fullDocument && this.#stack.length === 0 && !NO_DIR.has(name)) {
+        directionPatches(this.source, name, start, end, this.patches);
+      }
+    }
+    const block = BLOCK.has(name) || SKIPPED.has(name);
+    // A block's start tag ends the run before it, so its attribute drafts come after that run's draft.
+    if (block) this.#flush();
+    if (!isImplied && !noTranslate) attributeDrafts(this.source, name, start, end, attribs, block ? this.drafts : this.#nested);
+    const isVoid = VOID.has(name);
+    let mode: Mode;
+    if (block) {
+      mode = SKIPPED.has(name) || noTranslate ? 'skip' : 'block';
+      if (mode === 'block') this.#blocks.push(name);
+    } else if (isVoid || noTranslate || ATOMIC.has(name)) {
+      mode = 'atomic';
+    } else {
+      mode = 'inline';
+    }
+    if (isVoid) {
+      if (mode === 'atomic' && end > start) this.#run.push(ATOM, start, end);
+      if (mode === 'block') this.#blocks.pop();
+      return;
+    }
+    let pair = NO_PAIR;
+    if (mode === 'atomic' || mode === 'skip') this.#hidden = 1;
+    else if (mode === 'inline' && end > start) {
+      pair = newPairId();
+      this.#run.push(OPEN, start, end, pair);
+    }
+    this.#stack.push({ start, run: this.#run.id, pair, mode });
+  }
+
+  onclosetag(name: string, isImplied: boolean): void {
+    if (VOID.has(name)) return;
+    const element = this.#stack.pop();
+    if (!element) return;
+    const closeStart = isImplied ? this.#lastEnd : this.from + this.#parser.startIndex;
+    const closeEnd = isImplied ? this.#lastEnd : this.from + this.#parser.endIndex + 1;
+    if (!isImplied) this.#lastEnd = closeEnd;
+    switch (element.mode) {
+      case 'inside':
+        this.#hidden--;
+        return;
+      case 'atomic':
+        this.#hidden = 0;
+        this.#run.push(ATOM, element.start, closeEnd);
+        return;
+      case 'skip':
+        this.#hidden = 0;
+        return;
+      case 'block':
+        this.#flush();
+        this.#blocks.pop();
+        return;
+      case 'inline':
+        if (closeEnd > closeStart) {
+          // A close tag in another run than its start tag cannot be a pair: an atom.
+          if (element.pair !== NO_PAIR && element.run === this.#run.id) this.#run.push(CLOSE, closeStart, closeEnd, element.pair);
+          else this.#run.push(ATOM, closeStart, closeEnd);
+        }
+    }
+  }
+
+  ontext(): void {
+    const start = this.from + this.#parser.startIndex;
+    const end = this.from + this.#parser.endIndex + 1;
+    this.#lastEnd = end;
+    if (this.#hidden === 0) this.#run.pushText(start, end);
+  }
+
+  oncomment(): void {
+    this.#lastEnd = this.from + this.#parser.endIndex + 1;
+  }
+
+  onprocessinginstruction(): void {
+    this.#lastEnd = this.from + this.#parser.endIndex + 1;
+  }
+}
+
 /** Segment drafts and lang/dir patches for the HTML in `source[from, to)`. */
 export function htmlDrafts(
   source: string,
@@ -144,181 +415,24 @@ export function htmlDrafts(
   to = source.length,
   options: HtmlOptions = { directionPatches: true },
 ): { drafts: SegmentDraft[]; patches: Patch[] } {
-  const drafts: SegmentDraft[] = [];
-  const patches: Patch[] = [];
-  const stack: OpenElement[] = [];
-  const blocks: string[] = [];
-  let run: RunItem[] = [];
-  let runId = 0;
-  let hidden = 0; // depth inside an atomic or skipped subtree
-  let lastEnd = from;
-  let tagStart = from;
-  const pairIds = new Map<OpenElement, number>();
-  const fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
-  let htmlTagSeen = false;
-
-  const flush = () => {
-    const draft = runDraft(source, run, blocks[blocks.length - 1] ?? 'body', options.inMarkdown === true);
-    if (draft) drafts.push(draft);
-    run = [];
-    runId++;
-  };
-
-  const attributeDrafts = (name: string, start: number, end: number, attribs: Record<string, string>) => {
-    if (NO_ATTRS.has(name)) return;
-    const { attrs } = scanAttributes(source, start, end);
-    for (const attr of attrs) {
-      if (attr.quote === null || !isTranslatableAttribute(name, attr.name, attribs)) continue;
-      let s = attr.valueStart;
-      let e = attr.valueEnd;
-      while (s < e && isSpace(source[s])) s++;
-      while (e > s && isSpace(source[e - 1])) e--;
-      if (s === e) continue;
-      drafts.push({
-        start: s,
-        end: e,
-        parts: maskRun(source.slice(s, e), decodeHTMLAttribute, { offset: s }),
-        kind: 'attr',
-        ctx: `${name}@${attr.name}`,
-        singleLine: true,
-        escape: htmlAttrEscape(attr.quote),
-      });
-    }
-  };
-
-  const directionPatch = (name: string, start: number, end: number) => {
-    const { attrs, insertAt } = scanAttributes(source, start, end);
-    const dir = attrs.find((a) => a.name === 'dir' && a.quote !== null);
-    if (name === 'html') {
-      const lang = attrs.find((a) => a.name === 'lang' && a.quote !== null);
-      if (lang) patches.push({ start: lang.valueStart, end: lang.valueEnd, render: (t) => t.code });
-      const original = dir ? source.slice(dir.valueStart, dir.valueEnd) : '';
-      if (dir) patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original.toLowerCase() === 'rtl' ? 'ltr' : original) });
-      else patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-    } else if (dir) {
-      const original = source.slice(dir.valueStart, dir.valueEnd);
-      patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original) });
-    } else {
-      patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-    }
-  };
-
-  const parser: Parser = new Parser(
-    {
-      onopentagname() {
-        tagStart = from + parser.startIndex;
-      },
-      onopentag(name, attribs, isImplied) {
-        const start = isImplied ? lastEnd : tagStart;
-        const end = isImplied ? lastEnd : from + parser.endIndex + 1;
-        if (!isImplied) lastEnd = end;
-        if (hidden > 0) {
-          if (!VOID.has(name)) {
-            stack.push({ name, start, startTagEnd: end, run: runId, mode: 'inside' });
-            hidden++;
-          }
-          return;
-        }
-        const noTranslate =
-          (attribs.translate ?? '').toLowerCase() === 'no' || /(?:^|\s)notranslate(?:\s|$)/.test(attribs.class ?? '');
-        if (!isImplied && options.directionPatches) {
-          if (name === 'html' && !htmlTagSeen) {
-            htmlTagSeen = true;
-            directionPatch(name, start, end);
-          } else if (!fullDocument && stack.length === 0 && !NO_DIR.has(name)) {
-            directionPatch(name, start, end);
-          }
-        }
-        if (!isImplied && !noTranslate) attributeDrafts(name, start, end, attribs);
-        const block = BLOCK.has(name) || SKIPPED.has(name);
-        let mode: OpenElement['mode'];
-        if (block) {
-          flush();
-          mode = SKIPPED.has(name) || noTranslate ? 'skip' : 'block';
-          if (mode === 'block') blocks.push(name);
-        } else if (ATOMIC.has(name) || noTranslate || VOID.has(name)) {
-          mode = 'atomic';
-        } else {
-          mode = 'inline';
-        }
-        if (VOID.has(name)) {
-          if (mode === 'atomic' && end > start) run.push({ type: 'atom', start, end });
-          if (mode === 'block') blocks.pop();
-          return;
-        }
-        const element: OpenElement = { name, start, startTagEnd: end, run: runId, mode };
-        stack.push(element);
-        if (mode === 'atomic' || mode === 'skip') hidden = 1;
-        else if (mode === 'inline' && end > start) {
-          const pair = newPairId();
-          pairIds.set(element, pair);
-          run.push({ type: 'open', start, end, pair });
-        }
-      },
-      onclosetag(name, isImplied) {
-        if (VOID.has(name)) return;
-        const element = stack.pop();
-        if (!element) return;
-        const closeStart = isImplied ? lastEnd : from + parser.startIndex;
-        const closeEnd = isImplied ? lastEnd : from + parser.endIndex + 1;
-        if (!isImplied) lastEnd = closeEnd;
-        if (element.mode === 'inside') {
-          hidden--;
-          return;
-        }
-        if (element.mode === 'atomic') {
-          hidden = 0;
-          run.push({ type: 'atom', start: element.start, end: closeEnd });
-        } else if (element.mode === 'skip') {
-          hidden = 0;
-        } else if (element.mode === 'block') {
-          flush();
-          blocks.pop();
-        } else {
-          const pair = pairIds.get(element);
-          pairIds.delete(element);
-          if (closeEnd > closeStart) {
-            if (pair !== undefined && element.run === runId) run.push({ type: 'close', start: closeStart, end: closeEnd, pair });
-            else run.push({ type: 'atom', start: closeStart, end: closeEnd });
-          }
-        }
-      },
-      ontext() {
-        const start = from + parser.startIndex;
-        const end = from + parser.endIndex + 1;
-        lastEnd = end;
-        if (hidden > 0) return;
-        const prev = run[run.length - 1];
-        if (prev && prev.type === 'text' && prev.end === start) run[run.length - 1] = { type: 'text', start: prev.start, end };
-        else run.push({ type: 'text', start, end });
-      },
-      oncomment() {
-        lastEnd = from + parser.endIndex + 1;
-      },
-      onprocessinginstruction() {
-        lastEnd = from + parser.endIndex + 1;
-      },
-    },
-    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(source.slice(from, to));
-  flush();
-  return { drafts, patches };
+  const builder = new DraftBuilder(source, from, to, options);
+  builder.build();
+  return { drafts: builder.drafts, patches: builder.patches };
 }
 
 /** An atom, or one tag of a pair that encloses no text (`<x2/>`, `<span></span>`). */
-function wrapsNoText(source: string, items: readonly RunItem[], index: number): boolean {
-  const item = items[index]!;
-  if (item.type === 'atom') return true;
-  if (item.type === 'text') return false;
+function wrapsNoText(source: string, run: Run, index: number): boolean {
+  const type = run.types[index]!;
+  if (type === ATOM) return true;
+  if (type === TEXT) return false;
   // `<x2/>` parses as an open tag that never closes, but it wraps nothing.
-  if (item.type === 'open' && source.slice(item.start, item.end).endsWith('/>')) return true;
-  const step = item.type === 'open' ? 1 : -1;
-  for (let i = index + step; i >= 0 && i < items.length; i += step) {
-    const other = items[i]!;
-    if (other.type === 'text') {
-      if (/\S/.test(source.slice(other.start, other.end))) return false;
-    } else if (other.type !== 'atom' && other.pair === item.pair) {
+  if (type === OPEN && source.slice(run.starts[index], run.ends[index]).endsWith('/>')) return true;
+  const step = type === OPEN ? 1 : -1;
+  for (let i = index + step; i >= 0 && i < run.length; i += step) {
+    const other = run.types[i]!;
+    if (other === TEXT) {
+      if (/\S/.test(source.slice(run.starts[i], run.ends[i]))) return false;
+    } else if (other !== ATOM && run.pairs[i] === run.pairs[index]) {
       return true;
     }
   }
@@ -326,36 +440,35 @@ function wrapsNoText(source: string, items: readonly RunItem[], index: number): 
 }
 
 /** Builds a segment from a run of inline items; gaps between items are atoms. */
-function runDraft(source: string, items: RunItem[], block: string, inMarkdown: boolean): SegmentDraft | null {
+function runDraft(source: string, run: Run, block: string, inMarkdown: boolean): SegmentDraft | null {
+  const { types, starts, ends, pairs } = run;
   let first = 0;
-  let last = items.length - 1;
+  let last = run.length - 1;
   // Outer whitespace stays in the template.
   let start = -1;
   let end = -1;
   for (; first <= last; first++) {
-    const item = items[first]!;
-    if (inMarkdown && wrapsNoText(source, items, first)) continue;
-    if (item.type !== 'text') {
-      start = item.start;
+    if (inMarkdown && wrapsNoText(source, run, first)) continue;
+    if (types[first] !== TEXT) {
+      start = starts[first]!;
       break;
     }
-    let s = item.start;
-    while (s < item.end && isSpace(source[s])) s++;
-    if (s < item.end) {
+    let s = starts[first]!;
+    while (s < ends[first]! && isSpaceCode(source.charCodeAt(s))) s++;
+    if (s < ends[first]!) {
       start = s;
       break;
     }
   }
   for (; last >= first; last--) {
-    const item = items[last]!;
-    if (inMarkdown && wrapsNoText(source, items, last)) continue;
-    if (item.type !== 'text') {
-      end = item.end;
+    if (inMarkdown && wrapsNoText(source, run, last)) continue;
+    if (types[last] !== TEXT) {
+      end = ends[last]!;
       break;
     }
-    let e = item.end;
-    while (e > item.start && isSpace(source[e - 1])) e--;
-    if (e > item.start) {
+    let e = ends[last]!;
+    while (e > starts[last]! && isSpaceCode(source.charCodeAt(e - 1))) e--;
+    if (e > starts[last]!) {
       end = e;
       break;
     }
@@ -364,27 +477,23 @@ function runDraft(source: string, items: RunItem[], block: string, inMarkdown: b
   const parts: Part[] = [];
   let cursor = start;
   for (let i = first; i <= last; i++) {
-    const item = items[i]!;
-    const s = Math.max(item.start, start);
-    const e = Math.min(item.end, end);
+    const type = types[i]!;
+    const s = Math.max(starts[i]!, start);
+    const e = Math.min(ends[i]!, end);
     if (s > cursor) parts.push({ type: 'atom', bytes: { start: cursor, end: s } });
-    if (item.type === 'text') {
+    if (type === TEXT) {
       if (inMarkdown) pushWithLineBreaks(parts, source, s, e);
-      else parts.push(...maskRun(source.slice(s, e), collapse, { offset: s }));
-    }
-    else if (item.type === 'atom') parts.push({ type: 'atom', bytes: { start: s, end: e } });
-    else parts.push({ type: item.type, bytes: { start: s, end: e }, pair: item.pair });
+      else maskRun(source.slice(s, e), collapse, { offset: s }, {}, parts);
+    } else if (type === ATOM) parts.push({ type: 'atom', bytes: { start: s, end: e } });
+    else parts.push({ type: type === OPEN ? 'open' : 'close', bytes: { start: s, end: e }, pair: pairs[i]! });
     cursor = Math.max(cursor, e);
   }
-  const heading = /^h[1-6]$/.test(block);
-  return {
-    start,
-    end,
-    parts,
-    kind: heading ? 'heading' : block === 'td' || block === 'th' ? 'cell' : 'block',
-    ctx: block,
-    escape: htmlTextEscape,
-  };
+  return { start, end, parts, kind: kindOf(block), ctx: block, escape: htmlTextEscape };
+}
+
+function kindOf(block: string): SegmentDraft['kind'] {
+  if (block.length === 2 && block.charCodeAt(0) === 104 /* h */ && block >= 'h1' && block <= 'h6') return 'heading';
+  return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 
 /** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
