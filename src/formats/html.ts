@@ -7,9 +7,10 @@
  * skipped whole. Translatable attribute values are `attr` segments spliced in place.
  */
 import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
-import { Parser } from 'htmlparser2';
 import { htmlAttrEscape, htmlTextEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
+import { HtmlTree } from './html-tree.js';
+import type { TagAttributes, TreeHandler } from './html-tree.js';
 import { maskRun } from './placeholders.js';
 import { newPairId, TemplateDocument } from './template.js';
 import type { Part, Patch, SegmentDraft } from './template.js';
@@ -101,7 +102,7 @@ export function scanAttributes(source: string, start: number, end: number): { at
  */
 const MAYBE_TRANSLATABLE_ATTRIBUTE = /title|alt|label|aria-description|placeholder|value|content/i;
 
-function isTranslatableAttribute(tag: string, name: string, attribs: Record<string, string>): boolean {
+function isTranslatableAttribute(tag: string, name: string, attribs: TagAttributes): boolean {
   switch (name) {
     case 'title':
     case 'aria-label':
@@ -140,7 +141,7 @@ function collapse(text: string): string {
   return hasSpaceToCollapse(decoded) ? decoded.replace(/[ \t\n\r\f]+/g, ' ') : decoded;
 }
 
-function isNoTranslate(attribs: Record<string, string>): boolean {
+function isNoTranslate(attribs: TagAttributes): boolean {
   const { translate, class: className } = attribs;
   if (translate !== undefined && translate.toLowerCase() === 'no') return true;
   return className !== undefined && /(?:^|\s)notranslate(?:\s|$)/.test(className);
@@ -214,7 +215,7 @@ export interface HtmlOptions {
 }
 
 /** The `attr` drafts of a start tag's translatable attributes, pushed to `out`. */
-function attributeDrafts(source: string, name: string, start: number, end: number, attribs: Record<string, string>, out: SegmentDraft[]): void {
+function attributeDrafts(source: string, name: string, start: number, end: number, attribs: TagAttributes, out: SegmentDraft[]): void {
   if (NO_ATTRS.has(name) || !MAYBE_TRANSLATABLE_ATTRIBUTE.test(source.slice(start, end))) return;
   const { attrs } = scanAttributes(source, start, end);
   for (const attr of attrs) {
@@ -255,10 +256,11 @@ function directionPatches(source: string, name: string, start: number, end: numb
 }
 
 /**
- * Turns htmlparser2's events into segment drafts. One instance per call; the handler
- * methods are the parser's callbacks (no closures are made per event).
+ * Turns htmlparser2's events into segment drafts. One instance per call; its methods are
+ * the event handlers (no closures are made per event). Event positions are relative to
+ * `source[from, to)`, which is what is parsed.
  */
-class DraftBuilder {
+class DraftBuilder implements TreeHandler {
   readonly drafts: SegmentDraft[] = [];
   readonly patches: Patch[] = [];
   readonly #stack: OpenElement[] = [];
@@ -273,10 +275,8 @@ class DraftBuilder {
   /** Depth inside an atomic or skipped subtree. */
   #hidden = 0;
   #lastEnd: number;
-  #tagStart: number;
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
-  readonly #parser: Parser;
 
   constructor(
     private readonly source: string,
@@ -285,13 +285,11 @@ class DraftBuilder {
     private readonly options: HtmlOptions,
   ) {
     this.#lastEnd = from;
-    this.#tagStart = from;
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
-    this.#parser = new Parser(this, { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true });
   }
 
   build(): void {
-    this.#parser.end(this.source.slice(this.from, this.to));
+    new HtmlTree(this).parse(this.source.slice(this.from, this.to));
     this.#flush();
   }
 
@@ -309,13 +307,9 @@ class DraftBuilder {
     run.next();
   }
 
-  onopentagname(): void {
-    this.#tagStart = this.from + this.#parser.startIndex;
-  }
-
-  onopentag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
-    const start = isImplied ? this.#lastEnd : this.#tagStart;
-    const end = isImplied ? this.#lastEnd : this.from + this.#parser.endIndex + 1;
+  openTag(name: string, attribs: TagAttributes, isImplied: boolean, tagStart: number, tagEnd: number): void {
+    const start = isImplied ? this.#lastEnd : this.from + tagStart;
+    const end = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = end;
     if (this.#hidden > 0) {
       if (!VOID.has(name)) {
@@ -361,12 +355,12 @@ class DraftBuilder {
     this.#stack.push({ start, run: this.#run.id, pair, mode });
   }
 
-  onclosetag(name: string, isImplied: boolean): void {
+  closeTag(name: string, isImplied: boolean, tagStart: number, tagEnd: number): void {
     if (VOID.has(name)) return;
     const element = this.#stack.pop();
     if (!element) return;
-    const closeStart = isImplied ? this.#lastEnd : this.from + this.#parser.startIndex;
-    const closeEnd = isImplied ? this.#lastEnd : this.from + this.#parser.endIndex + 1;
+    const closeStart = isImplied ? this.#lastEnd : this.from + tagStart;
+    const closeEnd = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = closeEnd;
     switch (element.mode) {
       case 'inside':
@@ -392,19 +386,13 @@ class DraftBuilder {
     }
   }
 
-  ontext(): void {
-    const start = this.from + this.#parser.startIndex;
-    const end = this.from + this.#parser.endIndex + 1;
-    this.#lastEnd = end;
-    if (this.#hidden === 0) this.#run.pushText(start, end);
+  text(start: number, end: number): void {
+    this.#lastEnd = this.from + end;
+    if (this.#hidden === 0) this.#run.pushText(this.from + start, this.from + end);
   }
 
-  oncomment(): void {
-    this.#lastEnd = this.from + this.#parser.endIndex + 1;
-  }
-
-  onprocessinginstruction(): void {
-    this.#lastEnd = this.from + this.#parser.endIndex + 1;
+  other(end: number): void {
+    this.#lastEnd = this.from + end;
   }
 }
 
