@@ -6,8 +6,8 @@
  * each branch a pair so a model may reorder branches but not mix skeleton into words
  * (decision in docs/formats.md).
  */
-import { newPairId } from './template.js';
-import type { Part, TokenBytes } from './template.js';
+import { ATOM, CLOSE, newPairId, OPEN } from './template.js';
+import type { DocumentBuilder, Part, TokenBytes } from './template.js';
 
 export interface Span {
   readonly start: number;
@@ -56,34 +56,74 @@ function trimUrl(url: string): string {
   return url.slice(0, end);
 }
 
-const IDENT = /[\p{L}\p{N}_$.-]/u;
-const SIMPLE_TYPES = new Set(['number', 'date', 'time', 'spellout', 'ordinal', 'duration']);
-const COMPLEX_TYPES = new Set(['plural', 'select', 'selectordinal']);
+/** A span list as flat numbers, 4 per span: start, end, type (ATOM/OPEN/CLOSE), pair id. */
+export class SpanList {
+  length = 0;
+  readonly data: number[] = [];
+  add(start: number, end: number, type: number, pair: number): void {
+    const data = this.data;
+    const n = this.length;
+    data[n] = start;
+    data[n + 1] = end;
+    data[n + 2] = type;
+    data[n + 3] = pair;
+    this.length = n + 4;
+  }
+}
+const TYPE_NAMES = ['atom', 'open', 'close'] as const;
+
+/** One list reused by every call that is not nested in another (no allocation per run). */
+const shared = new SpanList();
+let sharedBusy = false;
 
 /**
  * Scans `text` for placeholders, returning spans in order. ICU messages nest, so `{`
  * is handled by a small recursive-descent reader rather than the regex.
  */
 export function findPlaceholders(text: string, options: PlaceholderOptions = {}): Span[] {
+  const list = new SpanList();
+  scanPlaceholders(text, options, list);
   const spans: Span[] = [];
-  // Every placeholder holds one of these characters (`://` a colon, an e-mail `@`, a
-  // token `<`, `www.` a `w`): most text runs are skipped without running the big pattern.
-  if (!MAYBE.test(text)) return spans;
-  scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, spans);
+  const data = list.data;
+  for (let k = 0; k < list.length; k += 4) {
+    const type = TYPE_NAMES[data[k + 2]!]!;
+    spans.push(type === 'atom' ? { start: data[k]!, end: data[k + 1]!, type } : { start: data[k]!, end: data[k + 1]!, type, pair: data[k + 3]! });
+  }
   return spans;
 }
 
-const MAYBE = /[{}%$<:@]|www\./;
+/** The spans of `text` into `list` (emptied first). */
+export function scanPlaceholders(text: string, options: PlaceholderOptions, list: SpanList): void {
+  list.length = 0;
+  // Every placeholder holds one of these characters (`://` a colon, an e-mail `@`, a
+  // token `<`, `www.` a `w`): most text runs are skipped without running the big pattern.
+  if (!mayHoldPlaceholder(text, 0, text.length)) return;
+  scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
+}
+
+/** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
+export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 119) {
+      if (c === 123 /* { */ || c === 125 /* } */) return true;
+    } else if (c === 119 /* w */) {
+      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return true;
+    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return true;
+  }
+  return false;
+}
 
 /** One compiled copy of each pattern per ICU nesting depth (compiling per call was the hot spot). */
 const copies = new Map<RegExp, RegExp[]>();
 function patternAt(pattern: RegExp, depth: number): RegExp {
+  if (depth === 0) return pattern;
   let list = copies.get(pattern);
   if (!list) copies.set(pattern, (list = []));
   return (list[depth] ??= new RegExp(pattern.source, 'g'));
 }
 
-function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: Span[], depth = 0): void {
+function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: SpanList, depth: number): void {
   const re = patternAt(pattern, depth);
   re.lastIndex = from;
   let hashFrom = from;
@@ -100,12 +140,13 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     if (token.length > 3 && (token.charCodeAt(0) === 104 || token.charCodeAt(0) === 102 || token.charCodeAt(0) === 119) && URL_START.test(token)) {
       token = trimUrl(token);
     }
-    if (start + token.length > to) token = token.slice(0, to - start);
-    if (token.length === 0) continue;
+    let end = start + token.length;
+    if (end > to) end = to;
+    if (end === start) continue;
     if (inPlural) pushHashes(text, hashFrom, start, spans);
-    hashFrom = start + token.length;
-    spans.push({ start, end: start + token.length, type: 'atom' });
-    re.lastIndex = start + token.length;
+    hashFrom = end;
+    spans.add(start, end, ATOM, 0);
+    re.lastIndex = end;
   }
   if (inPlural) pushHashes(text, hashFrom, to, spans);
 }
@@ -113,20 +154,34 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
 const URL_START = /^(?:https?|ftp):|^www\./;
 
 /** `#` inside a plural branch is the number: an atom. */
-function pushHashes(text: string, from: number, upTo: number, spans: Span[]): void {
+function pushHashes(text: string, from: number, upTo: number, spans: SpanList): void {
   for (let i = text.indexOf('#', from); i !== -1 && i < upTo; i = text.indexOf('#', i + 1)) {
-    spans.push({ start: i, end: i + 1, type: 'atom' });
+    spans.add(i, i + 1, ATOM, 0);
   }
 }
 
 const SPACE = /\s/;
+/** `\s` for one UTF-16 unit: ASCII by char code, anything else asks the regex. */
+function isSpaceAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return SPACE.test(text[i]!);
+}
+
 function skipSpace(text: string, i: number, to: number): number {
-  while (i < to && SPACE.test(text[i]!)) i++;
+  while (i < to && isSpaceAt(text, i)) i++;
   return i;
 }
 
+const IDENT = /[\p{L}\p{N}_$.-]/u;
 function readIdent(text: string, i: number, to: number): number {
-  while (i < to && IDENT.test(text[i]!)) i++;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      // a-z A-Z 0-9 _ $ . -
+      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c === 46 || c === 45)) break;
+    } else if (!IDENT.test(text[i]!)) break;
+  }
   return i;
 }
 
@@ -134,88 +189,105 @@ function readIdent(text: string, i: number, to: number): number {
 function matchBrace(text: string, open: number, to: number): number {
   let depth = 0;
   for (let i = open; i < to; i++) {
-    const c = text[i];
-    if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i + 1;
+    const c = text.charCodeAt(i);
+    if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) return i + 1;
   }
   return -1;
 }
+
+/** The ICU argument type at `text[from, to)`: 0 none of ours, 1 simple, 2 plural-like, 3 select. */
+function argumentType(text: string, from: number, to: number): number {
+  switch (to - from) {
+    case 4:
+      return text.startsWith('date', from) || text.startsWith('time', from) ? 1 : 0;
+    case 6:
+      return text.startsWith('number', from) ? 1 : text.startsWith('plural', from) ? 2 : text.startsWith('select', from) ? 3 : 0;
+    case 7:
+      return text.startsWith('ordinal', from) ? 1 : 0;
+    case 8:
+      return text.startsWith('duration', from) || text.startsWith('spellout', from) ? 1 : 0;
+    case 13:
+      return text.startsWith('selectordinal', from) ? 2 : 0;
+    default:
+      return 0;
+  }
+}
+
+/** Branch positions (selector start, body start, body end) of the ICU messages being read; nested reads stack above. */
+const branchStack: number[] = [];
 
 /**
  * Reads an ICU argument at `start` (a `{`). Simple arguments become one atom; plural
  * and select messages become header atom + one pair per branch + closing atom, with
  * the branch bodies scanned recursively. Returns the end index, or -1 if not ICU.
+ * Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first.
  */
-function readIcu(
-  text: string,
-  start: number,
-  to: number,
-  pattern: RegExp,
-  spans: Span[],
-  hashFrom: number,
-  depth: number,
-): number {
-  /** Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first. */
-  const beforePush = () => {
-    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
-  };
+function readIcu(text: string, start: number, to: number, pattern: RegExp, spans: SpanList, hashFrom: number, depth: number): number {
   let i = skipSpace(text, start + 1, to);
   const nameEnd = readIdent(text, i, to);
   if (nameEnd === i) return -1;
   i = skipSpace(text, nameEnd, to);
-  if (text[i] === '}') {
-    beforePush();
-    spans.push({ start, end: i + 1, type: 'atom' });
+  const c = text.charCodeAt(i);
+  if (c === 125 /* } */) {
+    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
+    spans.add(start, i + 1, ATOM, 0);
     return i + 1;
   }
-  if (text[i] !== ',') return -1;
+  if (c !== 44 /* , */) return -1;
   i = skipSpace(text, i + 1, to);
   const typeEnd = readIdent(text, i, to);
-  const type = text.slice(i, typeEnd);
+  const type = argumentType(text, i, typeEnd);
   i = skipSpace(text, typeEnd, to);
-  if (SIMPLE_TYPES.has(type)) {
+  if (type === 1) {
     const end = matchBrace(text, start, to);
     if (end < 0) return -1;
-    beforePush();
-    spans.push({ start, end, type: 'atom' });
+    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
+    spans.add(start, end, ATOM, 0);
     return end;
   }
-  if (!COMPLEX_TYPES.has(type) || text[i] !== ',') return -1;
+  if (type === 0 || text.charCodeAt(i) !== 44 /* , */) return -1;
   i = skipSpace(text, i + 1, to);
   if (text.startsWith('offset:', i)) {
     i = skipSpace(text, i + 7, to);
-    while (i < to && /\d/.test(text[i]!)) i++;
+    while (i < to && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
     i = skipSpace(text, i, to);
   }
   // Branches: selector ws `{` message `}` ws, repeated, then the closing `}`.
-  const inner: Span[] = [];
   const headerEnd = i;
-  const branches: { selStart: number; open: number; close: number }[] = [];
-  while (i < to && text[i] !== '}') {
+  const base = branchStack.length;
+  while (i < to && text.charCodeAt(i) !== 125 /* } */) {
     const selStart = i;
-    const selEnd = text[i] === '=' ? readIdent(text, i + 1, to) : readIdent(text, i, to);
-    if (selEnd === selStart) return -1;
-    const braceAt = skipSpace(text, selEnd, to);
-    if (text[braceAt] !== '{') return -1;
-    const close = matchBrace(text, braceAt, to);
-    if (close < 0) return -1;
-    branches.push({ selStart, open: braceAt + 1, close: close - 1 });
+    const selEnd = text.charCodeAt(i) === 61 /* = */ ? readIdent(text, i + 1, to) : readIdent(text, i, to);
+    const braceAt = selEnd === selStart ? -1 : skipSpace(text, selEnd, to);
+    const close = braceAt >= 0 && text.charCodeAt(braceAt) === 123 /* { */ ? matchBrace(text, braceAt, to) : -1;
+    if (close < 0) {
+      branchStack.length = base;
+      return -1;
+    }
+    branchStack.push(selStart, braceAt + 1, close - 1);
     i = skipSpace(text, close, to);
   }
-  if (text[i] !== '}' || branches.length === 0) return -1;
-  const end = i + 1;
-  const plural = type !== 'select';
-  inner.push({ start, end: headerEnd, type: 'atom' });
-  for (const [index, branch] of branches.entries()) {
-    const pair = newPairId();
-    const nextStart = branches[index + 1]?.selStart ?? i;
-    inner.push({ start: branch.selStart, end: branch.open, type: 'open', pair });
-    scan(text, branch.open, branch.close, pattern, plural, inner, depth + 1);
-    inner.push({ start: branch.close, end: nextStart, type: 'close', pair });
+  const top = branchStack.length;
+  if (text.charCodeAt(i) !== 125 /* } */ || top === base) {
+    branchStack.length = base;
+    return -1;
   }
-  inner.push({ start: i, end, type: 'atom' });
-  beforePush();
-  spans.push(...inner);
+  const end = i + 1;
+  const plural = type !== 3;
+  if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
+  spans.add(start, headerEnd, ATOM, 0);
+  for (let b = base; b < top; b += 3) {
+    const pair = newPairId();
+    const nextStart = b + 3 < top ? branchStack[b + 3]! : i;
+    const open = branchStack[b + 1]!;
+    const close = branchStack[b + 2]!;
+    spans.add(branchStack[b]!, open, OPEN, pair);
+    scan(text, open, close, pattern, plural, spans, depth + 1);
+    spans.add(close, nextStart, CLOSE, pair);
+  }
+  branchStack.length = base;
+  spans.add(i, end, ATOM, 0);
   return end;
 }
 
@@ -231,21 +303,74 @@ export function maskRun(
   options: PlaceholderOptions = {},
   parts: Part[] = [],
 ): Part[] {
-  const spans = findPlaceholders(raw, options);
-  if (spans.length === 0) {
+  if (!mayHoldPlaceholder(raw, 0, raw.length)) {
     if (raw.length > 0) parts.push({ type: 'text', value: decode(raw) });
     return parts;
   }
-  const offset = 'offset' in where ? where.offset : -1;
-  const literal = 'offset' in where ? undefined : where.literal;
-  let last = 0;
-  for (const span of spans) {
-    if (span.start > last) parts.push({ type: 'text', value: decode(raw.slice(last, span.start)) });
-    const bytes: TokenBytes = literal ? { literal: literal(raw.slice(span.start, span.end)) } : { start: offset + span.start, end: offset + span.end };
-    if (span.type === 'atom') parts.push({ type: 'atom', bytes });
-    else parts.push({ type: span.type, bytes, pair: span.pair! });
-    last = span.end;
+  // `decode` may itself mask (never today): then this call gets its own list.
+  const list = sharedBusy ? new SpanList() : shared;
+  sharedBusy = true;
+  try {
+    scanPlaceholders(raw, options, list);
+    const data = list.data;
+    const count = list.length;
+    if (count === 0) {
+      if (raw.length > 0) parts.push({ type: 'text', value: decode(raw) });
+      return parts;
+    }
+    const offset = 'offset' in where ? where.offset : -1;
+    const literal = 'offset' in where ? undefined : where.literal;
+    let last = 0;
+    for (let k = 0; k < count; k += 4) {
+      const start = data[k]!;
+      const end = data[k + 1]!;
+      const type = data[k + 2]!;
+      if (start > last) parts.push({ type: 'text', value: decode(raw.slice(last, start)) });
+      const bytes: TokenBytes = literal ? { literal: literal(raw.slice(start, end)) } : { start: offset + start, end: offset + end };
+      if (type === ATOM) parts.push({ type: 'atom', bytes });
+      else parts.push({ type: TYPE_NAMES[type]! as 'open' | 'close', bytes, pair: data[k + 3]! });
+      last = end;
+    }
+    if (last < raw.length) parts.push({ type: 'text', value: decode(raw.slice(last)) });
+    return parts;
+  } finally {
+    if (list === shared) sharedBusy = false;
   }
-  if (last < raw.length) parts.push({ type: 'text', value: decode(raw.slice(last)) });
-  return parts;
+}
+
+/**
+ * `maskRun` straight into a segment being built (no part objects): the text between
+ * placeholders goes in as is (no decoding), token bytes are `source[where + i]` when
+ * `where` is the run's source offset, otherwise `where(spanText)`.
+ */
+export function maskInto(
+  out: DocumentBuilder,
+  raw: string,
+  where: number | ((text: string) => string),
+  options: PlaceholderOptions = {},
+): void {
+  if (!mayHoldPlaceholder(raw, 0, raw.length)) {
+    if (raw.length > 0) out.text(raw);
+    return;
+  }
+  const list = sharedBusy ? new SpanList() : shared;
+  sharedBusy = true;
+  try {
+    scanPlaceholders(raw, options, list);
+    const data = list.data;
+    const count = list.length;
+    let last = 0;
+    for (let k = 0; k < count; k += 4) {
+      const start = data[k]!;
+      const end = data[k + 1]!;
+      if (start > last) out.text(raw.slice(last, start));
+      if (typeof where === 'number') out.token(data[k + 2]!, where + start, where + end, data[k + 3]!);
+      else out.literalToken(data[k + 2]!, where(raw.slice(start, end)), data[k + 3]!);
+      last = end;
+    }
+    if (count === 0) out.text(raw);
+    else if (last < raw.length) out.text(raw.slice(last));
+  } finally {
+    if (list === shared) sharedBusy = false;
+  }
 }
