@@ -8,9 +8,8 @@ import type { ParseError } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
 import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskRun } from './placeholders.js';
-import { TemplateDocument } from './template.js';
-import type { SegmentDraft } from './template.js';
+import { maskInto } from './placeholders.js';
+import { DocumentBuilder } from './template.js';
 
 const NON_PROSE: readonly RegExp[] = [
   /^\s*$/,
@@ -37,9 +36,10 @@ export function isProse(value: string): boolean {
 }
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
+const SURROGATE = /[\ud800-\udfff]/;
 
-export function jsonDrafts(content: string, base = 0): SegmentDraft[] {
-  const drafts: SegmentDraft[] = [];
+/** Adds the prose string values of `content` (a JSON document) to `out`. */
+export function jsonSegments(out: DocumentBuilder, content = out.source, base = 0): void {
   const errors: ParseError[] = [];
   let rootKind: 'object' | 'array' | 'scalar' | undefined;
   visit(
@@ -54,15 +54,13 @@ export function jsonDrafts(content: string, base = 0): SegmentDraft[] {
       onLiteralValue: (value: unknown, offset, length, _line, _col, pathSupplier) => {
         rootKind ??= 'scalar';
         if (typeof value !== 'string' || !isProse(value)) return;
-        const path = pathSupplier();
-        drafts.push({
-          start: base + offset + 1,
-          end: base + offset + length - 1,
-          parts: maskRun(value, (text) => text, { literal: jsonLiteral }, { colonMarkers: true }),
-          kind: 'value',
-          ctx: path.map(String).join('.') || '(root)',
-          escape: jsonStringEscape,
-        });
+        const start = base + offset + 1;
+        out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, pathSupplier().map(String).join('.') || '(root)');
+        // Without escapes in the literal, a placeholder's bytes are its source range
+        // (JSON.stringify would give the same bytes, unless it holds a surrogate).
+        const raw = value.length === length - 2 && !SURROGATE.test(value);
+        maskInto(out, value, raw ? start : jsonLiteral, { colonMarkers: true });
+        out.commit();
       },
       onError: (error, offset) => {
         errors.push({ error, offset, length: 0 });
@@ -74,12 +72,13 @@ export function jsonDrafts(content: string, base = 0): SegmentDraft[] {
     const at = errors[0] ? ` at character ${errors[0].offset + 1}` : '';
     throw new ServiceError('invalid_request', `The content is not valid JSON${at}; send valid JSON or choose another format.`);
   }
-  return drafts;
 }
 
 export const jsonAdapter: FormatAdapter = {
   format: 'json',
   extract(content) {
-    return new TemplateDocument('json', content, jsonDrafts(content));
+    const out = new DocumentBuilder('json', content);
+    jsonSegments(out);
+    return out.document();
   },
 };

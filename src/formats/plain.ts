@@ -5,33 +5,65 @@
  */
 import { plainEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskRun } from './placeholders.js';
-import { TemplateDocument } from './template.js';
-import type { Part, SegmentDraft } from './template.js';
+import { mayHoldPlaceholder, maskInto } from './placeholders.js';
+import { ATOM, DocumentBuilder } from './template.js';
 
-const identity = (text: string): string => text;
-
-/** Drafts for the paragraphs of `source` between `from` and `to`. */
-export function plainDrafts(source: string, from = 0, to = source.length): SegmentDraft[] {
-  const drafts: SegmentDraft[] = [];
+/** Adds the paragraphs of `source` between `from` and `to` to `out`. */
+export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length): void {
+  const source = out.source;
   let paraStart = -1;
   let paraEnd = -1;
-  // Walk line by line; a paragraph is a maximal run of lines that are not blank.
+  // Walk line by line; a paragraph is a maximal run of lines that are not blank. Inside
+  // one, `runStart` is where the text after the last line break starts.
+  let runStart = -1;
   for (let lineStart = from; lineStart < to; ) {
     let lineEnd = source.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     const first = firstNonSpace(source, lineStart, lineEnd);
     if (first === -1) {
-      if (paraStart !== -1) drafts.push(paragraphDraft(source, paraStart, paraEnd));
+      if (paraStart !== -1) endParagraph(out, runStart, paraEnd);
       paraStart = -1;
     } else {
-      if (paraStart === -1) paraStart = first;
+      if (paraStart === -1) {
+        paraStart = runStart = first;
+        out.begin(first, -1, 'block', plainEscape);
+      } else runStart = lineBreak(out, runStart, lineStart - 1);
       paraEnd = lastNonSpace(source, lineStart, lineEnd);
     }
     lineStart = lineEnd + 1;
   }
-  if (paraStart !== -1) drafts.push(paragraphDraft(source, paraStart, paraEnd));
-  return drafts;
+  if (paraStart !== -1) endParagraph(out, runStart, paraEnd);
+}
+
+/**
+ * The `\n` at `at` inside a paragraph: the text before it, then the atom
+ * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
+ */
+function lineBreak(out: DocumentBuilder, runStart: number, at: number): number {
+  const source = out.source;
+  let start = at;
+  if (start > runStart && source.charCodeAt(start - 1) === 13 /* \r */) start--;
+  while (start > runStart && isBlank(source.charCodeAt(start - 1))) start--;
+  let end = at + 1;
+  while (isBlank(source.charCodeAt(end))) end++;
+  run(out, runStart, start);
+  out.token(ATOM, start, end, 0);
+  return end;
+}
+
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+function endParagraph(out: DocumentBuilder, runStart: number, end: number): void {
+  run(out, runStart, end);
+  out.commit(end);
+}
+
+/** A run of text between line breaks: placeholders become atoms. */
+function run(out: DocumentBuilder, start: number, end: number): void {
+  if (end <= start) return;
+  const source = out.source;
+  if (!mayHoldPlaceholder(source, start, end)) out.text(source.slice(start, end));
+  else maskInto(out, source.slice(start, end), start);
 }
 
 const SPACE = /\s/;
@@ -52,26 +84,11 @@ function lastNonSpace(source: string, from: number, to: number): number {
   return -1;
 }
 
-const LINE_BREAK = /[ \t]*\r?\n[ \t]*/g;
-
-function paragraphDraft(source: string, start: number, end: number): SegmentDraft {
-  const text = source.slice(start, end);
-  const parts: Part[] = [];
-  const lineBreak = LINE_BREAK;
-  lineBreak.lastIndex = 0;
-  let last = 0;
-  for (let br = lineBreak.exec(text); br; br = lineBreak.exec(text)) {
-    maskRun(text.slice(last, br.index), identity, { offset: start + last }, {}, parts);
-    parts.push({ type: 'atom', bytes: { start: start + br.index, end: start + br.index + br[0].length } });
-    last = br.index + br[0].length;
-  }
-  maskRun(text.slice(last), identity, { offset: start + last }, {}, parts);
-  return { start, end, parts, kind: 'block', escape: plainEscape };
-}
-
 export const plainAdapter: FormatAdapter = {
   format: 'plain',
   extract(content) {
-    return new TemplateDocument('plain', content, plainDrafts(content));
+    const out = new DocumentBuilder('plain', content);
+    plainSegments(out);
+    return out.document();
   },
 };
