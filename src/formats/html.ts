@@ -6,9 +6,10 @@
  * are atoms; `script style pre template textarea` (and untranslatable blocks) are
  * skipped whole. Translatable attribute values are `attr` segments spliced in place.
  */
-import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
-import { htmlAttrEscape, htmlTextEscape } from './escape.js';
+import { decodeHTML } from 'entities/decode';
+import { htmlTextEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
+import { attributeDrafts, directionPatches, isSpaceCode } from './html-attributes.js';
 import { HtmlTree } from './html-tree.js';
 import type { TagAttributes, TreeHandler } from './html-tree.js';
 import { maskRun } from './placeholders.js';
@@ -35,96 +36,6 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 const NO_ATTRS = new Set(['code', 'kbd', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template']);
 /** A fragment's top-level elements get `dir` for RTL targets, except these non-rendered ones. */
 const NO_DIR = new Set(['script', 'style', 'template', 'link', 'meta', 'base', 'noscript', 'br', 'wbr', 'hr', 'title']);
-
-export interface AttributeLocation {
-  readonly name: string;
-  /** Value range inside the quotes (empty range for a valueless attribute). */
-  readonly valueStart: number;
-  readonly valueEnd: number;
-  readonly quote: '"' | "'" | '' | null;
-  /** End of the whole attribute. */
-  readonly end: number;
-}
-
-/** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
-function isSpaceCode(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
-}
-
-/** `<` and a tag name, matched in place (sticky) so a tag is not sliced to find it. */
-const TAG_NAME = /<[^\s/>]*/y;
-
-/** The attributes of the start tag `source[start, end)` with exact value ranges. */
-export function scanAttributes(source: string, start: number, end: number): { attrs: AttributeLocation[]; insertAt: number } {
-  const attrs: AttributeLocation[] = [];
-  TAG_NAME.lastIndex = start;
-  const tagName = TAG_NAME.exec(source);
-  // The name is looked for in the first 256 characters of the tag only.
-  let i = tagName ? Math.min(start + tagName[0].length, end, start + 256) : start + 1;
-  let insertAt = i;
-  while (i < end) {
-    while (i < end && (isSpaceCode(source.charCodeAt(i)) || source[i] === '/')) i++;
-    if (i >= end || source[i] === '>') break;
-    const nameStart = i;
-    while (i < end && !isSpaceCode(source.charCodeAt(i)) && source[i] !== '/' && source[i] !== '>' && (source[i] !== '=' || i === nameStart)) i++;
-    const name = source.slice(nameStart, i).toLowerCase();
-    let j = i;
-    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
-    if (source[j] !== '=') {
-      attrs.push({ name, valueStart: i, valueEnd: i, quote: null, end: i });
-      insertAt = i;
-      continue;
-    }
-    j++;
-    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
-    const q = source[j];
-    if (q === '"' || q === "'") {
-      const close = source.indexOf(q, j + 1);
-      if (close === -1 || close >= end) break;
-      attrs.push({ name, valueStart: j + 1, valueEnd: close, quote: q, end: close + 1 });
-      i = close + 1;
-    } else {
-      let k = j;
-      while (k < end && !isSpaceCode(source.charCodeAt(k)) && source[k] !== '>') k++;
-      attrs.push({ name, valueStart: j, valueEnd: k, quote: '', end: k });
-      i = k;
-    }
-    insertAt = i;
-  }
-  return { attrs, insertAt };
-}
-
-/**
- * Every name `isTranslatableAttribute` accepts, as a substring test on the raw tag: a
- * tag that does not match has no translatable attribute and is not scanned (most tags).
- * Case-insensitive matching without the `u` flag folds ASCII letters only, and an
- * attribute name is the lower-cased source bytes, so no translatable name is missed.
- */
-const MAYBE_TRANSLATABLE_ATTRIBUTE = /title|alt|label|aria-description|placeholder|value|content/i;
-
-function isTranslatableAttribute(tag: string, name: string, attribs: TagAttributes): boolean {
-  switch (name) {
-    case 'title':
-    case 'aria-label':
-    case 'aria-description':
-      return true;
-    case 'alt':
-      return tag === 'img' || tag === 'area' || tag === 'input';
-    case 'placeholder':
-      return tag === 'input' || tag === 'textarea';
-    case 'label':
-      return tag === 'option' || tag === 'track';
-    case 'value':
-      return tag === 'input' && ['button', 'submit', 'reset'].includes((attribs.type ?? '').toLowerCase());
-    case 'content': {
-      if (tag !== 'meta') return false;
-      const key = (attribs.name ?? attribs.property ?? '').toLowerCase();
-      return key === 'description' || key === 'og:title' || key === 'og:description';
-    }
-    default:
-      return false;
-  }
-}
 
 /** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
 function hasSpaceToCollapse(text: string): boolean {
@@ -214,47 +125,6 @@ export interface HtmlOptions {
   readonly inMarkdown?: boolean;
 }
 
-/** The `attr` drafts of a start tag's translatable attributes, pushed to `out`. */
-function attributeDrafts(source: string, name: string, start: number, end: number, attribs: TagAttributes, out: SegmentDraft[]): void {
-  if (NO_ATTRS.has(name) || !MAYBE_TRANSLATABLE_ATTRIBUTE.test(source.slice(start, end))) return;
-  const { attrs } = scanAttributes(source, start, end);
-  for (const attr of attrs) {
-    if (attr.quote === null || !isTranslatableAttribute(name, attr.name, attribs)) continue;
-    let s = attr.valueStart;
-    let e = attr.valueEnd;
-    while (s < e && isSpaceCode(source.charCodeAt(s))) s++;
-    while (e > s && isSpaceCode(source.charCodeAt(e - 1))) e--;
-    if (s === e) continue;
-    out.push({
-      start: s,
-      end: e,
-      parts: maskRun(source.slice(s, e), decodeHTMLAttribute, { offset: s }),
-      kind: 'attr',
-      ctx: `${name}@${attr.name}`,
-      singleLine: true,
-      escape: htmlAttrEscape(attr.quote),
-    });
-  }
-}
-
-/** The lang/dir patches of the `<html>` start tag, or of a fragment's top-level element. */
-function directionPatches(source: string, name: string, start: number, end: number, patches: Patch[]): void {
-  const { attrs, insertAt } = scanAttributes(source, start, end);
-  const dir = attrs.find((a) => a.name === 'dir' && a.quote !== null);
-  if (name === 'html') {
-    const lang = attrs.find((a) => a.name === 'lang' && a.quote !== null);
-    if (lang) patches.push({ start: lang.valueStart, end: lang.valueEnd, render: (t) => t.code });
-    const original = dir ? source.slice(dir.valueStart, dir.valueEnd) : '';
-    if (dir) patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original.toLowerCase() === 'rtl' ? 'ltr' : original) });
-    else patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-  } else if (dir) {
-    const original = source.slice(dir.valueStart, dir.valueEnd);
-    patches.push({ start: dir.valueStart, end: dir.valueEnd, render: (t) => (t.rtl ? 'rtl' : original) });
-  } else {
-    patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-  }
-}
-
 /**
  * Turns htmlparser2's events into segment drafts. One instance per call; its methods are
  * the event handlers (no closures are made per event). Event positions are relative to
@@ -330,7 +200,7 @@ class DraftBuilder implements TreeHandler {
     const block = BLOCK.has(name) || SKIPPED.has(name);
     // A block's start tag ends the run before it, so its attribute drafts come after that run's draft.
     if (block) this.#flush();
-    if (!isImplied && !noTranslate) attributeDrafts(this.source, name, start, end, attribs, block ? this.drafts : this.#nested);
+    if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) attributeDrafts(this.source, name, start, end, attribs, block ? this.drafts : this.#nested);
     const isVoid = VOID.has(name);
     let mode: Mode;
     if (block) {

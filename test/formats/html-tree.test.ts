@@ -15,7 +15,7 @@ import { propertyRuns } from '../helpers/property-runs.js';
 type Event = readonly (string | number | boolean | undefined)[];
 
 const KEPT = ['translate', 'class', 'type', 'name', 'property'] as const;
-const kept = (attribs: Partial<Record<string, string>>) => KEPT.map((key) => attribs[key]);
+const kept = (attribs: { readonly [K in (typeof KEPT)[number]]?: string | undefined }) => KEPT.map((key) => attribs[key]);
 
 function parserEvents(source: string): Event[] {
   const events: Event[] = [];

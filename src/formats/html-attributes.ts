@@ -1,0 +1,220 @@
+/**
+ * Attributes of HTML start tags: which are translated (CONTRACT §4), their `attr`
+ * drafts, and the `lang`/`dir` patches. Attributes are read from the tag's bytes, so a
+ * value's range is exact whatever quoting or case the source used.
+ */
+import { decodeHTMLAttribute } from 'entities/decode';
+import { htmlAttrEscape } from './escape.js';
+import type { TagAttributes } from './html-tree.js';
+import { maskRun } from './placeholders.js';
+import type { Escaper, Patch, SegmentDraft } from './template.js';
+
+/** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
+export function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+}
+
+/** JavaScript's `\s` (which ends a tag name here), without making a string per character. */
+function isRegExpSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return /\s/.test(String.fromCharCode(c));
+}
+
+const EQUALS = 61;
+const SLASH = 47;
+const GT = 62;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+
+/**
+ * Walks the attributes of the start tag `source[start, end)` one at a time, allocating
+ * nothing: `next()` fills the fields for the next attribute. The tag name is `<` and up to
+ * 255 characters other than `\s / >`; an attribute whose quote is not closed inside the
+ * tag ends the walk.
+ */
+class AttributeCursor {
+  source = '';
+  end = 0;
+  #i = 0;
+  #done = false;
+  nameStart = 0;
+  nameEnd = 0;
+  /** Value range inside the quotes (an empty range at the name's end for a valueless attribute). */
+  valueStart = 0;
+  valueEnd = 0;
+  quote: '"' | "'" | '' | null = null;
+  /** Where a new attribute goes: after the last complete attribute, or the tag name. */
+  insertAt = 0;
+
+  reset(source: string, start: number, end: number): void {
+    this.source = source;
+    this.end = end;
+    this.#done = false;
+    let i = start;
+    if (source.charCodeAt(start) === 60 /* < */) {
+      const limit = Math.min(end, start + 256);
+      i = start + 1;
+      while (i < limit) {
+        const c = source.charCodeAt(i);
+        if (c === SLASH || c === GT || isRegExpSpace(c)) break;
+        i++;
+      }
+    } else {
+      i = start + 1;
+    }
+    this.#i = i;
+    this.insertAt = i;
+  }
+
+  /** The current attribute's name, lower-cased. */
+  name(): string {
+    return this.source.slice(this.nameStart, this.nameEnd).toLowerCase();
+  }
+
+  next(): boolean {
+    if (this.#done) return false;
+    const { source, end } = this;
+    let i = this.#i;
+    while (i < end && (isSpaceCode(source.charCodeAt(i)) || source.charCodeAt(i) === SLASH)) i++;
+    if (i >= end || source.charCodeAt(i) === GT) return this.#finish();
+    const nameStart = i;
+    for (; i < end; i++) {
+      const c = source.charCodeAt(i);
+      if (isSpaceCode(c) || c === SLASH || c === GT || (c === EQUALS && i !== nameStart)) break;
+    }
+    this.nameStart = nameStart;
+    this.nameEnd = i;
+    let j = i;
+    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
+    if (source.charCodeAt(j) !== EQUALS) {
+      this.valueStart = this.valueEnd = i;
+      this.quote = null;
+      this.insertAt = this.#i = i;
+      return true;
+    }
+    j++;
+    while (j < end && isSpaceCode(source.charCodeAt(j))) j++;
+    const q = source.charCodeAt(j);
+    if (q === DOUBLE_QUOTE || q === SINGLE_QUOTE) {
+      const close = source.indexOf(q === DOUBLE_QUOTE ? '"' : "'", j + 1);
+      if (close === -1 || close >= end) return this.#finish();
+      this.valueStart = j + 1;
+      this.valueEnd = close;
+      this.quote = q === DOUBLE_QUOTE ? '"' : "'";
+      this.insertAt = this.#i = close + 1;
+    } else {
+      let k = j;
+      while (k < end && !isSpaceCode(source.charCodeAt(k)) && source.charCodeAt(k) !== GT) k++;
+      this.valueStart = j;
+      this.valueEnd = k;
+      this.quote = '';
+      this.insertAt = this.#i = k;
+    }
+    return true;
+  }
+
+  #finish(): false {
+    this.#done = true;
+    return false;
+  }
+}
+
+/** One cursor for the whole module: attribute walks never nest. */
+const cursor = new AttributeCursor();
+
+/**
+ * The lengths of the names `isTranslatableAttribute` accepts. Lower-casing keeps the
+ * length of every character that can turn into one of those names, so a name of another
+ * length is rejected without being sliced.
+ */
+const TRANSLATABLE_NAME_LENGTHS = new Set(['title', 'aria-label', 'aria-description', 'alt', 'placeholder', 'label', 'value', 'content'].map((n) => n.length));
+
+function isTranslatableAttribute(tag: string, name: string, attribs: TagAttributes): boolean {
+  switch (name) {
+    case 'title':
+    case 'aria-label':
+    case 'aria-description':
+      return true;
+    case 'alt':
+      return tag === 'img' || tag === 'area' || tag === 'input';
+    case 'placeholder':
+      return tag === 'input' || tag === 'textarea';
+    case 'label':
+      return tag === 'option' || tag === 'track';
+    case 'value':
+      return tag === 'input' && ['button', 'submit', 'reset'].includes((attribs.type ?? '').toLowerCase());
+    case 'content': {
+      if (tag !== 'meta') return false;
+      const key = (attribs.name ?? attribs.property ?? '').toLowerCase();
+      return key === 'description' || key === 'og:title' || key === 'og:description';
+    }
+    default:
+      return false;
+  }
+}
+
+/** Escapers by the value's quote (made once: every `attr` draft of a page shares three). */
+const ATTRIBUTE_ESCAPERS: Record<'"' | "'" | '', Escaper> = { '"': htmlAttrEscape('"'), "'": htmlAttrEscape("'"), '': htmlAttrEscape('') };
+
+/** `tag@attribute` hints, made once per pair rather than once per attribute. */
+const contexts = new Map<string, Map<string, string>>();
+function attributeContext(tag: string, attribute: string): string {
+  let byAttribute = contexts.get(tag);
+  if (!byAttribute) contexts.set(tag, (byAttribute = new Map()));
+  let ctx = byAttribute.get(attribute);
+  if (ctx === undefined) byAttribute.set(attribute, (ctx = `${tag}@${attribute}`));
+  return ctx;
+}
+
+/** Pushes an `attr` draft to `out` for each translatable attribute of the start tag `source[start, end)`. */
+export function attributeDrafts(source: string, tag: string, start: number, end: number, attribs: TagAttributes, out: SegmentDraft[]): void {
+  cursor.reset(source, start, end);
+  while (cursor.next()) {
+    const quote = cursor.quote;
+    if (quote === null || !TRANSLATABLE_NAME_LENGTHS.has(cursor.nameEnd - cursor.nameStart)) continue;
+    const name = cursor.name();
+    if (!isTranslatableAttribute(tag, name, attribs)) continue;
+    let s = cursor.valueStart;
+    let e = cursor.valueEnd;
+    while (s < e && isSpaceCode(source.charCodeAt(s))) s++;
+    while (e > s && isSpaceCode(source.charCodeAt(e - 1))) e--;
+    if (s === e) continue;
+    out.push({
+      start: s,
+      end: e,
+      parts: maskRun(source.slice(s, e), decodeHTMLAttribute, { offset: s }),
+      kind: 'attr',
+      ctx: attributeContext(tag, name),
+      singleLine: true,
+      escape: ATTRIBUTE_ESCAPERS[quote],
+    });
+  }
+}
+
+/**
+ * The lang/dir patches of the `<html>` start tag (`lang` set to the target when present,
+ * `dir` set or added) or of a fragment's top-level element (`dir` only), pushed to `patches`.
+ */
+export function directionPatches(source: string, tag: string, start: number, end: number, patches: Patch[]): void {
+  let dir: { start: number; end: number } | undefined;
+  let lang: { start: number; end: number } | undefined;
+  cursor.reset(source, start, end);
+  while (cursor.next()) {
+    if (cursor.quote === null) continue;
+    const name = cursor.name();
+    if (name === 'dir') dir ??= { start: cursor.valueStart, end: cursor.valueEnd };
+    else if (name === 'lang') lang ??= { start: cursor.valueStart, end: cursor.valueEnd };
+  }
+  const insertAt = cursor.insertAt;
+  if (tag === 'html') {
+    if (lang) patches.push({ start: lang.start, end: lang.end, render: (t) => t.code });
+    const original = dir ? source.slice(dir.start, dir.end) : '';
+    if (dir) patches.push({ start: dir.start, end: dir.end, render: (t) => (t.rtl ? 'rtl' : original.toLowerCase() === 'rtl' ? 'ltr' : original) });
+    else patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
+  } else if (dir) {
+    const original = source.slice(dir.start, dir.end);
+    patches.push({ start: dir.start, end: dir.end, render: (t) => (t.rtl ? 'rtl' : original) });
+  } else {
+    patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
+  }
+}
