@@ -7,15 +7,20 @@
  * prefixes, so every nested block is placed line by line: each line of its `raw` must
  * be found in the source at the next line, after nothing but container prefix
  * characters (`>`, spaces, list markers) and before nothing (only whitespace for the
- * last line). Inline tokens tile their block's text, so each inline token is placed by
- * its running length and mapped through the block's line table. Every placement is
- * verified against the source bytes; anything that cannot be proven, and every
+ * last line). Inline content is read from the block's text by markdown-inline.ts
+ * (micromark's own rules, for the constructs it implements) or, where it declines, from
+ * marked's inline tokens, lexed for that block only: they tile the block's text, so each
+ * is placed by its running length. Either way offsets go through the block's line
+ * table (marked's whole `lex` is never run: its inline pass was most of its time).
+ * Every placement is verified against the source bytes; anything that cannot be proven, and every
  * construct marked reads differently from CommonMark/GFM as mdast does (footnotes,
  * definitions inside containers, `~`, HTML whose block kind is ambiguous …), makes the
  * caller parse that top-level block (or list item) with mdast instead.
  */
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
+import { scanInline } from './markdown-inline.js';
+import type { ScanNode } from './markdown-inline.js';
 
 /** An inline node in source offsets (original coordinates), shared with the mdast path. */
 export interface InlineNode {
@@ -105,8 +110,15 @@ export class MarkedMapper {
     return this.from + n + lo;
   }
 
+  /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown-inline.ts cannot read it. */
+  #lexer = new Lexer({ gfm: true });
+  /** The document may define link references (`]:` somewhere): brackets may be references. */
+  #references = false;
+
   run(): MarkedResult {
-    const tokens = new Lexer({ gfm: true }).lex(this.norm);
+    const lexer = this.#lexer;
+    const tokens = lexer.blockTokens(this.norm, lexer.tokens);
+    this.#references = this.norm.includes(']:');
     const blocks: InlineBlock[] = [];
     let offset = 0;
     for (const token of tokens) {
@@ -283,14 +295,14 @@ export class MarkedMapper {
         if (!inline) fail();
         if (nested && DEFINITION_START.test(raw)) fail();
         if (!raw.startsWith(text)) fail();
-        out.push({ type: 'paragraph', children: this.#inlineBlock(inline, text, 0, raw, lines) });
+        out.push({ type: 'paragraph', children: this.#inlineBlock(inline as Token[], text, 0, raw, lines) });
         return;
       }
       case 'heading': {
         const heading = token as Tokens.Heading;
         const at = raw.indexOf(heading.text);
         if (at < 0 || !/^ {0,3}(?:#{1,6}[ \t]+)?$/.test(raw.slice(0, at))) fail();
-        out.push({ type: 'heading', depth: heading.depth, children: this.#inlineBlock(heading.tokens, heading.text, at, raw, lines) });
+        out.push({ type: 'heading', depth: heading.depth, children: this.#inlineBlock(heading.tokens as Token[], heading.text, at, raw, lines) });
         return;
       }
       case 'table':
@@ -319,14 +331,47 @@ export class MarkedMapper {
     }
   }
 
-  /** Maps a block's inline tokens (which tile `text`, found at `at` in `raw`) to nodes in source offsets. */
-  #inlineBlock(tokens: readonly Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
-    if (RISKY_INLINE.test(text)) fail();
+  /**
+   * A block's inline nodes in source offsets: read by markdown-inline.ts, or else from
+   * marked's inline tokens (lexed now into `tokens`, which tile `text`, found at `at` in `raw`).
+   */
+  #inlineBlock(tokens: Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
     // Line table of `raw`: normalised source start of each raw line.
     const rawLineStarts: number[] = [0];
     for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) rawLineStarts.push(i + 1);
-    const nodes = this.#inline(tokens, 0, text, { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths });
+    const map: LineMap = { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths };
+    const nodes = this.#scan(tokens, text, map) ?? this.#inline(this.#lexInline(tokens, text), 0, text, map);
     return trimEdges(nodes, this.source);
+  }
+
+  /** markdown-inline.ts's reading of `text` in source offsets, or null. */
+  #scan(tokens: Token[], text: string, map: LineMap): InlineNode[] | null {
+    // A loose task item's paragraph starts with its checkbox token (already in `tokens`).
+    const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
+    if (tokens.length > (checkbox ? 1 : 0) || (checkbox && !text.startsWith(checkbox))) return null;
+    const nodes = scanInline(text, checkbox.length, this.#references);
+    if (!nodes) return null;
+    this.#mapScan(nodes, map);
+    return nodes;
+  }
+
+  #mapScan(nodes: ScanNode[], map: LineMap): void {
+    for (const node of nodes) {
+      node.start = this.#startOf(map, node.start);
+      node.end = this.#endOf(map, node.end);
+      if (node.children) this.#mapScan(node.children, map);
+    }
+  }
+
+  /** marked's inline tokens of a block (lexed on demand, as marked's `lex` would have). */
+  #lexInline(tokens: Token[], text: string): Token[] {
+    if (RISKY_INLINE.test(text)) fail();
+    const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
+    if (tokens.length > (checkbox ? 1 : 0)) return tokens;
+    if (checkbox && !text.startsWith(checkbox)) fail();
+    this.#lexer.state.inRawBlock = false;
+    this.#lexer.inlineTokens(text.slice(checkbox.length), tokens);
+    return tokens;
   }
 
   /** Normalised source offset of block-text offset `t`. */
@@ -454,8 +499,10 @@ export class MarkedMapper {
           continue;
         }
         if (!this.norm.startsWith(cell.text, at) || at + cell.text.length > lineEnd) fail();
-        if (RISKY_INLINE.test(cell.text) || cell.text.includes('|')) fail();
-        const nodes = this.#inline(cell.tokens, 0, cell.text, { at: 0, rawLineStarts: [0], starts: [at], lengths: [cell.text.length] });
+        if (cell.text.includes('|')) fail();
+        const map: LineMap = { at: 0, rawLineStarts: [0], starts: [at], lengths: [cell.text.length] };
+        const tokens = cell.tokens as Token[];
+        const nodes = this.#scan(tokens, cell.text, map) ?? this.#inline(this.#lexInline(tokens, cell.text), 0, cell.text, map);
         out.push({ type: 'tableCell', children: trimEdges(nodes, this.source) });
         col = at + cell.text.length;
       }

@@ -1,0 +1,448 @@
+/**
+ * A fast reader of markdown inline content for the marked path (markdown-marked.ts): it
+ * takes a block's text (a paragraph, heading or table cell as marked's block lexer gives
+ * it) and returns its inline nodes with text offsets, exactly as mdast (micromark + GFM)
+ * reads them, or null when the text holds anything it does not implement. The caller
+ * then reads the block with marked's inline lexer (and, failing that, with mdast).
+ *
+ * Implemented, as micromark does it: text, character escapes and references (text to
+ * mdast), code spans, emphasis and strong with `*` and `_` (micromark's attention
+ * resolution, rule of three included), inline links and images with a destination and
+ * title, links not nesting in links, literal brackets when the document has no
+ * definitions, hard breaks from trailing spaces, and line prefixes not being text.
+ * Null for: `<` (autolinks, inline HTML), `~` (strikethrough), `[^` (footnotes), a
+ * backslash line break, a bracket that could be a reference while the document has
+ * definitions, a GFM literal autolink trigger (`@`, `www.`, `://`) outside code and
+ * link destinations, a leading task-list check, and NUL.
+ */
+
+/** An inline node in block-text offsets. */
+export interface ScanNode {
+  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break';
+  start: number;
+  end: number;
+  children?: ScanNode[];
+  /** link/image: a non-empty title. */
+  title?: boolean;
+}
+
+const TEXT = 0;
+const DELIM = 1;
+const START = 2;
+const NODE = 3;
+/** Spaces/tabs alone before a line ending: text only when a text node is already open. */
+const SUFFIX = 4;
+
+/** A pending inline item: text, an attention sequence, a label start, or a finished node. */
+interface Item {
+  kind: number;
+  start: number;
+  end: number;
+  /** DELIM: `*` or `_` char code. */
+  marker: number;
+  open: boolean;
+  close: boolean;
+  /** START: `![`; also: made inactive by a later link, or balanced (failed). */
+  image: boolean;
+  inactive: boolean;
+  balanced: boolean;
+  node: ScanNode | null;
+}
+
+function item(kind: number, start: number, end: number): Item {
+  return { kind, start, end, marker: 0, open: false, close: false, image: false, inactive: false, balanced: false, node: null };
+}
+
+/** 1 whitespace, 2 punctuation, 0 other: micromark's classifyCharacter (per UTF-16 unit). */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] = /\s/.test(ch) ? 1 : /\p{P}|\p{S}/u.test(ch) ? 2 : 0;
+}
+const UNICODE_WHITESPACE = /\s/;
+const UNICODE_PUNCTUATION = /\p{P}|\p{S}/u;
+function classify(text: string, at: number): number {
+  if (at < 0 || at >= text.length) return 1;
+  const code = text.charCodeAt(at);
+  if (code < 128) return ASCII_CLASS[code]!;
+  const ch = String.fromCharCode(code);
+  return UNICODE_WHITESPACE.test(ch) ? 1 : UNICODE_PUNCTUATION.test(ch) ? 2 : 0;
+}
+
+/** Characters that end a plain text run. */
+const SPECIAL = new Uint8Array(128);
+for (const c of '\\`*_![]\n<~\0') SPECIAL[c.charCodeAt(0)] = 1;
+
+function isAsciiPunctuation(code: number): boolean {
+  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+}
+
+/** GFM literal autolink triggers (conservative): an e-mail `@`, `www.`, `http(s)://`. */
+const AUTOLINK_TRIGGER = /@|www\.|:\/\//i;
+const AUTOLINK_TRIGGERS = /@|www\.|:\/\//gi;
+
+class Bail extends Error {}
+const BAIL = new Bail();
+
+/**
+ * Reads `text` from offset `from` (after a task checkbox) as inline content. `references`
+ * says the document may define link references (then any bracket pair that is not an
+ * inline link could be one: null).
+ */
+export function scanInline(text: string, from: number, references: boolean): ScanNode[] | null {
+  const c0 = text.charCodeAt(from);
+  if (c0 === 91 && text.charCodeAt(from + 2) === 93) {
+    const c1 = text.charCodeAt(from + 1);
+    if (c1 === 32 || c1 === 120 || c1 === 88) return null; // a GFM task check mdast may see
+  }
+  try {
+    return new Scanner(text, references).run(from);
+  } catch (error) {
+    if (error === BAIL) return null;
+    throw error;
+  }
+}
+
+class Scanner {
+  readonly #items: Item[] = [];
+  /** Label starts (indices into #items), innermost last. */
+  readonly #starts: number[] = [];
+  /** Ranges that are not text: code spans and link destinations/titles (for autolink triggers). */
+  readonly #opaque: number[] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly references: boolean,
+  ) {}
+
+  run(from: number): ScanNode[] {
+    const text = this.text;
+    const items = this.#items;
+    const length = text.length;
+    let runStart = from;
+    let i = from;
+    const flush = (end: number) => {
+      if (end > runStart) items.push(item(TEXT, runStart, end));
+    };
+    while (i < length) {
+      const code = text.charCodeAt(i);
+      if (code >= 128 || SPECIAL[code] === 0) {
+        i++;
+        continue;
+      }
+      switch (code) {
+        case 92: {
+          // `\`: an escape (text), a hard break (not implemented) or a literal backslash.
+          const next = text.charCodeAt(i + 1);
+          if (next === 10) throw BAIL;
+          i += isAsciiPunctuation(next) ? 2 : 1;
+          continue;
+        }
+        case 96: {
+          let n = 1;
+          while (text.charCodeAt(i + n) === 96) n++;
+          const close = findCodeClose(text, i + n, n);
+          if (close === -1) {
+            i += n;
+            continue;
+          }
+          flush(i);
+          items.push(item(NODE, i, close));
+          items[items.length - 1]!.node = { type: 'inlineCode', start: i, end: close };
+          this.#opaque.push(i, close);
+          i = runStart = close;
+          continue;
+        }
+        case 42:
+        case 95: {
+          let n = 1;
+          while (text.charCodeAt(i + n) === code) n++;
+          flush(i);
+          const before = i === from ? 1 : classify(text, i - 1);
+          const after = classify(text, i + n);
+          const open = after === 0 || (after === 2 && before !== 0);
+          const close = before === 0 || (before === 2 && after !== 0);
+          const delim = item(DELIM, i, i + n);
+          delim.marker = code;
+          delim.open = code === 42 ? open : open && (before !== 0 || !close);
+          delim.close = code === 42 ? close : close && (after !== 0 || !open);
+          items.push(delim);
+          i = runStart = i + n;
+          continue;
+        }
+        case 33:
+          if (text.charCodeAt(i + 1) !== 91) {
+            i++;
+            continue;
+          }
+          if (text.charCodeAt(i + 2) === 94) throw BAIL;
+          flush(i);
+          this.#starts.push(items.length);
+          items.push(item(START, i, i + 2));
+          items[items.length - 1]!.image = true;
+          i = runStart = i + 2;
+          continue;
+        case 91:
+          if (text.charCodeAt(i + 1) === 94) throw BAIL;
+          flush(i);
+          this.#starts.push(items.length);
+          items.push(item(START, i, i + 1));
+          i = runStart = i + 1;
+          continue;
+        case 93: {
+          const end = this.#labelEnd(i, runStart);
+          if (end === -1) {
+            i++;
+            continue;
+          }
+          i = runStart = end;
+          continue;
+        }
+        case 10: {
+          let k = i;
+          let tab = false;
+          while (k > runStart) {
+            const c = text.charCodeAt(k - 1);
+            if (c === 32) k--;
+            else if (c === 9) {
+              tab = true;
+              k--;
+            } else break;
+          }
+          let j = i + 1;
+          while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+          // (marked may leave a last blank line in the text: no break before it.)
+          if (i - k >= 2 && !tab && !blankToEnd(text, j)) {
+            flush(k);
+            items.push(item(NODE, k, i + 1));
+            items[items.length - 1]!.node = { type: 'break', start: k, end: i + 1 };
+          } else if (k === runStart && i > runStart) {
+            items.push(item(SUFFIX, runStart, i));
+            runStart = i;
+            flush(i + 1);
+          } else flush(i + 1);
+          // The next line's indentation is a line prefix, not text.
+          i = runStart = j;
+          continue;
+        }
+        default:
+          // `<`, `~`, NUL.
+          throw BAIL;
+      }
+    }
+    flush(length);
+    if (AUTOLINK_TRIGGER.test(text)) this.#checkTriggers(from);
+    return resolve(items, 0, items.length);
+  }
+
+  /** A GFM literal autolink trigger outside code spans and link destinations: not implemented. */
+  #checkTriggers(from: number): void {
+    const opaque = this.#opaque;
+    for (const match of this.text.matchAll(AUTOLINK_TRIGGERS)) {
+      const at = match.index;
+      if (at < from) continue;
+      let inside = false;
+      for (let k = 0; k < opaque.length; k += 2) {
+        if (at >= opaque[k]! && at < opaque[k + 1]!) {
+          inside = true;
+          break;
+        }
+      }
+      if (!inside) throw BAIL;
+    }
+  }
+
+  /**
+   * A `]` at `at`: forms a link or image with the innermost open label start, or is
+   * literal (returns -1). Returns the offset after the link.
+   */
+  #labelEnd(at: number, runStart: number): number {
+    const items = this.#items;
+    const starts = this.#starts;
+    while (starts.length > 0 && items[starts[starts.length - 1]!]!.balanced) starts.pop();
+    if (starts.length === 0) return -1;
+    const startIndex = starts[starts.length - 1]!;
+    const start = items[startIndex]!;
+    if (start.inactive) {
+      start.balanced = true;
+      return -1;
+    }
+    const resource = this.text.charCodeAt(at + 1) === 40 ? this.#resource(at + 1) : null;
+    if (!resource) {
+      // `[text][label]`, `[label][]` or `[label]` would be a reference if defined.
+      if (this.references) throw BAIL;
+      start.balanced = true;
+      return -1;
+    }
+    // The label's text ends here; its items become the node's children.
+    if (at > runStart) items.push(item(TEXT, runStart, at));
+    starts.pop();
+    const node: ScanNode = {
+      type: start.image ? 'image' : 'link',
+      start: start.start,
+      end: resource.end,
+      title: resource.title,
+    };
+    node.children = start.image ? [] : resolve(items, startIndex + 1, items.length);
+    const nodeItem = item(NODE, start.start, resource.end);
+    nodeItem.node = node;
+    items.length = startIndex;
+    items.push(nodeItem);
+    // Links do not contain links: every earlier link start is dead.
+    if (!start.image) for (const s of starts) if (!items[s]!.image) items[s]!.inactive = true;
+    return resource.end;
+  }
+
+  /** An inline link's `(destination "title")` at `open` (a `(`), or null. */
+  #resource(open: number): { end: number; title: boolean } | null {
+    const text = this.text;
+    let i = skipWhitespace(text, open + 1);
+    const opaqueStart = open;
+    let title = false;
+    if (text.charCodeAt(i) !== 41) {
+      // Destination.
+      if (text.charCodeAt(i) === 60) {
+        i++;
+        for (;;) {
+          const c = text.charCodeAt(i);
+          if (c === 62) {
+            i++;
+            break;
+          }
+          if (Number.isNaN(c) || c === 60 || c === 10) return null;
+          i += c === 92 && (text.charCodeAt(i + 1) === 60 || text.charCodeAt(i + 1) === 62 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+        }
+      } else {
+        let balance = 0;
+        const first = text.charCodeAt(i);
+        if (Number.isNaN(first) || first === 32 || first < 32 || first === 127) return null;
+        for (;;) {
+          const c = text.charCodeAt(i);
+          if (balance === 0 && (Number.isNaN(c) || c === 41 || c === 32 || c === 9 || c === 10)) break;
+          if (c === 40) {
+            if (balance >= 32) return null;
+            balance++;
+            i++;
+            continue;
+          }
+          if (c === 41) {
+            balance--;
+            i++;
+            continue;
+          }
+          if (Number.isNaN(c) || c === 32 || c < 32 || c === 127) return null;
+          i += c === 92 && (text.charCodeAt(i + 1) === 40 || text.charCodeAt(i + 1) === 41 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+        }
+      }
+      const afterDestination = i;
+      i = skipWhitespace(text, i);
+      const marker = text.charCodeAt(i);
+      if (i > afterDestination && (marker === 34 || marker === 39 || marker === 40)) {
+        const close = marker === 40 ? 41 : marker;
+        const titleStart = i + 1;
+        i++;
+        for (;;) {
+          const c = text.charCodeAt(i);
+          if (Number.isNaN(c)) return null;
+          if (c === close) break;
+          i += c === 92 && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+        }
+        title = i > titleStart;
+        i = skipWhitespace(text, i + 1);
+      }
+    }
+    if (text.charCodeAt(i) !== 41) return null;
+    this.#opaque.push(opaqueStart, i + 1);
+    return { end: i + 1, title };
+  }
+}
+
+function blankToEnd(text: string, i: number): boolean {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10) return false;
+  }
+  return true;
+}
+
+function skipWhitespace(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10) i++;
+    else return i;
+  }
+}
+
+/** The end of the code span whose opening run of `n` backticks ends at `from`, or -1. */
+function findCodeClose(text: string, from: number, n: number): number {
+  let i = text.indexOf('`', from);
+  while (i !== -1) {
+    let m = 1;
+    while (text.charCodeAt(i + m) === 96) m++;
+    if (m === n) return i + n;
+    i = text.indexOf('`', i + m);
+  }
+  return -1;
+}
+
+/**
+ * micromark's attention resolution over items[from, to) (a paragraph, or a link's
+ * label), then the nodes with adjacent text merged (mdast's text nodes).
+ */
+function resolve(all: Item[], from: number, to: number): ScanNode[] {
+  let items = from === 0 && to === all.length ? all : all.slice(from, to);
+  let hasDelims = false;
+  for (const it of items) if (it.kind === DELIM) hasDelims = true;
+  if (hasDelims) items = resolveAttention(items === all ? all.slice() : items);
+  const nodes: ScanNode[] = [];
+  let last: ScanNode | undefined;
+  for (const it of items) {
+    if (it.kind === NODE) {
+      last = it.node!;
+      nodes.push(last);
+      continue;
+    }
+    if (it.end === it.start) continue;
+    // Text, a label start that never closed, or an unmatched sequence: text.
+    if (last && last.type === 'text') last.end = it.end;
+    else if (it.kind === SUFFIX) continue;
+    else {
+      last = { type: 'text', start: it.start, end: it.end };
+      nodes.push(last);
+    }
+  }
+  return nodes;
+}
+
+function resolveAttention(items: Item[]): Item[] {
+  for (let index = 0; index < items.length; index++) {
+    const closer = items[index]!;
+    if (closer.kind !== DELIM || !closer.close) continue;
+    for (let open = index - 1; open >= 0; open--) {
+      const opener = items[open]!;
+      if (opener.kind !== DELIM || !opener.open || opener.marker !== closer.marker) continue;
+      const openSize = opener.end - opener.start;
+      const closeSize = closer.end - closer.start;
+      if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
+      const use = openSize > 1 && closeSize > 1 ? 2 : 1;
+      const node: ScanNode = {
+        type: use > 1 ? 'strong' : 'emphasis',
+        start: opener.end - use,
+        end: closer.start + use,
+      };
+      node.children = resolve(items, open + 1, index);
+      opener.end -= use;
+      closer.start += use;
+      const group = item(NODE, node.start, node.end);
+      group.node = node;
+      const replacement: Item[] = [];
+      if (opener.end > opener.start) replacement.push(opener);
+      replacement.push(group);
+      if (closer.end > closer.start) replacement.push(closer);
+      items.splice(open, index - open + 1, ...replacement);
+      index = open + (opener.end > opener.start ? 1 : 0);
+      break;
+    }
+  }
+  return items;
+}

@@ -1,0 +1,188 @@
+/**
+ * markdown-inline.ts reads inline content exactly as mdast does, or declines (null).
+ * Random inline text is parsed by both; whenever the reader answers, its nodes (types,
+ * offsets, nesting, link titles) must equal mdast's. Then the same through the whole
+ * marked path: documents whose blocks it reads must equal the mdast path.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import type { Nodes } from 'mdast';
+import { scanInline } from '../../src/formats/markdown-inline.js';
+import type { ScanNode } from '../../src/formats/markdown-inline.js';
+import { markdownDrafts } from '../../src/formats/markdown.js';
+import { MarkedMapper } from '../../src/formats/markdown-marked.js';
+import { TemplateDocument } from '../../src/formats/template.js';
+import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
+import { propertyRuns } from '../helpers/property-runs.js';
+
+interface Shape {
+  type: string;
+  start: number;
+  end: number;
+  children?: Shape[];
+  title?: boolean;
+}
+
+/** mdast's phrasing nodes as shapes, or null when it holds a node the reader never makes. */
+function mdastShapes(nodes: readonly Nodes[]): Shape[] | null {
+  const out: Shape[] = [];
+  for (const node of nodes) {
+    if (!node.position) return null;
+    const shape: Shape = { type: node.type, start: node.position.start.offset!, end: node.position.end.offset! };
+    switch (node.type) {
+      case 'text':
+      case 'inlineCode':
+      case 'break':
+        break;
+      case 'emphasis':
+      case 'strong':
+      case 'link': {
+        const children = mdastShapes(node.children);
+        if (!children) return null;
+        shape.children = children;
+        if (node.type === 'link') shape.title = Boolean(node.title);
+        break;
+      }
+      case 'image':
+        shape.children = [];
+        shape.title = Boolean(node.title);
+        break;
+      default:
+        return null;
+    }
+    out.push(shape);
+  }
+  return out;
+}
+
+/** The reader's nodes as shapes, edge whitespace trimmed as the marked path does. */
+function scanShapes(nodes: ScanNode[], text: string): Shape[] {
+  const space = (c: number) => c === 32 || c === 9 || c === 10;
+  const shape = (n: ScanNode): Shape => ({
+    type: n.type,
+    start: n.start,
+    end: n.end,
+    ...(n.children ? { children: n.children.map(shape) } : {}),
+    ...(n.type === 'link' || n.type === 'image' ? { title: Boolean(n.title) } : {}),
+  });
+  const out = nodes.map(shape);
+  while (out[0]?.type === 'text') {
+    while (out[0].start < out[0].end && space(text.charCodeAt(out[0].start))) out[0].start++;
+    if (out[0].start < out[0].end) break;
+    out.shift();
+  }
+  while (out.at(-1)?.type === 'text') {
+    const last = out.at(-1)!;
+    while (last.end > last.start && space(text.charCodeAt(last.end - 1))) last.end--;
+    if (last.end > last.start) break;
+    out.pop();
+  }
+  return out;
+}
+
+/** Compares on `source` when mdast reads it as one paragraph; returns whether the reader answered. */
+function compare(source: string): boolean {
+  const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const paragraph = tree.children[0];
+  if (tree.children.length !== 1 || paragraph?.type !== 'paragraph' || paragraph.position?.start.offset !== 0) return false;
+  const text = source.slice(0, paragraph.position.end.offset);
+  const nodes = scanInline(text, 0, false);
+  if (!nodes) return false;
+  assert.deepEqual(scanShapes(nodes, text), mdastShapes(paragraph.children), JSON.stringify(text));
+  return true;
+}
+
+const piece = fc.constantFrom(
+  'a', 'b', 'word', ' ', ' ', '  ', '\t', '\n', '\n  ', '  \n', '*', '*', '**', '***', '_', '_', '__', '___', 'x_y',
+  '[', '[', ']', ']', '![', '(', ')', '](u)', '](u "t")', "](u 't')", '](u (t))', '](<a b>)', '](u\n"t")',
+  '](u"t")', '](a(b)c)', '](\\))', '[]', '`', '``', '\\', '\\*', '\\[', '\\`', '&amp;', '&#42;', '"', "'", '.',
+  ',', '!', '#', '-', ':', '/', 'é', '日', '\u00a0', '—', '>', '{name}',
+);
+const inline = fc.array(piece, { minLength: 1, maxLength: 24 }).map((p) => p.join(''));
+
+describe('markdown inline reader', () => {
+  it('reads random inline text exactly as mdast, or declines', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(inline, (source) => {
+        if (compare(source)) answered++;
+      }),
+      propertyRuns(3000),
+    );
+    assert.ok(answered > 1500, `answered ${answered} of 3000`);
+  });
+
+  it('known cases: emphasis, links, code spans, breaks, line prefixes', () => {
+    const cases = [
+      '***strong emphasis*** mix',
+      '___a___ and *a **b** c* and **a *b* c**',
+      '*a **b*** and ***a* b**',
+      'foo*bar* and foo_bar_ and _foo_bar',
+      '[a *b* `c`](/u "T") and ![alt *x*](i.png \'t\')',
+      '[a [b](c) d](e) and [![img](i)](l)',
+      '[not a link] and [a](<b c>) and [a](b(c)d)',
+      '`code ] [` and ``a ` b`` and `unclosed',
+      'line one  \n   line two\nline *three*  \n**four**',
+      '*a*\n  b and [x\n](u) and [\n y](u)',
+      '\\*not\\* and \\[not\\](x) and &#42;not&#42;',
+      'a [link](u\n  "multi\n  line") b',
+    ];
+    for (const source of cases) assert.ok(compare(source), `answered: ${JSON.stringify(source)}`);
+  });
+
+  it('declines what it does not implement', () => {
+    const declined = [
+      'html <b>x</b>',
+      'auto <https://a.b>',
+      'strike ~~x~~',
+      'note[^1]',
+      'hard\\\nbreak',
+      'mail me@ex.com',
+      'visit www.ex.com',
+      'see https://ex.com',
+      '[ ] looks like a task',
+    ];
+    for (const source of declined) assert.equal(scanInline(source, 0, false), null, JSON.stringify(source));
+    // With definitions in the document, a bracket pair that is not an inline link may be a reference.
+    assert.equal(scanInline('a [ref] b', 0, true), null);
+    assert.ok(scanInline('a [ref] b', 0, false));
+    assert.ok(scanInline('a [text](u) b', 0, true));
+    // Autolink triggers inside code spans and link destinations are not text.
+    assert.ok(scanInline('`me@ex.com` and [x](https://ex.com/a@b)', 0, false));
+  });
+});
+
+describe('markdown inline reader in the marked path', () => {
+  const docOf = (source: string, parser: 'mdast' | 'marked') => new TemplateDocument('markdown', source, markdownDrafts(source, { parser }));
+  const fallbacks = (source: string) => new MarkedMapper(source, 0).run().blocks.filter((b) => b.type === 'fallback').length;
+
+  it('blocks with emphasis runs of three, nested links and breaks need no fallback and equal mdast', () => {
+    const source = [
+      '# A ***title*** with `code`',
+      '***strong emphasis*** mix and ___other___ one.',
+      '- item [a *b* `c`](/u "T")  \n  second line with ![img](i.png)',
+      '> quoted [a [b](c) d](e)\n> and **bold**',
+      '| h | *c* |\n|---|---|\n| [x](y) | ***z*** |',
+      '1. [ ] task with *emphasis*\n2. [x] done',
+      'Text with [not a link] and a{name} placeholder.',
+    ].join('\n\n');
+    assert.equal(fallbacks(source), 0);
+    const reference = docOf(source, 'mdast');
+    const fast = docOf(source, 'marked');
+    assert.equal(identityRender(fast), source);
+    assert.deepEqual(fast.segments, reference.segments);
+    for (const target of [LTR, RTL]) assert.equal(pseudoRender(fast, target), pseudoRender(reference, target));
+  });
+
+  it('a block the reader declines is read from marked inline tokens or mdast, same result', () => {
+    const source = 'Mail <me@ex.com>, see www.ex.com and https://ex.com.\n\n[ref] and [t][ref]\n\n[ref]: https://r.example\n';
+    const reference = docOf(source, 'mdast');
+    const fast = docOf(source, 'marked');
+    assert.equal(identityRender(fast), source);
+    assert.deepEqual(fast.segments, reference.segments);
+  });
+});
