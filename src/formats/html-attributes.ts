@@ -5,9 +5,10 @@
  */
 import { decodeHTMLAttribute } from 'entities/decode';
 import { htmlAttrEscape } from './escape.js';
+import { maskText } from './html-sink.js';
+import type { SegmentSink } from './html-sink.js';
 import type { TagAttributes } from './html-tree.js';
-import { maskRun } from './placeholders.js';
-import type { Escaper, Patch, SegmentDraft } from './template.js';
+import type { Escaper, Patch } from './template.js';
 
 /** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
 export function isSpaceCode(c: number): boolean {
@@ -166,28 +167,49 @@ function attributeContext(tag: string, attribute: string): string {
   return ctx;
 }
 
-/** Pushes an `attr` draft to `out` for each translatable attribute of the start tag `source[start, end)`. */
-export function attributeDrafts(source: string, tag: string, start: number, end: number, attribs: TagAttributes, out: SegmentDraft[]): void {
-  cursor.reset(source, start, end);
-  while (cursor.next()) {
-    const quote = cursor.quote;
-    if (quote === null || !TRANSLATABLE_NAME_LENGTHS.has(cursor.nameEnd - cursor.nameStart)) continue;
-    const name = cursor.name();
-    if (!isTranslatableAttribute(tag, name, attribs)) continue;
-    let s = cursor.valueStart;
-    let e = cursor.valueEnd;
-    while (s < e && isSpaceCode(source.charCodeAt(s))) s++;
-    while (e > s && isSpaceCode(source.charCodeAt(e - 1))) e--;
-    if (s === e) continue;
-    out.push({
-      start: s,
-      end: e,
-      parts: maskRun(source.slice(s, e), decodeHTMLAttribute, { offset: s }),
-      kind: 'attr',
-      ctx: attributeContext(tag, name),
-      singleLine: true,
-      escape: ATTRIBUTE_ESCAPERS[quote],
-    });
+/**
+ * The translatable attribute values found in start tags, waiting to become `attr`
+ * segments: an inline tag's come after the segment of the text run around it, so that
+ * segments stay in source order. Parallel arrays, reused.
+ */
+export class AttributeList {
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  readonly quotes: ('"' | "'" | '')[] = [];
+  readonly contexts: string[] = [];
+  length = 0;
+
+  /** Adds each translatable attribute of the start tag `source[start, end)`, its value trimmed (an empty one is not added). */
+  addFrom(source: string, tag: string, start: number, end: number, attribs: TagAttributes): void {
+    cursor.reset(source, start, end);
+    while (cursor.next()) {
+      const quote = cursor.quote;
+      if (quote === null || !TRANSLATABLE_NAME_LENGTHS.has(cursor.nameEnd - cursor.nameStart)) continue;
+      const name = cursor.name();
+      if (!isTranslatableAttribute(tag, name, attribs)) continue;
+      let s = cursor.valueStart;
+      let e = cursor.valueEnd;
+      while (s < e && isSpaceCode(source.charCodeAt(s))) s++;
+      while (e > s && isSpaceCode(source.charCodeAt(e - 1))) e--;
+      if (s === e) continue;
+      const i = this.length++;
+      this.starts[i] = s;
+      this.ends[i] = e;
+      this.quotes[i] = quote;
+      this.contexts[i] = attributeContext(tag, name);
+    }
+  }
+
+  /** Gives every attribute to `sink` as an `attr` segment, and empties the list. */
+  flushTo(sink: SegmentSink, source: string): void {
+    for (let i = 0; i < this.length; i++) {
+      const start = this.starts[i]!;
+      const end = this.ends[i]!;
+      sink.begin(start, end, 'attr', ATTRIBUTE_ESCAPERS[this.quotes[i]!], this.contexts[i]!, true);
+      maskText(sink, source, start, end, decodeHTMLAttribute);
+      sink.commit();
+    }
+    this.length = 0;
   }
 }
 

@@ -9,12 +9,14 @@
 import { decodeHTML } from 'entities/decode';
 import { htmlTextEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { attributeDrafts, directionPatches, isSpaceCode } from './html-attributes.js';
+import { AttributeList, directionPatches, isSpaceCode } from './html-attributes.js';
+import { DraftCollector, maskText } from './html-sink.js';
+import type { SegmentSink } from './html-sink.js';
 import { HtmlTree } from './html-tree.js';
 import type { TagAttributes, TreeHandler } from './html-tree.js';
-import { maskRun } from './placeholders.js';
-import { newPairId, TemplateDocument } from './template.js';
-import type { Part, Patch, SegmentDraft } from './template.js';
+import type { SegmentKind } from './segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
+import type { Patch, SegmentDraft } from './template.js';
 
 /** Elements that start and end a segment (everything not listed is phrasing). */
 const BLOCK = new Set([
@@ -64,18 +66,15 @@ interface OpenElement {
   readonly start: number;
   /** The run the start tag was put in (paired inline elements). */
   readonly run: number;
-  /** The pair id of an inline element's tags (NO_PAIR: its start tag was not put in a run). */
-  readonly pair: number;
+  /** The index of an inline element's start tag in that run (NO_ITEM: it was not put in one). */
+  readonly item: number;
   readonly mode: Mode;
 }
 
-const NO_PAIR = -1;
-
-const TEXT = 0;
-const ATOM = 1;
-const OPEN = 2;
-const CLOSE = 3;
-type ItemType = typeof TEXT | typeof ATOM | typeof OPEN | typeof CLOSE;
+const NO_ITEM = -1;
+/** Run items are tokens (ATOM, OPEN, CLOSE as in the template) or TEXT. */
+const TEXT = 3;
+type ItemType = typeof ATOM | typeof OPEN | typeof CLOSE | typeof TEXT;
 
 /**
  * The inline items between two block boundaries (text, atoms, pair tags), kept as
@@ -88,16 +87,27 @@ class Run {
   readonly ends: number[] = [];
   /** Pair id of OPEN/CLOSE items. */
   readonly pairs: number[] = [];
+  /** For an OPEN its CLOSE's index, and the reverse (NO_ITEM: none in this run). */
+  readonly partners: number[] = [];
   length = 0;
   /** Which run this is; inline elements remember it to know if their close tag is in the same run. */
   id = 0;
 
-  push(type: ItemType, start: number, end: number, pair = NO_PAIR): void {
+  push(type: ItemType, start: number, end: number, pair = 0): number {
     const i = this.length++;
     this.types[i] = type;
     this.starts[i] = start;
     this.ends[i] = end;
     this.pairs[i] = pair;
+    this.partners[i] = NO_ITEM;
+    return i;
+  }
+
+  /** The close tag of the OPEN item `open`. */
+  pushClose(open: number, start: number, end: number): void {
+    const close = this.push(CLOSE, start, end, this.pairs[open]);
+    this.partners[open] = close;
+    this.partners[close] = open;
   }
 
   /** Text extends a text item it directly follows (an entity split it, or a skipped comment did not). */
@@ -126,22 +136,18 @@ export interface HtmlOptions {
 }
 
 /**
- * Turns htmlparser2's events into segment drafts. One instance per call; its methods are
- * the event handlers (no closures are made per event). Event positions are relative to
+ * Turns htmlparser2's events into segments. One instance per call; its methods are the
+ * event handlers (no closures are made per event). Event positions are relative to
  * `source[from, to)`, which is what is parsed.
  */
-class DraftBuilder implements TreeHandler {
-  readonly drafts: SegmentDraft[] = [];
+class SegmentMaker implements TreeHandler {
   readonly patches: Patch[] = [];
   readonly #stack: OpenElement[] = [];
   /** Names of the open block elements (the innermost is a segment's `ctx`). */
   readonly #blocks: string[] = [];
   readonly #run = new Run();
-  /**
-   * `attr` drafts of tags inside the current run, pushed after the run's own draft so
-   * that drafts come out in source order (the template then has nothing to sort).
-   */
-  #nested: SegmentDraft[] = [];
+  /** Translatable attributes of the current run's tags, given after the run's segment. */
+  readonly #attributes = new AttributeList();
   /** Depth inside an atomic or skipped subtree. */
   #hidden = 0;
   #lastEnd: number;
@@ -149,6 +155,7 @@ class DraftBuilder implements TreeHandler {
   readonly #fullDocument: boolean;
 
   constructor(
+    private readonly sink: SegmentSink,
     private readonly source: string,
     private readonly from: number,
     private readonly to: number,
@@ -163,17 +170,11 @@ class DraftBuilder implements TreeHandler {
     this.#flush();
   }
 
-  /** Ends the current run: its draft, then the attribute drafts inside it. */
+  /** Ends the current run: its segment, then the attribute segments inside it. */
   #flush(): void {
     const run = this.#run;
-    if (run.length > 0) {
-      const draft = runDraft(this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
-      if (draft) this.drafts.push(draft);
-    }
-    if (this.#nested.length > 0) {
-      for (const draft of this.#nested) this.drafts.push(draft);
-      this.#nested = [];
-    }
+    if (run.length > 0) runSegment(this.sink, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+    if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.source);
     run.next();
   }
 
@@ -183,7 +184,7 @@ class DraftBuilder implements TreeHandler {
     if (!isImplied) this.#lastEnd = end;
     if (this.#hidden > 0) {
       if (!VOID.has(name)) {
-        this.#stack.push({ start, run: 0, pair: NO_PAIR, mode: 'inside' });
+        this.#stack.push({ start, run: 0, item: NO_ITEM, mode: 'inside' });
         this.#hidden++;
       }
       return;
@@ -198,9 +199,12 @@ class DraftBuilder implements TreeHandler {
       }
     }
     const block = BLOCK.has(name) || SKIPPED.has(name);
-    // A block's start tag ends the run before it, so its attribute drafts come after that run's draft.
+    // A block's start tag ends the run before it, so its attributes come after that run's segment.
     if (block) this.#flush();
-    if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) attributeDrafts(this.source, name, start, end, attribs, block ? this.drafts : this.#nested);
+    if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) {
+      this.#attributes.addFrom(this.source, name, start, end, attribs);
+      if (block) this.#attributes.flushTo(this.sink, this.source);
+    }
     const isVoid = VOID.has(name);
     let mode: Mode;
     if (block) {
@@ -216,13 +220,10 @@ class DraftBuilder implements TreeHandler {
       if (mode === 'block') this.#blocks.pop();
       return;
     }
-    let pair = NO_PAIR;
+    let item = NO_ITEM;
     if (mode === 'atomic' || mode === 'skip') this.#hidden = 1;
-    else if (mode === 'inline' && end > start) {
-      pair = newPairId();
-      this.#run.push(OPEN, start, end, pair);
-    }
-    this.#stack.push({ start, run: this.#run.id, pair, mode });
+    else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
+    this.#stack.push({ start, run: this.#run.id, item, mode });
   }
 
   closeTag(name: string, isImplied: boolean, tagStart: number, tagEnd: number): void {
@@ -250,7 +251,7 @@ class DraftBuilder implements TreeHandler {
       case 'inline':
         if (closeEnd > closeStart) {
           // A close tag in another run than its start tag cannot be a pair: an atom.
-          if (element.pair !== NO_PAIR && element.run === this.#run.id) this.#run.push(CLOSE, closeStart, closeEnd, element.pair);
+          if (element.item !== NO_ITEM && element.run === this.#run.id) this.#run.pushClose(element.item, closeStart, closeEnd);
           else this.#run.push(ATOM, closeStart, closeEnd);
         }
     }
@@ -266,16 +267,17 @@ class DraftBuilder implements TreeHandler {
   }
 }
 
-/** Segment drafts and lang/dir patches for the HTML in `source[from, to)`. */
+/** Segment drafts and lang/dir patches for the HTML in `source[from, to)` (HTML inside markdown). */
 export function htmlDrafts(
   source: string,
   from = 0,
   to = source.length,
   options: HtmlOptions = { directionPatches: true },
 ): { drafts: SegmentDraft[]; patches: Patch[] } {
-  const builder = new DraftBuilder(source, from, to, options);
-  builder.build();
-  return { drafts: builder.drafts, patches: builder.patches };
+  const drafts = new DraftCollector();
+  const maker = new SegmentMaker(drafts, source, from, to, options);
+  maker.build();
+  return { drafts: drafts.drafts, patches: maker.patches };
 }
 
 /** An atom, or one tag of a pair that encloses no text (`<x2/>`, `<span></span>`). */
@@ -297,12 +299,15 @@ function wrapsNoText(source: string, run: Run, index: number): boolean {
   return false;
 }
 
-/** Builds a segment from a run of inline items; gaps between items are atoms. */
-function runDraft(source: string, run: Run, block: string, inMarkdown: boolean): SegmentDraft | null {
-  const { types, starts, ends, pairs } = run;
+/**
+ * Gives a run of inline items to `sink` as one segment: outer whitespace stays outside
+ * it, gaps between items (bytes no event covered) are atoms, and a tag whose partner is
+ * outside the segment is an atom too.
+ */
+function runSegment(sink: SegmentSink, source: string, run: Run, block: string, inMarkdown: boolean): void {
+  const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
-  // Outer whitespace stays in the template.
   let start = -1;
   let end = -1;
   for (; first <= last; first++) {
@@ -331,45 +336,52 @@ function runDraft(source: string, run: Run, block: string, inMarkdown: boolean):
       break;
     }
   }
-  if (start < 0 || end <= start) return null;
-  const parts: Part[] = [];
+  if (start < 0 || end <= start) return;
+  sink.begin(start, end, kindOf(block), htmlTextEscape, block);
   let cursor = start;
   for (let i = first; i <= last; i++) {
     const type = types[i]!;
     const s = Math.max(starts[i]!, start);
     const e = Math.min(ends[i]!, end);
-    if (s > cursor) parts.push({ type: 'atom', bytes: { start: cursor, end: s } });
+    if (s > cursor) sink.token(ATOM, cursor, s, 0);
     if (type === TEXT) {
-      if (inMarkdown) pushWithLineBreaks(parts, source, s, e);
-      else maskRun(source.slice(s, e), collapse, { offset: s }, {}, parts);
-    } else if (type === ATOM) parts.push({ type: 'atom', bytes: { start: s, end: e } });
-    else parts.push({ type: type === OPEN ? 'open' : 'close', bytes: { start: s, end: e }, pair: pairs[i]! });
+      if (inMarkdown) textWithLineBreaks(sink, source, s, e);
+      else maskText(sink, source, s, e, collapse);
+    } else if (type === ATOM) {
+      sink.token(ATOM, s, e, 0);
+    } else {
+      const partner = partners[i]!;
+      const paired = partner >= first && partner <= last;
+      sink.token(paired ? type : ATOM, s, e, paired ? pairs[i]! : 0);
+    }
     cursor = Math.max(cursor, e);
   }
-  return { start, end, parts, kind: kindOf(block), ctx: block, escape: htmlTextEscape };
+  sink.commit();
 }
 
-function kindOf(block: string): SegmentDraft['kind'] {
+function kindOf(block: string): SegmentKind {
   if (block.length === 2 && block.charCodeAt(0) === 104 /* h */ && block >= 'h1' && block <= 'h6') return 'heading';
   return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 
 /** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
-function pushWithLineBreaks(parts: Part[], source: string, start: number, end: number): void {
+function textWithLineBreaks(sink: SegmentSink, source: string, start: number, end: number): void {
   const raw = source.slice(start, end);
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
-    if (lineBreak.index > last) maskRun(raw.slice(last, lineBreak.index), collapse, { offset: start + last }, {}, parts);
-    parts.push({ type: 'atom', bytes: { start: start + lineBreak.index, end: start + lineBreak.index + lineBreak[0].length } });
+    if (lineBreak.index > last) maskText(sink, source, start + last, start + lineBreak.index, collapse);
+    sink.token(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
     last = lineBreak.index + lineBreak[0].length;
   }
-  if (last < raw.length) maskRun(raw.slice(last), collapse, { offset: start + last }, {}, parts);
+  if (last < raw.length) maskText(sink, source, start + last, end, collapse);
 }
 
 export const htmlAdapter: FormatAdapter = {
   format: 'html',
   extract(content) {
-    const { drafts, patches } = htmlDrafts(content);
-    return new TemplateDocument('html', content, drafts, patches);
+    const out = new DocumentBuilder('html', content);
+    const maker = new SegmentMaker(out, content, 0, content.length, { directionPatches: true });
+    maker.build();
+    return out.document(maker.patches);
   },
 };

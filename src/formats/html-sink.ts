@@ -1,0 +1,77 @@
+/**
+ * Where the html adapter puts its segments: straight into the template's DocumentBuilder
+ * (the html format: no draft or part objects), or into SegmentDraft objects (HTML inside
+ * markdown, whose adapter merges them with its own drafts). The adapter gives tokens in
+ * order and only complete pairs (an open followed by its close), as the builder requires.
+ */
+import { CLOSE, OPEN } from './template.js';
+import type { Escaper, Part, SegmentDraft } from './template.js';
+import type { SegmentKind } from './segment.js';
+import { scanPlaceholders, SpanList } from './placeholders.js';
+
+/** The part of DocumentBuilder the adapter uses. */
+export interface SegmentSink {
+  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean): void;
+  /** Decoded text. */
+  text(value: string): void;
+  /** A token whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
+  token(type: number, start: number, end: number, pair: number): void;
+  commit(): unknown;
+}
+
+/** A SegmentSink that makes SegmentDrafts, in the order their segments are given. */
+export class DraftCollector implements SegmentSink {
+  readonly drafts: SegmentDraft[] = [];
+  #draft: { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper } | null = null;
+
+  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean): void {
+    this.#draft = { start, end, parts: [], kind, escape };
+    if (ctx !== undefined) this.#draft.ctx = ctx;
+    if (singleLine) this.#draft.singleLine = true;
+  }
+
+  text(value: string): void {
+    this.#draft!.parts.push({ type: 'text', value });
+  }
+
+  token(type: number, start: number, end: number, pair: number): void {
+    const bytes = { start, end };
+    if (type === OPEN) this.#draft!.parts.push({ type: 'open', bytes, pair });
+    else if (type === CLOSE) this.#draft!.parts.push({ type: 'close', bytes, pair });
+    else this.#draft!.parts.push({ type: 'atom', bytes });
+  }
+
+  commit(): void {
+    this.drafts.push(this.#draft!);
+    this.#draft = null;
+  }
+}
+
+/** Spans of one text run at a time (never nested: `decode` does not mask). */
+const spans = new SpanList();
+const NO_OPTIONS = {};
+
+/**
+ * The raw text `source[start, end)` into `sink`: placeholders become tokens (their source
+ * bytes), the text between them is decoded by `decode`.
+ */
+export function maskText(sink: SegmentSink, source: string, start: number, end: number, decode: (raw: string) => string): void {
+  if (end <= start) return;
+  const raw = source.slice(start, end);
+  scanPlaceholders(raw, NO_OPTIONS, spans);
+  const data = spans.data;
+  const count = spans.length;
+  if (count === 0) {
+    sink.text(decode(raw));
+    return;
+  }
+  let last = 0;
+  for (let k = 0; k < count; k += 4) {
+    const spanStart = data[k]!;
+    const spanEnd = data[k + 1]!;
+    if (spanStart > last) sink.text(decode(raw.slice(last, spanStart)));
+    sink.token(data[k + 2]!, start + spanStart, start + spanEnd, data[k + 3]!);
+    last = spanEnd;
+  }
+  if (last < raw.length) sink.text(decode(raw.slice(last)));
+}
