@@ -3,8 +3,7 @@
  * null, whitespace and non-prose strings (CONTRACT §4) are template. A translation is
  * spliced between the literal's original quotes with JSON string escaping.
  */
-import { visit } from 'jsonc-parser';
-import type { ParseError } from 'jsonc-parser';
+import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
 import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
@@ -30,47 +29,154 @@ const NON_PROSE: readonly RegExp[] = [
   /^[^\p{L}]*$/u, // no letters at all
 ];
 
+/**
+ * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern:
+ * only blank, numbers (`1 000`, with `e`), ISO date-times (`T`, `Z`, one space) and
+ * letterless values may hold a space. Most sentences are decided by this alone.
+ */
+const SURE_LETTER = /[A-DF-SU-Ya-df-z]/;
+
+/** NON_PROSE as one alternation per set of flags (every pattern is anchored: same answers, fewer calls). */
+const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags))].map(
+  (flags) => new RegExp(NON_PROSE.filter((pattern) => pattern.flags === flags).map((pattern) => `(?:${pattern.source})`).join('|'), flags),
+);
+
 /** True when a JSON string value is prose a translator should see. */
 export function isProse(value: string): boolean {
-  return !NON_PROSE.some((pattern) => pattern.test(value));
+  if (value.includes(' ') && SURE_LETTER.test(value)) return true;
+  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return false;
+  return true;
 }
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
 
-/** Adds the prose string values of `content` (a JSON document) to `out`. */
+// jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const COMMA = 5;
+const COLON = 6;
+const NULL = 7;
+const TRUE = 8;
+const FALSE = 9;
+const STRING = 10;
+const NUMBER = 11;
+const LINE_COMMENT = 12;
+const BLOCK_COMMENT = 13;
+const LINE_BREAK = 14;
+const TRIVIA = 15;
+const EOF = 17;
+
+/** Thrown at the first token jsonc-parser's `visit` would report an error for. */
+function invalid(offset: number): never {
+  throw new ServiceError('invalid_request', `The content is not valid JSON at character ${offset + 1}; send valid JSON or choose another format.`);
+}
+
+/** The key path of a value, as `path.map(String).join('.')`, given its container's path. */
+const pathOf = (containerPath: string, containerDepth: number, key: string | number): string =>
+  containerDepth === 0 ? String(key) : `${containerPath}.${key}`;
+
+/**
+ * Adds the prose string values of `content` (a JSON document) to `out`. A loop over
+ * jsonc-parser's scanner with the grammar of its `visit` (comments and trailing commas
+ * refused; the error offset is that of the first token `visit` reports), tracking the
+ * key path itself: `ctx` costs one concatenation per value, not an array per value.
+ */
 export function jsonSegments(out: DocumentBuilder, content = out.source, base = 0): void {
-  const errors: ParseError[] = [];
-  let rootKind: 'object' | 'array' | 'scalar' | undefined;
-  visit(
-    content,
-    {
-      onObjectBegin: () => {
-        rootKind ??= 'object';
-      },
-      onArrayBegin: () => {
-        rootKind ??= 'array';
-      },
-      onLiteralValue: (value: unknown, offset, length, _line, _col, pathSupplier) => {
-        rootKind ??= 'scalar';
-        if (typeof value !== 'string' || !isProse(value)) return;
-        const start = base + offset + 1;
-        out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, pathSupplier().map(String).join('.') || '(root)');
-        // Without escapes in the literal, a placeholder's bytes are its source range
-        // (JSON.stringify would give the same bytes, unless it holds a surrogate).
-        const raw = value.length === length - 2 && !SURROGATE.test(value);
-        maskInto(out, value, raw ? start : jsonLiteral, { colonMarkers: true });
-        out.commit();
-      },
-      onError: (error, offset) => {
-        errors.push({ error, offset, length: 0 });
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false },
-  );
-  if (errors.length > 0 || rootKind === undefined) {
-    const at = errors[0] ? ` at character ${errors[0].offset + 1}` : '';
-    throw new ServiceError('invalid_request', `The content is not valid JSON${at}; send valid JSON or choose another format.`);
+  const scanner = createScanner(content, false);
+  const next = (): number => {
+    for (;;) {
+      const token = scanner.scan();
+      // Every scan error is reported (an unterminated comment as the comment itself).
+      if (scanner.getTokenError() !== 0) invalid(scanner.getTokenOffset());
+      if (token === TRIVIA || token === LINE_BREAK) continue;
+      if (token === LINE_COMMENT || token === BLOCK_COMMENT || token === 16 /* Unknown */) invalid(scanner.getTokenOffset());
+      return token;
+    }
+  };
+  // Open containers, 1-based: whether an array, the path of the container (joined),
+  // whether a comma is due, and the index of an array's current element.
+  const isArray: boolean[] = [false];
+  const paths: string[] = [''];
+  const needsComma: boolean[] = [false];
+  const indexes: number[] = [0];
+  let depth = 0;
+  let key: string | number = '';
+  let token = next();
+  for (;;) {
+    // A value is expected at `token` (the root, or after `key :` / in an array).
+    switch (token) {
+      case OPEN_BRACE:
+      case OPEN_BRACKET: {
+        const path = depth === 0 ? '' : pathOf(paths[depth]!, depth - 1, key);
+        depth++;
+        isArray[depth] = token === OPEN_BRACKET;
+        paths[depth] = path;
+        needsComma[depth] = false;
+        indexes[depth] = -1;
+        token = next();
+        break;
+      }
+      case STRING: {
+        const value = scanner.getTokenValue();
+        if (isProse(value)) {
+          const offset = scanner.getTokenOffset();
+          const length = scanner.getTokenLength();
+          const start = base + offset + 1;
+          const ctx = depth === 0 ? '(root)' : pathOf(paths[depth]!, depth - 1, key) || '(root)';
+          out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, ctx);
+          // Without escapes in the literal, a placeholder's bytes are its source range
+          // (JSON.stringify would give the same bytes, unless it holds a surrogate).
+          const raw = value.length === length - 2 && !SURROGATE.test(value);
+          maskInto(out, value, raw ? start : jsonLiteral, { colonMarkers: true });
+          out.commit();
+        }
+        token = next();
+        break;
+      }
+      case NUMBER:
+        if (Number.isNaN(Number(scanner.getTokenValue()))) invalid(scanner.getTokenOffset());
+        token = next();
+        break;
+      case NULL:
+      case TRUE:
+      case FALSE:
+        token = next();
+        break;
+      default:
+        invalid(scanner.getTokenOffset());
+    }
+    // After a value, or right after an opening brace/bracket: close containers, find the next value.
+    for (;;) {
+      if (depth === 0) {
+        if (token !== EOF) invalid(scanner.getTokenOffset());
+        return;
+      }
+      const array = isArray[depth]!;
+      if (token === (array ? CLOSE_BRACKET : CLOSE_BRACE)) {
+        depth--;
+        if (depth > 0) needsComma[depth] = true;
+        token = next();
+        continue;
+      }
+      if (token === EOF) invalid(scanner.getTokenOffset());
+      if (token === COMMA) {
+        if (!needsComma[depth]) invalid(scanner.getTokenOffset());
+        token = next();
+      } else if (needsComma[depth]) invalid(scanner.getTokenOffset());
+      needsComma[depth] = true;
+      if (array) key = ++indexes[depth]!;
+      else {
+        if (token !== STRING) invalid(scanner.getTokenOffset());
+        key = scanner.getTokenValue();
+        token = next();
+        if (token !== COLON) invalid(scanner.getTokenOffset());
+        token = next();
+      }
+      break;
+    }
   }
 }
 
