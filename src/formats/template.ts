@@ -67,44 +67,38 @@ const atomToken = (n: number): string => (atomTokens[n] ??= `<x${n}/>`);
 const openToken = (n: number): string => (openTokens[n] ??= `<g${n}>`);
 const closeToken = (n: number): string => (closeTokens[n] ??= `</g${n}>`);
 
+/** `array` if it holds `size` entries, else a copy with room for at least that many. */
+function room(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const grown = new Int32Array(Math.max(size, 2 * array.length));
+  grown.set(array);
+  return grown;
+}
+
 /**
- * A segment ready to render. Its token bytes live in the document's token table, two
- * numbers per token (source start, end; or -1 and an index into the literals):
- * `<xN/>` is entry `firstToken + N - 1`, `<gN>` is `firstToken + atoms + 2(N - 1)` and
- * `</gN>` the entry after it.
+ * Per segment, INFO numbers in a flat Int32Array (no object per segment): its source
+ * range, where its tokens start in the token table, how many atoms it has, and whether
+ * bidi controls move inside (SegmentDraft.bidiInside). The token table holds two
+ * numbers per token, source start and end, or -1 and an index into the literals:
+ * `<xN/>` is entry `first + N - 1`, `<gN>` is `first + atoms + 2(N - 1)` and `</gN>`
+ * the entry after it.
  */
-interface BuiltSegment {
-  readonly kind: 'segment';
-  readonly start: number;
-  readonly end: number;
-  segment: Segment;
-  readonly firstToken: number;
-  readonly atoms: number;
-  readonly escape: Escaper;
-  readonly bidiInside: boolean;
-  children: Edit[];
-}
-
-interface PatchEdit {
-  readonly kind: 'patch';
-  readonly start: number;
-  readonly end: number;
-  readonly patch: Patch;
-  children: Edit[];
-}
-
-type Edit = BuiltSegment | PatchEdit;
-
-/** Shared by every edit without children (never written: `nest` gives a parent its own array). */
-const NO_CHILDREN: Edit[] = [];
+const INFO = 5;
+const START = 0;
+const END = 1;
+const FIRST_TOKEN = 2;
+const ATOMS = 3;
+const BIDI = 4;
 
 /** What a TemplateDocument takes from its builder. */
 interface Built {
-  readonly built: BuiltSegment[];
-  readonly tokens: number[];
+  readonly segments: Segment[];
+  readonly info: Int32Array;
+  readonly escapes: Escaper[];
+  readonly tokens: Int32Array;
   readonly literals: string[];
   readonly sorted: boolean;
-  /** Sorted and no segment overlaps another: every segment is a root edit. */
+  /** Sorted and no segment overlaps the next: nothing nests. */
   readonly flat: boolean;
 }
 let builtOf: (builder: DocumentBuilder) => Built;
@@ -122,9 +116,11 @@ const closed = new Set<number>();
  * either way. `document()` returns the TemplateDocument.
  */
 export class DocumentBuilder {
-  readonly #built: BuiltSegment[] = [];
-  /** The token table: two numbers per token (see BuiltSegment). */
-  readonly #tokens: number[] = [];
+  readonly #segments: Segment[] = [];
+  #info = new Int32Array(INFO * 256);
+  readonly #escapes: Escaper[] = [];
+  #tokens = new Int32Array(1024);
+  #tokenCount = 0;
   readonly #literals: string[] = [];
   /** Segments arrived in document order (by start, the outer one first) … */
   #sorted = true;
@@ -133,7 +129,9 @@ export class DocumentBuilder {
 
   static {
     builtOf = (builder) => ({
-      built: builder.#built,
+      segments: builder.#segments,
+      info: builder.#info,
+      escapes: builder.#escapes,
       tokens: builder.#tokens,
       literals: builder.#literals,
       sorted: builder.#sorted,
@@ -141,6 +139,7 @@ export class DocumentBuilder {
     });
   }
 
+  // The segment being built.
   #start = 0;
   #end = 0;
   #kind: SegmentKind = 'block';
@@ -151,10 +150,10 @@ export class DocumentBuilder {
   #text = '';
   #hasLetter = false;
   #literalsAtBegin = 0;
-  /** The current segment's atoms (2 numbers each) and pairs (open, close: 4 numbers each); reused. */
-  readonly #atoms: number[] = [];
+  /** Its atoms (start, end) and pairs (open start, end, close start, end), and the pair ids. */
+  #atoms = new Int32Array(64);
   #atomCount = 0;
-  readonly #pairs: number[] = [];
+  #pairs = new Int32Array(64);
   readonly #pairIds: number[] = [];
   #pairCount = 0;
 
@@ -244,12 +243,13 @@ export class DocumentBuilder {
   token(type: number, start: number, end: number, pair: number): void {
     if (type === ATOM) {
       const k = 2 * this.#atomCount;
-      this.#atoms[k] = start;
-      this.#atoms[k + 1] = end;
+      const atoms = (this.#atoms = room(this.#atoms, k + 2));
+      atoms[k] = start;
+      atoms[k + 1] = end;
       this.#text += atomToken(++this.#atomCount);
     } else if (type === OPEN) {
       const k = 4 * this.#pairCount;
-      const pairs = this.#pairs;
+      const pairs = (this.#pairs = room(this.#pairs, k + 4));
       pairs[k] = start;
       pairs[k + 1] = end;
       pairs[k + 2] = start; // until the close is seen
@@ -283,42 +283,52 @@ export class DocumentBuilder {
    */
   commit(end?: number): boolean {
     if (end !== undefined) this.#end = end;
-    const atoms = this.#atomCount;
-    const pairs = this.#pairCount;
     if (!this.#hasLetter) {
       this.#literals.length = this.#literalsAtBegin;
       return false;
     }
-    const tokens = this.#tokens;
-    const firstToken = tokens.length >> 1;
-    for (let i = 0; i < 2 * atoms; i++) tokens.push(this.#atoms[i]!);
-    for (let i = 0; i < 4 * pairs; i++) tokens.push(this.#pairs[i]!);
     const start = this.#start;
     end = this.#end;
-    const built = this.#built;
-    const previous = built[built.length - 1];
-    if (previous) {
-      if (previous.start > start || (previous.start === start && previous.end < end)) this.#sorted = false;
-      if (previous.end > start) this.#disjoint = false;
+    const atoms = this.#atomCount;
+    const numbers = 2 * atoms + 4 * this.#pairCount;
+    const firstToken = this.#tokenCount >> 1;
+    if (numbers > 0) {
+      const tokens = (this.#tokens = room(this.#tokens, this.#tokenCount + numbers));
+      let n = this.#tokenCount;
+      const atomNumbers = this.#atoms;
+      for (let i = 0; i < 2 * atoms; i++) tokens[n++] = atomNumbers[i]!;
+      const pairNumbers = this.#pairs;
+      for (let i = 0; i < numbers - 2 * atoms; i++) tokens[n++] = pairNumbers[i]!;
+      this.#tokenCount = n;
     }
+    const segments = this.#segments;
+    const index = segments.length;
+    const info = (this.#info = room(this.#info, INFO * (index + 1)));
+    if (index > 0) {
+      const previousStart = info[INFO * (index - 1) + START]!;
+      const previousEnd = info[INFO * (index - 1) + END]!;
+      if (previousStart > start || (previousStart === start && previousEnd < end)) this.#sorted = false;
+      if (previousEnd > start) this.#disjoint = false;
+    }
+    const at = INFO * index;
+    info[at + START] = start;
+    info[at + END] = end;
+    info[at + FIRST_TOKEN] = firstToken;
+    info[at + ATOMS] = atoms;
+    info[at + BIDI] = this.#bidiInside ? 1 : 0;
+    this.#escapes.push(this.#escape);
+    const text = this.#text;
+    // Built by concatenation, the text is a tree of string pieces; reading a character
+    // makes V8 flatten it in place, so a kept segment holds one string, not the pieces.
+    if (numbers > 0) text.charCodeAt(0);
     const segment: { id: string; text: string; kind: SegmentKind; ctx?: string; singleLine?: boolean } = {
-      id: `s${built.length + 1}`,
-      text: this.#text,
+      id: `s${index + 1}`,
+      text,
       kind: this.#kind,
     };
     if (this.#ctx !== undefined) segment.ctx = this.#ctx;
     if (this.#singleLine) segment.singleLine = true;
-    built.push({
-      kind: 'segment',
-      start,
-      end,
-      segment,
-      firstToken,
-      atoms,
-      escape: this.#escape,
-      bidiInside: this.#bidiInside,
-      children: NO_CHILDREN,
-    });
+    segments.push(segment);
     return true;
   }
 
@@ -362,30 +372,28 @@ function bidiInside(text: string): string {
   return pieces.join('');
 }
 
-/** Nests edits by range; an edit that straddles another's boundary is dropped, never mangled. */
-function nest(edits: Edit[]): Edit[] {
-  edits.sort((a, b) => a.start - b.start || b.end - a.end);
-  const roots: Edit[] = [];
-  const stack: Edit[] = [];
-  for (const edit of edits) {
-    while (stack.length > 0 && stack[stack.length - 1]!.end <= edit.start) stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent && edit.end > parent.end) continue;
-    if (!parent) roots.push(edit);
-    else if (parent.children === NO_CHILDREN) parent.children = [edit];
-    else parent.children.push(edit);
-    stack.push(edit);
-  }
-  return roots;
-}
-
 const TOKEN_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+const NONE = -1;
 
 export class TemplateDocument implements ExtractedDocument {
   readonly segments: readonly Segment[];
-  readonly #roots: Edit[];
-  readonly #tokens: number[];
-  readonly #literals: string[];
+  readonly #info: Int32Array;
+  readonly #escapes: readonly Escaper[];
+  readonly #tokens: Int32Array;
+  readonly #literals: readonly string[];
+  readonly #patches: readonly Patch[];
+  /**
+   * The edits (segments, then patches) as a tree: an edit inside another's range is its
+   * child, rendered within it (an image's alt inside the image token). Null when no
+   * edit nests and there are no patches: every segment is a root, in order.
+   */
+  readonly #tree: {
+    readonly starts: Int32Array;
+    readonly ends: Int32Array;
+    readonly firstChild: Int32Array;
+    readonly nextSibling: Int32Array;
+    readonly firstRoot: number;
+  } | null;
   /** Render state: the output so far and a pending source range not yet copied into it. */
   #out: string[] = [];
   #copyFrom = 0;
@@ -403,28 +411,54 @@ export class TemplateDocument implements ExtractedDocument {
       builder = new DocumentBuilder(format, source);
       for (const draft of drafts) builder.add(draft);
     }
-    const { built, tokens, literals, sorted, flat } = builtOf(builder);
-    if (!sorted) {
-      built.sort((a, b) => a.start - b.start || b.end - a.end);
-      for (let index = 0; index < built.length; index++) (built[index]!.segment as { id: string }).id = `s${index + 1}`;
+    const built = builtOf(builder);
+    let { segments, info, escapes } = built;
+    const count = segments.length;
+    if (!built.sorted) {
+      // Document order (stable): by start, the outer segment first.
+      const order = Array.from({ length: count }, (_, i) => i);
+      order.sort((a, b) => info[INFO * a + START]! - info[INFO * b + START]! || info[INFO * b + END]! - info[INFO * a + END]!);
+      const sortedInfo = new Int32Array(INFO * count);
+      const sortedSegments: Segment[] = new Array(count);
+      const sortedEscapes: Escaper[] = new Array(count);
+      for (let index = 0; index < count; index++) {
+        const from = order[index]!;
+        sortedInfo.set(info.subarray(INFO * from, INFO * from + INFO), INFO * index);
+        const segment = segments[from]!;
+        (segment as { id: string }).id = `s${index + 1}`;
+        sortedSegments[index] = segment;
+        sortedEscapes[index] = escapes[from]!;
+      }
+      info = sortedInfo;
+      segments = sortedSegments;
+      escapes = sortedEscapes;
     }
-    const segments: Segment[] = new Array(built.length);
-    for (let index = 0; index < built.length; index++) segments[index] = built[index]!.segment;
     this.segments = segments;
-    this.#tokens = tokens;
-    this.#literals = literals;
-    if (patches.length === 0 && flat) this.#roots = built;
-    else {
-      const edits: Edit[] = built.slice();
-      for (const patch of patches) edits.push({ kind: 'patch', start: patch.start, end: patch.end, patch, children: NO_CHILDREN });
-      this.#roots = nest(edits);
-    }
+    this.#info = info;
+    this.#escapes = escapes;
+    this.#tokens = built.tokens;
+    this.#literals = built.literals;
+    this.#patches = patches;
+    this.#tree = patches.length === 0 && built.flat ? null : nest(info, count, patches);
   }
 
   render(translations: ReadonlyMap<string, string>, target: RenderTarget): string {
     this.#out = [];
     this.#copyFrom = this.#copyTo = 0;
-    this.#renderRange(0, this.source.length, this.#roots, translations, target);
+    const tree = this.#tree;
+    if (tree) this.#renderRange(0, this.source.length, tree.firstRoot, translations, target);
+    else {
+      // Nothing nests: the segments in order, each with the source before it.
+      const info = this.#info;
+      let cursor = 0;
+      for (let index = 0; index < this.segments.length; index++) {
+        const start = info[INFO * index + START]!;
+        if (start > cursor) this.#copy(cursor, start);
+        this.#renderSegment(index, translations, target);
+        cursor = info[INFO * index + END]!;
+      }
+      if (cursor < this.source.length) this.#copy(cursor, this.source.length);
+    }
     this.#flush();
     const out = this.#out;
     this.#out = [];
@@ -451,68 +485,113 @@ export class TemplateDocument implements ExtractedDocument {
     this.#out.push(text);
   }
 
-  #renderRange(
-    start: number,
-    end: number,
-    edits: readonly Edit[],
-    translations: ReadonlyMap<string, string>,
-    target: RenderTarget,
-  ): void {
+  /** `[start, end)` of the source with the edits from `first` on (siblings) that lie inside it. */
+  #renderRange(start: number, end: number, first: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+    const tree = this.#tree!;
     let cursor = start;
-    for (let i = 0; i < edits.length; i++) {
-      const edit = edits[i]!;
-      if (edit.start < start || edit.end > end) continue;
-      if (edit.start > cursor) this.#copy(cursor, edit.start);
-      if (edit.kind === 'patch') this.#emit(edit.patch.render(target));
+    for (let edit = first; edit !== NONE; edit = tree.nextSibling[edit]!) {
+      const editStart = tree.starts[edit]!;
+      const editEnd = tree.ends[edit]!;
+      if (editStart < start || editEnd > end) continue;
+      if (editStart > cursor) this.#copy(cursor, editStart);
+      if (edit >= this.segments.length) this.#emit(this.#patches[edit - this.segments.length]!.render(target));
       else this.#renderSegment(edit, translations, target);
-      cursor = edit.end;
+      cursor = editEnd;
     }
     if (cursor < end) this.#copy(cursor, end);
   }
 
-  #renderSegment(edit: BuiltSegment, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
-    const { segment } = edit;
+  /** `[start, end)` with the children of segment `index` (its nested segments) rendered in it. */
+  #renderInside(index: number, start: number, end: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+    const child = this.#tree ? this.#tree.firstChild[index]! : NONE;
+    if (child !== NONE) this.#renderRange(start, end, child, translations, target);
+    else if (end > start) this.#copy(start, end);
+  }
+
+  #renderSegment(index: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+    const segment = this.segments[index]!;
+    const at = INFO * index;
+    const info = this.#info;
     let translated = translations.get(segment.id);
     // The source text (or no translation) renders the original bytes, which is what
     // makes identity renders byte-exact whatever the escaping of the source was.
     if (translated === undefined || translated === segment.text) {
-      if (edit.children === NO_CHILDREN) {
-        if (edit.end > edit.start) this.#copy(edit.start, edit.end);
-      } else this.#renderRange(edit.start, edit.end, edit.children, translations, target);
+      this.#renderInside(index, info[at + START]!, info[at + END]!, translations, target);
       return;
     }
     const problem = tokenProblem(segment.text, translated);
     if (problem) {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
-    if (edit.bidiInside) translated = bidiInside(translated);
+    if (info[at + BIDI]) translated = bidiInside(translated);
+    const escape = this.#escapes[index]!;
+    const firstToken = info[at + FIRST_TOKEN]!;
+    const atoms = info[at + ATOMS]!;
+    const tokens = this.#tokens;
     let last = 0;
     let first = true;
-    const tokens = this.#tokens;
     const re = TOKEN_SCAN;
     re.lastIndex = 0;
     for (let match = re.exec(translated); match; match = re.exec(translated)) {
-      const index = match.index;
+      const matchAt = match.index;
       const token = match[0];
-      const next = index + token.length;
-      if (index > last) this.#emit(edit.escape(translated.slice(last, index), { first, last: false }));
+      const next = matchAt + token.length;
+      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false }));
       first = false;
       let k: number;
-      if (token.charCodeAt(1) === 120 /* x */) k = edit.firstToken + Number(token.slice(2, -2)) - 1;
-      else if (token.charCodeAt(1) === 47 /* / */) k = edit.firstToken + edit.atoms + 2 * (Number(token.slice(3, -1)) - 1) + 1;
-      else k = edit.firstToken + edit.atoms + 2 * (Number(token.slice(2, -1)) - 1);
+      if (token.charCodeAt(1) === 120 /* x */) k = firstToken + Number(token.slice(2, -2)) - 1;
+      else if (token.charCodeAt(1) === 47 /* / */) k = firstToken + atoms + 2 * (Number(token.slice(3, -1)) - 1) + 1;
+      else k = firstToken + atoms + 2 * (Number(token.slice(2, -1)) - 1);
       const bytesStart = tokens[2 * k]!;
       const bytesEnd = tokens[2 * k + 1]!;
       if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
       else {
-        this.#renderRange(bytesStart, bytesEnd, edit.children, translations, target);
+        this.#renderInside(index, bytesStart, bytesEnd, translations, target);
         re.lastIndex = next; // a nested segment used the same pattern
       }
       last = next;
     }
-    if (last < translated.length) {
-      const run = translated.slice(last);
-      this.#emit(edit.escape(run, { first, last: true }));
-    }
+    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true }));
   }
+}
+
+/**
+ * Nests edits by range: segments `0 … count-1` (in document order) and then the patches.
+ * An edit that straddles another's boundary is dropped, never mangled.
+ */
+function nest(info: Int32Array, count: number, patches: readonly Patch[]) {
+  const total = count + patches.length;
+  const starts = new Int32Array(total);
+  const ends = new Int32Array(total);
+  for (let index = 0; index < count; index++) {
+    starts[index] = info[INFO * index + START]!;
+    ends[index] = info[INFO * index + END]!;
+  }
+  for (let p = 0; p < patches.length; p++) {
+    starts[count + p] = patches[p]!.start;
+    ends[count + p] = patches[p]!.end;
+  }
+  const before = (a: number, b: number): number => starts[a]! - starts[b]! || ends[b]! - ends[a]!;
+  // All edits in document order (stable: a segment before a patch with the same range).
+  const patchOrder = Array.from({ length: patches.length }, (_, p) => count + p).sort(before);
+  const order = new Int32Array(total);
+  for (let s = 0, p = 0, o = 0; o < total; o++) {
+    order[o] = p < patchOrder.length && (s >= count || before(patchOrder[p]!, s) < 0) ? patchOrder[p++]! : s++;
+  }
+  const firstChild = new Int32Array(total + 1).fill(NONE);
+  const lastChild = new Int32Array(total + 1).fill(NONE);
+  const nextSibling = new Int32Array(total).fill(NONE);
+  const ROOT = total;
+  const stack: number[] = [];
+  for (let o = 0; o < total; o++) {
+    const edit = order[o]!;
+    while (stack.length > 0 && ends[stack[stack.length - 1]!]! <= starts[edit]!) stack.pop();
+    const parent = stack.length > 0 ? stack[stack.length - 1]! : ROOT;
+    if (parent !== ROOT && ends[edit]! > ends[parent]!) continue;
+    if (lastChild[parent] === NONE) firstChild[parent] = edit;
+    else nextSibling[lastChild[parent]!] = edit;
+    lastChild[parent] = edit;
+    stack.push(edit);
+  }
+  return { starts, ends, firstChild, nextSibling, firstRoot: firstChild[ROOT]! };
 }
