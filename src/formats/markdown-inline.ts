@@ -49,8 +49,8 @@ interface Item {
   node: ScanNode | null;
 }
 
-function item(kind: number, start: number, end: number): Item {
-  return { kind, start, end, marker: 0, open: false, close: false, image: false, inactive: false, balanced: false, node: null };
+function item(kind: number, start: number, end: number, node: ScanNode | null = null): Item {
+  return { kind, start, end, marker: 0, open: false, close: false, image: false, inactive: false, balanced: false, node };
 }
 
 /** 1 whitespace, 2 punctuation, 0 other: micromark's classifyCharacter (per UTF-16 unit). */
@@ -69,17 +69,14 @@ function classify(text: string, at: number): number {
   return UNICODE_WHITESPACE.test(ch) ? 1 : UNICODE_PUNCTUATION.test(ch) ? 2 : 0;
 }
 
-/** Characters that end a plain text run. */
+/** Characters that end a plain text run (or may: `@`, `:`, `w` start GFM literal autolinks). */
 const SPECIAL = new Uint8Array(128);
-for (const c of '\\`*_![]\n<~\0') SPECIAL[c.charCodeAt(0)] = 1;
+for (const c of '\\`*_![]\n<~\0@:wW') SPECIAL[c.charCodeAt(0)] = 1;
 
 function isAsciiPunctuation(code: number): boolean {
   return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 }
 
-/** GFM literal autolink triggers (conservative): an e-mail `@`, `www.`, `http(s)://`. */
-const AUTOLINK_TRIGGER = /@|www\.|:\/\//i;
-const AUTOLINK_TRIGGERS = /@|www\.|:\/\//gi;
 
 class Bail extends Error {}
 const BAIL = new Bail();
@@ -107,8 +104,6 @@ class Scanner {
   readonly #items: Item[] = [];
   /** Label starts (indices into #items), innermost last. */
   readonly #starts: number[] = [];
-  /** Ranges that are not text: code spans and link destinations/titles (for autolink triggers). */
-  readonly #opaque: number[] = [];
 
   constructor(
     private readonly text: string,
@@ -121,9 +116,6 @@ class Scanner {
     const length = text.length;
     let runStart = from;
     let i = from;
-    const flush = (end: number) => {
-      if (end > runStart) items.push(item(TEXT, runStart, end));
-    };
     while (i < length) {
       const code = text.charCodeAt(i);
       if (code >= 128 || SPECIAL[code] === 0) {
@@ -146,10 +138,8 @@ class Scanner {
             i += n;
             continue;
           }
-          flush(i);
-          items.push(item(NODE, i, close));
-          items[items.length - 1]!.node = { type: 'inlineCode', start: i, end: close };
-          this.#opaque.push(i, close);
+          if (i > runStart) this.#text(runStart, i);
+          items.push(item(NODE, i, close, { type: 'inlineCode', start: i, end: close }));
           i = runStart = close;
           continue;
         }
@@ -157,7 +147,7 @@ class Scanner {
         case 95: {
           let n = 1;
           while (text.charCodeAt(i + n) === code) n++;
-          flush(i);
+          if (i > runStart) this.#text(runStart, i);
           const before = i === from ? 1 : classify(text, i - 1);
           const after = classify(text, i + n);
           const open = after === 0 || (after === 2 && before !== 0);
@@ -176,7 +166,7 @@ class Scanner {
             continue;
           }
           if (text.charCodeAt(i + 2) === 94) throw BAIL;
-          flush(i);
+          if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
           items.push(item(START, i, i + 2));
           items[items.length - 1]!.image = true;
@@ -184,7 +174,7 @@ class Scanner {
           continue;
         case 91:
           if (text.charCodeAt(i + 1) === 94) throw BAIL;
-          flush(i);
+          if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
           items.push(item(START, i, i + 1));
           i = runStart = i + 1;
@@ -213,43 +203,42 @@ class Scanner {
           while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
           // (marked may leave a last blank line in the text: no break before it.)
           if (i - k >= 2 && !tab && !blankToEnd(text, j)) {
-            flush(k);
-            items.push(item(NODE, k, i + 1));
-            items[items.length - 1]!.node = { type: 'break', start: k, end: i + 1 };
+            if (k > runStart) this.#text(runStart, k);
+            items.push(item(NODE, k, i + 1, { type: 'break', start: k, end: i + 1 }));
           } else if (k === runStart && i > runStart) {
             items.push(item(SUFFIX, runStart, i));
-            runStart = i;
-            flush(i + 1);
-          } else flush(i + 1);
+            this.#text(i, i + 1);
+          } else this.#text(runStart, i + 1);
           // The next line's indentation is a line prefix, not text.
           i = runStart = j;
           continue;
         }
+        case 119:
+        case 87:
+          // A GFM literal autolink (`www.`) is not implemented.
+          if ((text.charCodeAt(i + 1) | 32) === 119 && (text.charCodeAt(i + 2) | 32) === 119 && text.charCodeAt(i + 3) === 46) throw BAIL;
+          i++;
+          continue;
+        case 58:
+          // Nor `http://` / `https://` …
+          if (text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) throw BAIL;
+          i++;
+          continue;
         default:
-          // `<`, `~`, NUL.
+          // … nor an e-mail `@`; `<`, `~`, NUL.
           throw BAIL;
       }
     }
-    flush(length);
-    if (AUTOLINK_TRIGGER.test(text)) this.#checkTriggers(from);
+    if (length > runStart) this.#text(runStart, length);
     return resolve(items, 0, items.length);
   }
 
-  /** A GFM literal autolink trigger outside code spans and link destinations: not implemented. */
-  #checkTriggers(from: number): void {
-    const opaque = this.#opaque;
-    for (const match of this.text.matchAll(AUTOLINK_TRIGGERS)) {
-      const at = match.index;
-      if (at < from) continue;
-      let inside = false;
-      for (let k = 0; k < opaque.length; k += 2) {
-        if (at >= opaque[k]! && at < opaque[k + 1]!) {
-          inside = true;
-          break;
-        }
-      }
-      if (!inside) throw BAIL;
-    }
+  /** Text [start, end): joins a text item just before it (mdast merges them anyway). */
+  #text(start: number, end: number): void {
+    const items = this.#items;
+    const last = items[items.length - 1];
+    if (last && last.kind === TEXT) last.end = end;
+    else items.push(item(TEXT, start, end));
   }
 
   /**
@@ -267,37 +256,38 @@ class Scanner {
       start.balanced = true;
       return -1;
     }
-    const resource = this.text.charCodeAt(at + 1) === 40 ? this.#resource(at + 1) : null;
-    if (!resource) {
+    const resource = this.text.charCodeAt(at + 1) === 40 ? this.#resource(at + 1) : -1;
+    if (resource === -1) {
       // `[text][label]`, `[label][]` or `[label]` would be a reference if defined.
       if (this.references) throw BAIL;
       start.balanced = true;
       return -1;
     }
     // The label's text ends here; its items become the node's children.
-    if (at > runStart) items.push(item(TEXT, runStart, at));
+    if (at > runStart) this.#text(runStart, at);
     starts.pop();
+    const end = resource < 0 ? -resource : resource;
     const node: ScanNode = {
       type: start.image ? 'image' : 'link',
       start: start.start,
-      end: resource.end,
-      title: resource.title,
+      end,
+      children: start.image ? [] : resolve(items, startIndex + 1, items.length),
+      title: resource < 0,
     };
-    node.children = start.image ? [] : resolve(items, startIndex + 1, items.length);
-    const nodeItem = item(NODE, start.start, resource.end);
-    nodeItem.node = node;
     items.length = startIndex;
-    items.push(nodeItem);
+    items.push(item(NODE, start.start, end, node));
     // Links do not contain links: every earlier link start is dead.
     if (!start.image) for (const s of starts) if (!items[s]!.image) items[s]!.inactive = true;
-    return resource.end;
+    return end;
   }
 
-  /** An inline link's `(destination "title")` at `open` (a `(`), or null. */
-  #resource(open: number): { end: number; title: boolean } | null {
+  /**
+   * An inline link's `(destination "title")` at `open` (a `(`): the offset after its
+   * `)`, negated when it has a non-empty title; -1 when it is not one.
+   */
+  #resource(open: number): number {
     const text = this.text;
     let i = skipWhitespace(text, open + 1);
-    const opaqueStart = open;
     let title = false;
     if (text.charCodeAt(i) !== 41) {
       // Destination.
@@ -309,18 +299,18 @@ class Scanner {
             i++;
             break;
           }
-          if (Number.isNaN(c) || c === 60 || c === 10) return null;
+          if (Number.isNaN(c) || c === 60 || c === 10) return -1;
           i += c === 92 && (text.charCodeAt(i + 1) === 60 || text.charCodeAt(i + 1) === 62 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
         }
       } else {
         let balance = 0;
         const first = text.charCodeAt(i);
-        if (Number.isNaN(first) || first === 32 || first < 32 || first === 127) return null;
+        if (Number.isNaN(first) || first === 32 || first < 32 || first === 127) return -1;
         for (;;) {
           const c = text.charCodeAt(i);
           if (balance === 0 && (Number.isNaN(c) || c === 41 || c === 32 || c === 9 || c === 10)) break;
           if (c === 40) {
-            if (balance >= 32) return null;
+            if (balance >= 32) return -1;
             balance++;
             i++;
             continue;
@@ -330,7 +320,7 @@ class Scanner {
             i++;
             continue;
           }
-          if (Number.isNaN(c) || c === 32 || c < 32 || c === 127) return null;
+          if (Number.isNaN(c) || c === 32 || c < 32 || c === 127) return -1;
           i += c === 92 && (text.charCodeAt(i + 1) === 40 || text.charCodeAt(i + 1) === 41 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
         }
       }
@@ -343,7 +333,7 @@ class Scanner {
         i++;
         for (;;) {
           const c = text.charCodeAt(i);
-          if (Number.isNaN(c)) return null;
+          if (Number.isNaN(c)) return -1;
           if (c === close) break;
           i += c === 92 && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === 92) ? 2 : 1;
         }
@@ -351,9 +341,8 @@ class Scanner {
         i = skipWhitespace(text, i + 1);
       }
     }
-    if (text.charCodeAt(i) !== 41) return null;
-    this.#opaque.push(opaqueStart, i + 1);
-    return { end: i + 1, title };
+    if (text.charCodeAt(i) !== 41) return -1;
+    return title ? -(i + 1) : i + 1;
   }
 }
 
@@ -433,8 +422,7 @@ function resolveAttention(items: Item[]): Item[] {
       node.children = resolve(items, open + 1, index);
       opener.end -= use;
       closer.start += use;
-      const group = item(NODE, node.start, node.end);
-      group.node = node;
+      const group = item(NODE, node.start, node.end, node);
       const replacement: Item[] = [];
       if (opener.end > opener.start) replacement.push(opener);
       replacement.push(group);

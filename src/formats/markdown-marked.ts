@@ -65,8 +65,6 @@ const fail = (): never => {
 
 /** Characters that may precede a nested block's first line on its source line. */
 const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|\[[ xX]\](?=[ \t]))*$/;
-const CONT_PREFIX = /^[ \t>]*$/;
-const TRAILING = /^[ \t]*$/;
 /** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
 const RISKY_INLINE = /\[\^|~|\*\*\*|___|<[!?]|\\$/m;
 const DEFINITION_START = /^ {0,3}\[[^\]]*\]:/m;
@@ -124,7 +122,7 @@ export class MarkedMapper {
     for (const token of tokens) {
       const start = offset;
       offset += token.raw.length;
-      if (this.norm.slice(start, offset) !== token.raw) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
+      if (!this.norm.startsWith(token.raw, start)) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
       if (token.type === 'list') {
         this.#list(token as Tokens.List, start, offset, blocks);
         continue;
@@ -219,7 +217,7 @@ export class MarkedMapper {
    * followed by spaces). Returns the normalised start of every line, or throws.
    */
   #place(raw: string, cursor: number, to: number, quotes: number): { starts: number[]; lengths: number[]; end: number } | null {
-    const lines = raw.split('\n');
+    const lines = raw.indexOf('\n') === -1 ? [raw] : raw.split('\n');
     while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     if (lines.length === 0) return null;
     const norm = this.norm;
@@ -234,9 +232,9 @@ export class MarkedMapper {
       if (lineEnd === -1 || lineEnd > to) lineEnd = to;
       let found = -1;
       for (let at = norm.indexOf(first, pos); at !== -1 && at + first.length <= lineEnd; at = norm.indexOf(first, at + 1)) {
-        if (!FIRST_PREFIX.test(norm.slice(pos, at))) break;
-        const rest = norm.slice(at + first.length, lineEnd);
-        if (rest === '' || (lines.length === 1 && TRAILING.test(rest))) {
+        if (at > pos && !FIRST_PREFIX.test(norm.slice(pos, at))) break;
+        const restStart = at + first.length;
+        if (restStart === lineEnd || (lines.length === 1 && blank(norm, restStart, lineEnd))) {
           found = at;
           break;
         }
@@ -263,9 +261,12 @@ export class MarkedMapper {
         if (at < lineStart || !norm.startsWith(line, at)) fail();
       } else {
         at = norm.indexOf(line, lineStart);
-        if (at === -1 || at + line.length > lineEnd || !TRAILING.test(norm.slice(at + line.length, lineEnd))) fail();
+        if (at === -1 || at + line.length > lineEnd || !blank(norm, at + line.length, lineEnd)) fail();
       }
-      if (!CONT_PREFIX.test(norm.slice(lineStart, at))) fail();
+      for (let i = lineStart; i < at; i++) {
+        const c = norm.charCodeAt(i);
+        if (c !== 32 && c !== 9 && c !== 62) fail();
+      }
       if (quotes > 0) this.#quoted(at, quotes);
       starts.push(at);
       lengths.push(line.length);
@@ -523,9 +524,19 @@ function sumRaw(tokens: readonly Token[]): number {
   return sum;
 }
 
+const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/** Only spaces and tabs in text[from, to). */
+function blank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
 /** mdast's inline content starts and ends at non-whitespace: trim the edge text nodes. */
 function trimEdges(nodes: InlineNode[], source: string): InlineNode[] {
-  const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
   while (nodes.length > 0 && nodes[0]!.type === 'text') {
     const node = nodes[0]!;
     let s = node.start;
