@@ -50,6 +50,7 @@ export function isProse(value: string): boolean {
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
+const COLON_MARKERS = { colonMarkers: true } as const;
 
 // jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
 const OPEN_BRACE = 1;
@@ -130,16 +131,13 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
           // Without escapes in the literal, a placeholder's bytes are its source range
           // (JSON.stringify would give the same bytes, unless it holds a surrogate).
           const raw = value.length === length - 2 && !SURROGATE.test(value);
-          maskInto(out, value, raw ? start : jsonLiteral, { colonMarkers: true });
+          maskInto(out, value, raw ? start : jsonLiteral, COLON_MARKERS);
           out.commit();
         }
         token = next();
         break;
       }
-      case NUMBER:
-        if (Number.isNaN(Number(scanner.getTokenValue()))) invalid(scanner.getTokenOffset());
-        token = next();
-        break;
+      case NUMBER: // (visit's NaN check never fires: the scanner has already flagged any malformed number)
       case NULL:
       case TRUE:
       case FALSE:

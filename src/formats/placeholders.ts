@@ -95,46 +95,60 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
 /** The spans of `text` into `list` (emptied first). */
 export function scanPlaceholders(text: string, options: PlaceholderOptions, list: SpanList): void {
   list.length = 0;
-  // Every placeholder holds one of these characters (`://` a colon, an e-mail `@`, a
-  // token `<`, `www.` a `w`): most text runs are skipped without running the big pattern.
-  if (!mayHoldPlaceholder(text, 0, text.length)) return;
   scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
 }
 
 /** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
 export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
+  return nextCandidate(text, from, to) !== -1;
+}
+
+/**
+ * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, or
+ * the `w` of `www.`), or -1. Every alternative of the pattern starts with one, or (a URL
+ * scheme's `:`, an e-mail's `@`, the `.` of `www.`) reaches one through characters that
+ * are not `{`/`}`; so no match starts before it, and none at all without one, in a
+ * whole text or in an ICU branch body (which ends before its `}`).
+ */
+function nextCandidate(text: string, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c > 119) {
-      if (c === 123 /* { */ || c === 125 /* } */) return true;
+      if (c === 123 /* { */ || c === 125 /* } */) return i;
     } else if (c === 119 /* w */) {
-      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return true;
-    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return true;
+      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return i;
+    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
   }
-  return false;
+  return -1;
 }
 
-/** One compiled copy of each pattern per ICU nesting depth (compiling per call was the hot spot). */
-const copies = new Map<RegExp, RegExp[]>();
-function patternAt(pattern: RegExp, depth: number): RegExp {
-  if (depth === 0) return pattern;
-  let list = copies.get(pattern);
-  if (!list) copies.set(pattern, (list = []));
-  return (list[depth] ??= new RegExp(pattern.source, 'g'));
-}
-
+/**
+ * The placeholders of `text[from, to)` into `spans`. Matches are the pattern's, leftmost
+ * first; a `{` is an ICU argument if `readIcu` can read one. A lone `{` found first
+ * (no `{{`) can only match the pattern's last alternative, so it skips the regex.
+ */
 function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: SpanList, depth: number): void {
-  const re = patternAt(pattern, depth);
-  re.lastIndex = from;
   let hashFrom = from;
-  for (let match = re.exec(text); match && match.index < to; match = re.exec(text)) {
-    const start = match.index;
-    let token = match[0];
+  for (let at = from; ; ) {
+    const candidate = nextCandidate(text, at, to);
+    if (candidate === -1) break;
+    let start: number;
+    let token: string;
+    if (text.charCodeAt(candidate) === 123 /* { */ && text.charCodeAt(candidate + 1) !== 123) {
+      start = candidate;
+      token = '{';
+    } else {
+      pattern.lastIndex = at;
+      const match = pattern.exec(text);
+      if (!match || match.index >= to) break;
+      start = match.index;
+      token = match[0];
+    }
+    at = start + token.length;
     if (token === '{') {
       const end = readIcu(text, start, to, pattern, spans, inPlural ? hashFrom : -1, depth);
       if (end < 0) continue;
-      hashFrom = end;
-      re.lastIndex = end;
+      hashFrom = at = end;
       continue;
     }
     if (token.length > 3 && (token.charCodeAt(0) === 104 || token.charCodeAt(0) === 102 || token.charCodeAt(0) === 119) && URL_START.test(token)) {
@@ -144,9 +158,8 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     if (end > to) end = to;
     if (end === start) continue;
     if (inPlural) pushHashes(text, hashFrom, start, spans);
-    hashFrom = end;
+    hashFrom = at = end;
     spans.add(start, end, ATOM, 0);
-    re.lastIndex = end;
   }
   if (inPlural) pushHashes(text, hashFrom, to, spans);
 }
@@ -214,8 +227,13 @@ function argumentType(text: string, from: number, to: number): number {
   }
 }
 
-/** Branch positions (selector start, body start, body end) of the ICU messages being read; nested reads stack above. */
+/**
+ * Branch positions (selector start, body start, body end) of the ICU messages being
+ * read; nested reads stack above. `branchTop` is its used length (shrinking the array
+ * itself would free its storage, and the next message would allocate it again).
+ */
 const branchStack: number[] = [];
+let branchTop = 0;
 
 /**
  * Reads an ICU argument at `start` (a `{`). Simple arguments become one atom; plural
@@ -255,22 +273,25 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
   }
   // Branches: selector ws `{` message `}` ws, repeated, then the closing `}`.
   const headerEnd = i;
-  const base = branchStack.length;
+  const base = branchTop;
   while (i < to && text.charCodeAt(i) !== 125 /* } */) {
     const selStart = i;
     const selEnd = text.charCodeAt(i) === 61 /* = */ ? readIdent(text, i + 1, to) : readIdent(text, i, to);
     const braceAt = selEnd === selStart ? -1 : skipSpace(text, selEnd, to);
     const close = braceAt >= 0 && text.charCodeAt(braceAt) === 123 /* { */ ? matchBrace(text, braceAt, to) : -1;
     if (close < 0) {
-      branchStack.length = base;
+      branchTop = base;
       return -1;
     }
-    branchStack.push(selStart, braceAt + 1, close - 1);
+    branchStack[branchTop] = selStart;
+    branchStack[branchTop + 1] = braceAt + 1;
+    branchStack[branchTop + 2] = close - 1;
+    branchTop += 3;
     i = skipSpace(text, close, to);
   }
-  const top = branchStack.length;
+  const top = branchTop;
   if (text.charCodeAt(i) !== 125 /* } */ || top === base) {
-    branchStack.length = base;
+    branchTop = base;
     return -1;
   }
   const end = i + 1;
@@ -286,7 +307,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     scan(text, open, close, pattern, plural, spans, depth + 1);
     spans.add(close, nextStart, CLOSE, pair);
   }
-  branchStack.length = base;
+  branchTop = base;
   spans.add(i, end, ATOM, 0);
   return end;
 }

@@ -77,23 +77,26 @@ function room(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuf
 
 /**
  * Per segment, INFO numbers in a flat Int32Array (no object per segment): its source
- * range, where its tokens start in the token table, how many atoms it has, and whether
- * bidi controls move inside (SegmentDraft.bidiInside). The token table holds two
+ * range, where its tokens start in the token table, how many atoms it has, whether
+ * bidi controls move inside (SegmentDraft.bidiInside) and its escaper. The token table holds two
  * numbers per token, source start and end, or -1 and an index into the literals:
  * `<xN/>` is entry `first + N - 1`, `<gN>` is `first + atoms + 2(N - 1)` and `</gN>`
  * the entry after it.
  */
-const INFO = 5;
+const INFO = 6;
 const START = 0;
 const END = 1;
 const FIRST_TOKEN = 2;
 const ATOMS = 3;
 const BIDI = 4;
+/** Index into the document's distinct escapers. */
+const ESCAPE = 5;
 
 /** What a TemplateDocument takes from its builder. */
 interface Built {
   readonly segments: Segment[];
   readonly info: Int32Array;
+  /** The distinct escapers, by the index in INFO. */
   readonly escapes: Escaper[];
   readonly tokens: Int32Array;
   readonly literals: string[];
@@ -119,6 +122,9 @@ export class DocumentBuilder {
   readonly #segments: Segment[] = [];
   #info = new Int32Array(INFO * 256);
   readonly #escapes: Escaper[] = [];
+  readonly #escapeIndex = new Map<Escaper, number>();
+  #lastEscape: Escaper | undefined;
+  #lastEscapeIndex = -1;
   #tokens = new Int32Array(1024);
   #tokenCount = 0;
   readonly #literals: string[] = [];
@@ -316,19 +322,26 @@ export class DocumentBuilder {
     info[at + FIRST_TOKEN] = firstToken;
     info[at + ATOMS] = atoms;
     info[at + BIDI] = this.#bidiInside ? 1 : 0;
-    this.#escapes.push(this.#escape);
+    if (this.#escape !== this.#lastEscape) {
+      let escapeIndex = this.#escapeIndex.get(this.#escape);
+      if (escapeIndex === undefined) {
+        escapeIndex = this.#escapes.push(this.#escape) - 1;
+        this.#escapeIndex.set(this.#escape, escapeIndex);
+      }
+      this.#lastEscape = this.#escape;
+      this.#lastEscapeIndex = escapeIndex;
+    }
+    info[at + ESCAPE] = this.#lastEscapeIndex;
     const text = this.#text;
     // Built by concatenation, the text is a tree of string pieces; reading a character
     // makes V8 flatten it in place, so a kept segment holds one string, not the pieces.
     if (numbers > 0) text.charCodeAt(0);
-    const segment: { id: string; text: string; kind: SegmentKind; ctx?: string; singleLine?: boolean } = {
-      id: `s${index + 1}`,
-      text,
-      kind: this.#kind,
-    };
-    if (this.#ctx !== undefined) segment.ctx = this.#ctx;
-    if (this.#singleLine) segment.singleLine = true;
-    segments.push(segment);
+    // One object literal per shape: properties added later would need a second allocation.
+    const id = `s${index + 1}`;
+    const kind = this.#kind;
+    const ctx = this.#ctx;
+    if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
+    else segments.push(this.#singleLine ? { id, text, kind, ctx, singleLine: true } : { id, text, kind, ctx });
     return true;
   }
 
@@ -412,7 +425,7 @@ export class TemplateDocument implements ExtractedDocument {
       for (const draft of drafts) builder.add(draft);
     }
     const built = builtOf(builder);
-    let { segments, info, escapes } = built;
+    let { segments, info } = built;
     const count = segments.length;
     if (!built.sorted) {
       // Document order (stable): by start, the outer segment first.
@@ -420,22 +433,19 @@ export class TemplateDocument implements ExtractedDocument {
       order.sort((a, b) => info[INFO * a + START]! - info[INFO * b + START]! || info[INFO * b + END]! - info[INFO * a + END]!);
       const sortedInfo = new Int32Array(INFO * count);
       const sortedSegments: Segment[] = new Array(count);
-      const sortedEscapes: Escaper[] = new Array(count);
       for (let index = 0; index < count; index++) {
         const from = order[index]!;
         sortedInfo.set(info.subarray(INFO * from, INFO * from + INFO), INFO * index);
         const segment = segments[from]!;
         (segment as { id: string }).id = `s${index + 1}`;
         sortedSegments[index] = segment;
-        sortedEscapes[index] = escapes[from]!;
       }
       info = sortedInfo;
       segments = sortedSegments;
-      escapes = sortedEscapes;
     }
     this.segments = segments;
     this.#info = info;
-    this.#escapes = escapes;
+    this.#escapes = built.escapes;
     this.#tokens = built.tokens;
     this.#literals = built.literals;
     this.#patches = patches;
@@ -524,7 +534,7 @@ export class TemplateDocument implements ExtractedDocument {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
     if (info[at + BIDI]) translated = bidiInside(translated);
-    const escape = this.#escapes[index]!;
+    const escape = this.#escapes[info[at + ESCAPE]!]!;
     const firstToken = info[at + FIRST_TOKEN]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
