@@ -123,12 +123,31 @@ class AttributeCursor {
 /** One cursor for the whole module: attribute walks never nest. */
 const cursor = new AttributeCursor();
 
+const TRANSLATABLE_NAMES = ['title', 'aria-label', 'aria-description', 'alt', 'placeholder', 'label', 'value', 'content'];
+
 /**
- * The lengths of the names `isTranslatableAttribute` accepts. Lower-casing keeps the
- * length of every character that can turn into one of those names, so a name of another
- * length is rejected without being sliced.
+ * The name `source[start, end)` lower-cased, when it is one `isTranslatableAttribute`
+ * may accept, found without slicing. None of these names holds a `k` (U+212A KELVIN SIGN
+ * is the only non-ASCII character that lower-cases to ASCII), so ASCII case folding finds
+ * every spelling that lower-cases to one of them.
  */
-const TRANSLATABLE_NAME_LENGTHS = new Set(['title', 'aria-label', 'aria-description', 'alt', 'placeholder', 'label', 'value', 'content'].map((n) => n.length));
+function translatableName(source: string, start: number, end: number): string | undefined {
+  const length = end - start;
+  for (const name of TRANSLATABLE_NAMES) {
+    if (name.length === length && equalsIgnoringAsciiCase(name, source, start)) return name;
+  }
+  return undefined;
+}
+
+/** Whether `source` at `start` holds `lower` (lower-case ASCII) in any ASCII case. */
+function equalsIgnoringAsciiCase(lower: string, source: string, start: number): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const n = lower.charCodeAt(i);
+    const c = source.charCodeAt(start + i);
+    if (c !== n && !(n >= 97 && n <= 122 && c === n - 32)) return false;
+  }
+  return true;
+}
 
 function isTranslatableAttribute(tag: string, name: string, attribs: TagAttributes): boolean {
   switch (name) {
@@ -184,9 +203,9 @@ export class AttributeList {
     cursor.reset(source, start, end);
     while (cursor.next()) {
       const quote = cursor.quote;
-      if (quote === null || !TRANSLATABLE_NAME_LENGTHS.has(cursor.nameEnd - cursor.nameStart)) continue;
-      const name = cursor.name();
-      if (!isTranslatableAttribute(tag, name, attribs)) continue;
+      if (quote === null) continue;
+      const name = translatableName(source, cursor.nameStart, cursor.nameEnd);
+      if (name === undefined || !isTranslatableAttribute(tag, name, attribs)) continue;
       let s = cursor.valueStart;
       let e = cursor.valueEnd;
       while (s < e && isSpaceCode(source.charCodeAt(s))) s++;

@@ -62,16 +62,32 @@ function isNoTranslate(attribs: TagAttributes): boolean {
 
 type Mode = 'block' | 'inline' | 'atomic' | 'skip' | 'inside';
 
-interface OpenElement {
-  readonly start: number;
-  /** The run the start tag was put in (paired inline elements). */
-  readonly run: number;
+const NO_ITEM = -1;
+
+/** The open elements, innermost last, as parallel arrays (no object per element). */
+class ElementStack {
+  readonly starts: number[] = [];
+  /** The run an element's start tag was put in (paired inline elements). */
+  readonly runs: number[] = [];
   /** The index of an inline element's start tag in that run (NO_ITEM: it was not put in one). */
-  readonly item: number;
-  readonly mode: Mode;
+  readonly items: number[] = [];
+  readonly modes: Mode[] = [];
+  length = 0;
+
+  push(start: number, run: number, item: number, mode: Mode): void {
+    const i = this.length++;
+    this.starts[i] = start;
+    this.runs[i] = run;
+    this.items[i] = item;
+    this.modes[i] = mode;
+  }
+
+  /** Removes the innermost element and returns its index (read it before the next push), or -1. */
+  pop(): number {
+    return this.length > 0 ? --this.length : -1;
+  }
 }
 
-const NO_ITEM = -1;
 /** Run items are tokens (ATOM, OPEN, CLOSE as in the template) or TEXT. */
 const TEXT = 3;
 type ItemType = typeof ATOM | typeof OPEN | typeof CLOSE | typeof TEXT;
@@ -142,7 +158,7 @@ export interface HtmlOptions {
  */
 class SegmentMaker implements TreeHandler {
   readonly patches: Patch[] = [];
-  readonly #stack: OpenElement[] = [];
+  readonly #stack = new ElementStack();
   /** Names of the open block elements (the innermost is a segment's `ctx`). */
   readonly #blocks: string[] = [];
   readonly #run = new Run();
@@ -184,7 +200,7 @@ class SegmentMaker implements TreeHandler {
     if (!isImplied) this.#lastEnd = end;
     if (this.#hidden > 0) {
       if (!VOID.has(name)) {
-        this.#stack.push({ start, run: 0, item: NO_ITEM, mode: 'inside' });
+        this.#stack.push(start, 0, NO_ITEM, 'inside');
         this.#hidden++;
       }
       return;
@@ -223,23 +239,24 @@ class SegmentMaker implements TreeHandler {
     let item = NO_ITEM;
     if (mode === 'atomic' || mode === 'skip') this.#hidden = 1;
     else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
-    this.#stack.push({ start, run: this.#run.id, item, mode });
+    this.#stack.push(start, this.#run.id, item, mode);
   }
 
   closeTag(name: string, isImplied: boolean, tagStart: number, tagEnd: number): void {
     if (VOID.has(name)) return;
-    const element = this.#stack.pop();
-    if (!element) return;
+    const stack = this.#stack;
+    const element = stack.pop();
+    if (element < 0) return;
     const closeStart = isImplied ? this.#lastEnd : this.from + tagStart;
     const closeEnd = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = closeEnd;
-    switch (element.mode) {
+    switch (stack.modes[element]) {
       case 'inside':
         this.#hidden--;
         return;
       case 'atomic':
         this.#hidden = 0;
-        this.#run.push(ATOM, element.start, closeEnd);
+        this.#run.push(ATOM, stack.starts[element]!, closeEnd);
         return;
       case 'skip':
         this.#hidden = 0;
@@ -251,7 +268,8 @@ class SegmentMaker implements TreeHandler {
       case 'inline':
         if (closeEnd > closeStart) {
           // A close tag in another run than its start tag cannot be a pair: an atom.
-          if (element.item !== NO_ITEM && element.run === this.#run.id) this.#run.pushClose(element.item, closeStart, closeEnd);
+          const item = stack.items[element]!;
+          if (item !== NO_ITEM && stack.runs[element] === this.#run.id) this.#run.pushClose(item, closeStart, closeEnd);
           else this.#run.push(ATOM, closeStart, closeEnd);
         }
     }
