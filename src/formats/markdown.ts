@@ -6,6 +6,8 @@
  * atoms. Image alt and link titles are `attr` segments spliced inside their token bytes.
  * HTML blocks follow the html adapter's rules. mdast is quadratic on long lists
  * (ENGINE-NOTES a7), so input over GROUP_SIZE is pre-split with marked's linear lexer.
+ * Segments stream into the template's DocumentBuilder (markdownDrafts collects the same
+ * calls as SegmentDraft objects, for tests and benches).
  */
 import { decodeHTMLStrict } from 'entities/decode';
 import type { Nodes, PhrasingContent, RootContent } from 'mdast';
@@ -19,8 +21,9 @@ import type { FormatAdapter } from './format.js';
 import { htmlDrafts } from './html.js';
 import { MarkedMapper } from './markdown-marked.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
-import { maskRun } from './placeholders.js';
-import { newPairId, TemplateDocument } from './template.js';
+import { mayHoldPlaceholder, scanPlaceholders, SpanList } from './placeholders.js';
+import type { SegmentKind } from './segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Escaper, Part, SegmentDraft } from './template.js';
 
 /**
@@ -32,8 +35,11 @@ export const GROUP_SIZE = 4 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
+const DECODE_NEEDED = /[\\&\n]/;
+
 /** Text of a text node as a reader sees it: escapes and entities resolved, line prefixes dropped. */
 function decodeText(raw: string): string {
+  if (!DECODE_NEEDED.test(raw)) return raw;
   return raw.replace(
     /\\([!-/:-@[-`{-~])|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|[ \t]*\r?\n[ \t>]*/g,
     (match, escaped: string | undefined) => {
@@ -52,8 +58,86 @@ interface Group {
 /** The continuation prefix of the line a block starts on: `>` kept, list markers as spaces. */
 function linePrefix(source: string, start: number): string {
   const lineStart = source.lastIndexOf('\n', start - 1) + 1;
-  return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
+  return lineStart === start ? '' : source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
 }
+
+/** Escapers are pure functions of their options: one per distinct paragraph line prefix. */
+const paragraphEscapes = new Map<string, Escaper>();
+function paragraphEscape(newline: string): Escaper {
+  let escape = paragraphEscapes.get(newline);
+  if (!escape) {
+    escape = markdownEscape({ newline, lineStart: true });
+    if (paragraphEscapes.size < 256) paragraphEscapes.set(newline, escape);
+  }
+  return escape;
+}
+const inlineEscape = markdownEscape({ newline: ' ', lineStart: false });
+/** A trailing `#` run would be read as the heading's closing sequence. */
+const headingEscape: Escaper = (run, at) => {
+  const text = inlineEscape(run, at);
+  return at.last ? text.replace(/(#+)(\s*)$/, '\\$1$2') : text;
+};
+const cellEscape = markdownEscape({ newline: ' ', lineStart: false, table: true });
+const titleEscapes: Record<string, Escaper> = {
+  '"': markdownTitleEscape('"'),
+  "'": markdownTitleEscape("'"),
+  ')': markdownTitleEscape(')'),
+};
+
+/**
+ * Where segments go: the template's DocumentBuilder (the adapter: no draft or part
+ * objects), or SegmentDrafts (markdownDrafts). Tokens come in order and pairs complete
+ * (an open, then its close), as the builder requires.
+ */
+interface MarkdownSink {
+  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void;
+  /** Decoded text. */
+  text(value: string): void;
+  /** A token whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
+  token(type: number, start: number, end: number, pair: number): void;
+  commit(): unknown;
+  /** A whole draft (HTML inside markdown, from the html adapter). */
+  add(draft: SegmentDraft): void;
+}
+
+type OpenDraft = { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper; bidiInside?: boolean };
+
+class DraftSink implements MarkdownSink {
+  readonly drafts: SegmentDraft[] = [];
+  #draft: OpenDraft | null = null;
+
+  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void {
+    const draft: OpenDraft = { start, end, parts: [], kind, escape };
+    if (ctx !== undefined) draft.ctx = ctx;
+    if (singleLine) draft.singleLine = true;
+    if (bidiInside) draft.bidiInside = true;
+    this.#draft = draft;
+  }
+
+  text(value: string): void {
+    this.#draft!.parts.push({ type: 'text', value });
+  }
+
+  token(type: number, start: number, end: number, pair: number): void {
+    const bytes = { start, end };
+    if (type === OPEN) this.#draft!.parts.push({ type: 'open', bytes, pair });
+    else if (type === CLOSE) this.#draft!.parts.push({ type: 'close', bytes, pair });
+    else this.#draft!.parts.push({ type: 'atom', bytes });
+  }
+
+  commit(): void {
+    this.drafts.push(this.#draft!);
+    this.#draft = null;
+  }
+
+  add(draft: SegmentDraft): void {
+    this.drafts.push(draft);
+  }
+}
+
+/** Placeholder spans of one text run at a time (never nested: decodeText does not mask). */
+const spans = new SpanList();
+const NO_OPTIONS = {};
 
 function findAltEnd(source: string, from: number, to: number): number {
   let depth = 0;
@@ -91,13 +175,19 @@ const HTML_CLOSE = /^<\/([A-Za-z][A-Za-z0-9-]*)\s*>$/;
 const HTML_VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const HTML_ATOMIC = new Set(['code', 'kbd', 'samp', 'var', 'svg', 'math', 'script', 'style']);
 
+/** An attribute segment found inside a block segment, given after that one is committed. */
+type PendingAttr = { readonly start: number; readonly end: number; readonly ctx: string; readonly escape: Escaper } | SegmentDraft;
+
 class MarkdownExtractor {
-  readonly drafts: SegmentDraft[] = [];
   readonly eol: string;
   #base = 0;
   #limit = 0;
+  readonly #pending: PendingAttr[] = [];
 
-  constructor(private readonly source: string) {
+  constructor(
+    private readonly source: string,
+    private readonly sink: MarkdownSink,
+  ) {
     this.eol = source.includes('\r\n') ? '\r\n' : '\n';
   }
 
@@ -181,24 +271,24 @@ class MarkdownExtractor {
     return out;
   }
 
-  /** Emits the drafts of one block (from either parser). */
+  /** Emits the segments of one block (from either parser). */
   inlineBlock(block: InlineBlock): void {
     switch (block.type) {
       case 'paragraph': {
         const first = block.children[0];
         if (!first) return;
-        this.#inline(block.children, 'block', undefined, { newline: this.eol + linePrefix(this.source, first.start), lineStart: true });
+        this.#inline(block.children, 'block', undefined, paragraphEscape(this.eol + linePrefix(this.source, first.start)), false);
         return;
       }
       case 'heading':
-        this.#inline(block.children, 'heading', `h${block.depth}`, { newline: ' ', lineStart: false }, true);
+        this.#inline(block.children, 'heading', HEADING_CTX[block.depth!] ?? `h${block.depth}`, headingEscape, true);
         return;
       case 'tableCell':
-        this.#inline(block.children, 'cell', 'table cell', { newline: ' ', lineStart: false, table: true }, true);
+        this.#inline(block.children, 'cell', 'table cell', cellEscape, true);
         return;
       case 'html': {
         const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
-        for (const draft of drafts) this.drafts.push(draft);
+        for (const draft of drafts) this.sink.add(draft);
         return;
       }
       case 'fallback':
@@ -206,150 +296,168 @@ class MarkdownExtractor {
     }
   }
 
-  #inline(
-    children: readonly InlineNode[],
-    kind: SegmentDraft['kind'],
-    ctx: string | undefined,
-    escapeOptions: Parameters<typeof markdownEscape>[0],
-    singleLine = false,
-  ): void {
+  #inline(children: readonly InlineNode[], kind: SegmentKind, ctx: string | undefined, escape: Escaper, singleLine: boolean): void {
     const first = children[0];
     const last = children[children.length - 1];
     if (!first || !last) return;
     const start = first.start;
     const end = last.end;
-    const parts: Part[] = [];
-    this.#phrasing(children, start, end, parts);
-    let escape: Escaper = markdownEscape(escapeOptions);
-    if (kind === 'heading') {
-      // A trailing `#` run would be read as the heading's closing sequence.
-      const inner = escape;
-      escape = (run, at) => {
-        const text = inner(run, at);
-        return at.last ? text.replace(/(#+)(\s*)$/, '\\$1$2') : text;
-      };
+    this.sink.begin(start, end, kind, escape, ctx, singleLine, true);
+    this.#phrasing(children, start, end);
+    this.sink.commit();
+    // Attribute segments inside this one (image alt, titles, inline HTML attributes).
+    const pending = this.#pending;
+    if (pending.length === 0) return;
+    for (const attr of pending) {
+      if ('parts' in attr) this.sink.add(attr);
+      else {
+        this.sink.begin(attr.start, attr.end, 'attr', attr.escape, attr.ctx, true, false);
+        this.#text(attr.start, attr.end);
+        this.sink.commit();
+      }
     }
-    this.drafts.push({ start, end, parts, kind, ...(ctx ? { ctx } : {}), ...(singleLine ? { singleLine } : {}), escape, bidiInside: true });
+    pending.length = 0;
   }
 
-  /** Appends the parts for `nodes`, which together cover `[from, to)`; gaps become text or atoms. */
-  #phrasing(nodes: readonly InlineNode[], from: number, to: number, parts: Part[]): void {
+  /** The tokens and text for `nodes`, which together cover `[from, to)`; gaps become text or atoms. */
+  #phrasing(nodes: readonly InlineNode[], from: number, to: number): void {
+    const sink = this.sink;
     const pairs = htmlPairs(nodes);
     let cursor = from;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index]!;
       const start = node.start;
       const end = node.end;
-      if (start > cursor) this.#gap(cursor, start, parts);
+      if (start > cursor) this.#gap(cursor, start);
       cursor = Math.max(cursor, end);
       const pair = pairs?.get(index);
       if (pair) {
         if (pair.atomicUntil !== undefined) {
           const until = nodes[pair.atomicUntil]!.end;
-          parts.push({ type: 'atom', bytes: { start, end: until } });
+          sink.token(ATOM, start, until, 0);
           cursor = until;
           index = pair.atomicUntil;
         } else {
-          parts.push({ type: pair.type, bytes: { start, end }, pair: pair.id });
+          sink.token(pair.type === 'open' ? OPEN : CLOSE, start, end, pair.id);
           this.#htmlAttributes(start, end);
         }
         continue;
       }
       switch (node.type) {
         case 'text':
-          maskRun(this.source.slice(start, end), decodeText, { offset: start }, {}, parts);
+          this.#text(start, end);
           break;
         case 'emphasis':
         case 'strong':
         case 'delete':
-          this.#wrapped(node, start, end, parts);
+          this.#wrapped(node, start, end);
           break;
         case 'link':
           if (node.children && node.children.length > 0) {
-            this.#wrapped(node, start, end, parts);
+            this.#wrapped(node, start, end);
             const title = node.title ? findTitle(this.source, node.children[node.children.length - 1]!.end, end) : null;
-            if (title) this.#attr(title.start, title.end, 'link@title', markdownTitleEscape(title.close));
+            if (title) this.#pending.push({ start: title.start, end: title.end, ctx: 'link@title', escape: titleEscapes[title.close]! });
           } else {
-            parts.push({ type: 'atom', bytes: { start, end } });
+            sink.token(ATOM, start, end, 0);
           }
           break;
         case 'linkReference':
-          if (node.full && node.children && node.children.length > 0) this.#wrapped(node, start, end, parts);
-          else parts.push({ type: 'atom', bytes: { start, end } });
+          if (node.full && node.children && node.children.length > 0) this.#wrapped(node, start, end);
+          else sink.token(ATOM, start, end, 0);
           break;
         case 'image': {
-          parts.push({ type: 'atom', bytes: { start, end } });
+          sink.token(ATOM, start, end, 0);
           const altEnd = findAltEnd(this.source, start + 2, end);
-          if (altEnd > start + 2) this.#attr(start + 2, altEnd, 'img@alt', markdownEscape({ newline: ' ', lineStart: false }));
+          if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
           const title = node.title && altEnd > 0 ? findTitle(this.source, altEnd, end) : null;
-          if (title) this.#attr(title.start, title.end, 'img@title', markdownTitleEscape(title.close));
+          if (title) this.#pending.push({ start: title.start, end: title.end, ctx: 'img@title', escape: titleEscapes[title.close]! });
           break;
         }
         case 'imageReference': {
-          parts.push({ type: 'atom', bytes: { start, end } });
+          sink.token(ATOM, start, end, 0);
           if (node.full) {
             const altEnd = findAltEnd(this.source, start + 2, end);
-            if (altEnd > start + 2) this.#attr(start + 2, altEnd, 'img@alt', markdownEscape({ newline: ' ', lineStart: false }));
+            if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
           }
           break;
         }
         case 'html':
-          parts.push({ type: 'atom', bytes: { start, end } });
+          sink.token(ATOM, start, end, 0);
           this.#htmlAttributes(start, end);
           break;
         default:
           // inlineCode, break, footnoteReference, autolinks and anything unknown: copied verbatim.
-          parts.push({ type: 'atom', bytes: { start, end } });
+          sink.token(ATOM, start, end, 0);
       }
     }
-    if (to > cursor) this.#gap(cursor, to, parts);
+    if (to > cursor) this.#gap(cursor, to);
   }
 
-  #gap(start: number, end: number, parts: Part[]): void {
-    const raw = this.source.slice(start, end);
-    if (/^\s*$/.test(raw)) parts.push({ type: 'text', value: decodeText(raw) });
+  /** The text `source[start, end)`: placeholders become tokens, the rest is decoded. */
+  #text(start: number, end: number): void {
+    const source = this.source;
+    const sink = this.sink;
+    if (end <= start) return;
+    if (!mayHoldPlaceholder(source, start, end)) {
+      sink.text(decodeText(source.slice(start, end)));
+      return;
+    }
+    const raw = source.slice(start, end);
+    scanPlaceholders(raw, NO_OPTIONS, spans);
+    const data = spans.data;
+    const count = spans.length;
+    let last = 0;
+    for (let k = 0; k < count; k += 4) {
+      const spanStart = data[k]!;
+      const spanEnd = data[k + 1]!;
+      if (spanStart > last) sink.text(decodeText(raw.slice(last, spanStart)));
+      sink.token(data[k + 2]!, start + spanStart, start + spanEnd, data[k + 3]!);
+      last = spanEnd;
+    }
+    if (last < raw.length) sink.text(decodeText(last === 0 ? raw : raw.slice(last)));
+  }
+
+  #gap(start: number, end: number): void {
+    const source = this.source;
+    let whitespace = true;
+    let prefix = source.charCodeAt(start - 1) === 10;
+    for (let i = start; i < end && (whitespace || prefix); i++) {
+      const c = source.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && !(c === 12 || c === 11 || (c > 127 && /\s/.test(source[i]!)))) whitespace = false;
+      if (c !== 32 && c !== 9 && c !== 62) prefix = false;
+    }
+    if (whitespace) this.sink.text(decodeText(source.slice(start, end)));
     // A container prefix (`> `, list indent) opening a line after a text run's line
     // break: the escaper writes it again after that break, so as an atom it came twice.
-    else if (this.source.charCodeAt(start - 1) === 10 && /^[ \t>]*$/.test(raw)) return;
-    else parts.push({ type: 'atom', bytes: { start, end } });
+    else if (prefix) return;
+    else this.sink.token(ATOM, start, end, 0);
   }
 
-  #wrapped(node: InlineNode, start: number, end: number, parts: Part[]): void {
-    const children = node.children ?? [];
-    const first = children[0];
-    const last = children[children.length - 1];
+  #wrapped(node: InlineNode, start: number, end: number): void {
+    const children = node.children;
+    const first = children?.[0];
+    const last = children?.[children.length - 1];
     if (!first || !last) {
-      parts.push({ type: 'atom', bytes: { start, end } });
+      this.sink.token(ATOM, start, end, 0);
       return;
     }
     const innerStart = first.start;
     const innerEnd = last.end;
     const pair = newPairId();
-    parts.push({ type: 'open', bytes: { start, end: innerStart }, pair });
-    this.#phrasing(children, innerStart, innerEnd, parts);
-    parts.push({ type: 'close', bytes: { start: innerEnd, end }, pair });
-  }
-
-  #attr(start: number, end: number, ctx: string, escape: Escaper): void {
-    this.drafts.push({
-      start,
-      end,
-      parts: maskRun(this.source.slice(start, end), decodeText, { offset: start }),
-      kind: 'attr',
-      ctx,
-      singleLine: true,
-      escape,
-    });
+    this.sink.token(OPEN, start, innerStart, pair);
+    this.#phrasing(children!, innerStart, innerEnd);
+    this.sink.token(CLOSE, innerEnd, end, pair);
   }
 
   /** Inline HTML follows the html rules: its translatable attributes are segments. */
   #htmlAttributes(start: number, end: number): void {
     if (!/\s(?:alt|title|placeholder|aria-label|aria-description|label|value|content)\s*=/i.test(this.source.slice(start, end))) return;
     const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true });
-    this.drafts.push(...drafts.filter((d) => d.kind === 'attr'));
+    for (const draft of drafts) if (draft.kind === 'attr') this.#pending.push(draft);
   }
-
 }
+
+const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 /**
  * Pairs inline HTML open and close tags among siblings (`<b>…</b>` becomes a pair, like
@@ -357,10 +465,13 @@ class MarkdownExtractor {
  * atom from its open to its close tag.
  */
 function htmlPairs(nodes: readonly InlineNode[]): Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }> | undefined {
-  if (!nodes.some((n) => n.type === 'html')) return undefined;
+  let html = false;
+  for (let index = 0; index < nodes.length && !html; index++) if (nodes[index]!.type === 'html') html = true;
+  if (!html) return undefined;
   const result = new Map<number, { type: 'open' | 'close'; id: number; atomicUntil?: number }>();
   const stack: { name: string; index: number; atomic: boolean }[] = [];
-  for (const [index, node] of nodes.entries()) {
+  for (let index = 0; index < nodes.length; index++) {
+    const node = nodes[index]!;
     if (node.type !== 'html') continue;
     const open = HTML_OPEN.exec(node.value!);
     if (open) {
@@ -399,12 +510,19 @@ export interface MarkdownOptions {
   readonly parser?: 'mdast' | 'marked';
 }
 
+/** The segments of `source` as SegmentDrafts (what the adapter builds, as objects: for tests and benches). */
 export function markdownDrafts(source: string, options: MarkdownOptions = {}): SegmentDraft[] {
-  const extractor = new MarkdownExtractor(source);
+  const sink = new DraftSink();
+  extract(source, sink, options);
+  return sink.drafts;
+}
+
+function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): void {
+  const extractor = new MarkdownExtractor(source, sink);
   const parser = options.parser ?? (source.length <= GROUP_SIZE ? 'mdast' : 'marked');
   if (parser === 'mdast') {
     extractor.parseGroup({ start: 0, end: source.length }, '');
-    return extractor.drafts;
+    return;
   }
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
@@ -426,12 +544,13 @@ export function markdownDrafts(source: string, options: MarkdownOptions = {}): S
     extractor.inlineBlock(block);
   }
   if (pending) extractor.parseGroup(pending, definitions);
-  return extractor.drafts;
 }
 
 export const markdownAdapter: FormatAdapter = {
   format: 'markdown',
   extract(content) {
-    return new TemplateDocument('markdown', content, markdownDrafts(content));
+    const builder = new DocumentBuilder('markdown', content);
+    extract(content, builder, {});
+    return builder.document();
   },
 };

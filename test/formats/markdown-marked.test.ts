@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
+import { getAdapter } from '../../src/formats/index.js';
 import { markdownDrafts } from '../../src/formats/markdown.js';
 import { MarkedMapper } from '../../src/formats/markdown-marked.js';
 import { TemplateDocument } from '../../src/formats/template.js';
@@ -105,6 +106,27 @@ describe('markdown: marked path equals the mdast path', () => {
 
   it('generated documents (lists, quotes, tables, lazy lines, CRLF, front matter)', () => {
     fc.assert(fc.property(documents, (source) => assertSameAsMdast(source)), propertyRuns(200));
+  });
+});
+
+describe('markdown: the adapter builds what markdownDrafts describes', () => {
+  // The adapter streams segments into the template's DocumentBuilder; markdownDrafts
+  // collects the same calls as SegmentDraft objects.
+  const same = (source: string) => {
+    const built = getAdapter('markdown').extract(source);
+    const drafted = new TemplateDocument('markdown', source, markdownDrafts(source));
+    assert.deepEqual(built.segments, drafted.segments);
+    for (const target of [LTR, RTL]) assert.equal(pseudoRender(built, target), pseudoRender(drafted, target));
+    assert.equal(identityRender(built), source);
+  };
+
+  it('fixtures and large documents', () => {
+    for (const { content } of fixtures('markdown')) same(content);
+    for (const content of Object.values(shapes)) same(content);
+  });
+
+  it('generated documents', () => {
+    fc.assert(fc.property(documents, (source) => same(source)), propertyRuns(100));
   });
 });
 
