@@ -20,6 +20,7 @@
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
 import { scanInline } from './markdown-inline.js';
+import { ListTokenizer } from './markdown-list.js';
 import type { ScanNode } from './markdown-inline.js';
 
 /** An inline node in source offsets (original coordinates), shared with the mdast path. */
@@ -109,7 +110,7 @@ export class MarkedMapper {
   }
 
   /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown-inline.ts cannot read it. */
-  #lexer = new Lexer({ gfm: true });
+  #lexer = new Lexer({ gfm: true, tokenizer: new ListTokenizer() });
   /** The document may define link references (`]:` somewhere): brackets may be references. */
   #references = false;
 
