@@ -49,7 +49,6 @@ export function isProse(value: string): boolean {
 }
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
-const SURROGATE = /[\ud800-\udfff]/;
 const COLON_MARKERS = { colonMarkers: true } as const;
 
 // jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
@@ -128,10 +127,10 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
           const start = base + offset + 1;
           const ctx = depth === 0 ? '(root)' : pathOf(paths[depth]!, depth - 1, key) || '(root)';
           out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, ctx);
-          // Without escapes in the literal, a placeholder's bytes are its source range
-          // (JSON.stringify would give the same bytes, unless it holds a surrogate).
-          const raw = value.length === length - 2 && !SURROGATE.test(value);
-          maskInto(out, value, raw ? start : jsonLiteral, COLON_MARKERS);
+          // Without escapes in the literal (the value is as long as the text between the
+          // quotes), a placeholder's bytes are its source range: JSON.stringify would
+          // give the same bytes unless the placeholder holds a surrogate.
+          maskInto(out, value, value.length === length - 2 ? start : -1, jsonLiteral, COLON_MARKERS);
           out.commit();
         }
         token = next();

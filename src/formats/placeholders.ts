@@ -361,13 +361,16 @@ export function maskRun(
 
 /**
  * `maskRun` straight into a segment being built (no part objects): the text between
- * placeholders goes in as is (no decoding), token bytes are `source[where + i]` when
- * `where` is the run's source offset, otherwise `where(spanText)`.
+ * placeholders goes in as is (no decoding). A placeholder's bytes are its source range
+ * `offset + i` when `offset` ≥ 0, except that with `literal` given, a placeholder
+ * holding a UTF-16 surrogate gets `literal(spanText)` instead; with `offset` -1, every
+ * placeholder gets `literal(spanText)`.
  */
 export function maskInto(
   out: DocumentBuilder,
   raw: string,
-  where: number | ((text: string) => string),
+  offset: number,
+  literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
   if (!mayHoldPlaceholder(raw, 0, raw.length)) {
@@ -385,8 +388,8 @@ export function maskInto(
       const start = data[k]!;
       const end = data[k + 1]!;
       if (start > last) out.text(raw.slice(last, start));
-      if (typeof where === 'number') out.token(data[k + 2]!, where + start, where + end, data[k + 3]!);
-      else out.literalToken(data[k + 2]!, where(raw.slice(start, end)), data[k + 3]!);
+      if (offset >= 0 && (literal === undefined || !holdsSurrogate(raw, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
+      else out.literalToken(data[k + 2]!, literal!(raw.slice(start, end)), data[k + 3]!);
       last = end;
     }
     if (count === 0) out.text(raw);
@@ -394,4 +397,9 @@ export function maskInto(
   } finally {
     if (list === shared) sharedBusy = false;
   }
+}
+
+function holdsSurrogate(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if ((text.charCodeAt(i) & 0xf800) === 0xd800) return true;
+  return false;
 }

@@ -48,11 +48,22 @@ export interface Patch {
 let pairCounter = 0;
 /** Pair ids only need to be unique within a draft; a process-wide counter is simplest. */
 export function newPairId(): number {
-  pairCounter = (pairCounter + 1) % Number.MAX_SAFE_INTEGER;
+  // (as `(pairCounter + 1) % Number.MAX_SAFE_INTEGER`, without a floating-point modulo per pair)
+  pairCounter = pairCounter + 1 === Number.MAX_SAFE_INTEGER ? 0 : pairCounter + 1;
   return pairCounter;
 }
 
 const LETTER = /\p{L}/u;
+
+/** `/\p{L}/u.test(text)`, deciding ASCII text by char code. */
+function hasLetter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return LETTER.test(text);
+    if ((c | 32) >= 97 && (c | 32) <= 122) return true;
+  }
+  return false;
+}
 const MAYBE_TOKEN = /<(?:\/?g|x)\d/;
 
 /** Token kinds of the streaming builder API. */
@@ -105,6 +116,13 @@ interface Built {
   readonly flat: boolean;
 }
 let builtOf: (builder: DocumentBuilder) => Built;
+
+/**
+ * `s1`, `s2`, … shared by every document: allocated once instead of per segment (and
+ * never copied by a young-generation GC). Bounded; longer documents make the rest.
+ */
+const ids: string[] = [];
+const segmentId = (index: number): string => (index < 100_000 ? (ids[index] ??= `s${index + 1}`) : `s${index + 1}`);
 
 /** Pairs seen while numbering a draft's tokens (reused; only `add` touches them). */
 const opened = new Set<number>();
@@ -226,13 +244,13 @@ export class DocumentBuilder {
 
   /** A decoded text run. Literal token-like text in it (an HTML `&lt;g1&gt;`) becomes an atom. */
   text(value: string): void {
-    if (value.length > 3 && MAYBE_TOKEN.test(value)) this.#textWithTokens(value);
+    if (value.length > 3 && value.includes('<') && MAYBE_TOKEN.test(value)) this.#textWithTokens(value);
     else this.#plainText(value);
   }
 
   #plainText(value: string): void {
     this.#text += value;
-    if (!this.#hasLetter && LETTER.test(value)) this.#hasLetter = true;
+    if (!this.#hasLetter && hasLetter(value)) this.#hasLetter = true;
   }
 
   #textWithTokens(value: string): void {
@@ -335,9 +353,10 @@ export class DocumentBuilder {
     const text = this.#text;
     // Built by concatenation, the text is a tree of string pieces; reading a character
     // makes V8 flatten it in place, so a kept segment holds one string, not the pieces.
+    // (Joining an array of the pieces instead allocated less but was no faster here.)
     if (numbers > 0) text.charCodeAt(0);
     // One object literal per shape: properties added later would need a second allocation.
-    const id = `s${index + 1}`;
+    const id = segmentId(index);
     const kind = this.#kind;
     const ctx = this.#ctx;
     if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
@@ -437,7 +456,7 @@ export class TemplateDocument implements ExtractedDocument {
         const from = order[index]!;
         sortedInfo.set(info.subarray(INFO * from, INFO * from + INFO), INFO * index);
         const segment = segments[from]!;
-        (segment as { id: string }).id = `s${index + 1}`;
+        (segment as { id: string }).id = segmentId(index);
         sortedSegments[index] = segment;
       }
       info = sortedInfo;
