@@ -122,39 +122,67 @@ function nextCandidate(text: string, from: number, to: number): number {
   return -1;
 }
 
+/** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
+const STICKY = new Map([PATTERN, PATTERN_WITH_COLON].map((pattern) => [pattern, new RegExp(pattern.source, 'y')]));
+
 /**
  * The placeholders of `text[from, to)` into `spans`. Matches are the pattern's, leftmost
- * first; a `{` is an ICU argument if `readIcu` can read one. A lone `{` found first
- * (no `{{`) can only match the pattern's last alternative, so it skips the regex.
+ * first; a `{` is an ICU argument if `readIcu` can read one.
+ *
+ * No match starts before the first candidate character (`nextCandidate`), except a URL
+ * whose scheme's `:` is that candidate and an e-mail address whose local part holds it
+ * (`%`, `w`) or that is it (`@`). So at a candidate `{ } < $`, and at `% w` when no `@`
+ * follows, the leftmost match is the one at the candidate if any: a sticky test there
+ * (a lone `{` can only be the last alternative) instead of a regex search and its match
+ * array. Other candidates search with the regex as before.
  */
 function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: SpanList, depth: number): void {
   let hashFrom = from;
+  let noAtSign: boolean | undefined;
   for (let at = from; ; ) {
     const candidate = nextCandidate(text, at, to);
     if (candidate === -1) break;
+    const c = text.charCodeAt(candidate);
     let start: number;
-    let token: string;
-    if (text.charCodeAt(candidate) === 123 /* { */ && text.charCodeAt(candidate + 1) !== 123) {
+    let matchEnd: number;
+    if (c === 123 /* { */ && text.charCodeAt(candidate + 1) !== 123) {
       start = candidate;
-      token = '{';
+      matchEnd = candidate + 1;
+    } else if (
+      c === 123 /* { */ ||
+      c === 125 /* } */ ||
+      c === 60 /* < */ ||
+      c === 36 /* $ */ ||
+      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= text.indexOf('@', from) === -1))
+    ) {
+      const sticky = STICKY.get(pattern)!;
+      sticky.lastIndex = candidate;
+      if (!sticky.test(text)) {
+        at = candidate + 1;
+        continue;
+      }
+      start = candidate;
+      matchEnd = sticky.lastIndex;
     } else {
       pattern.lastIndex = at;
       const match = pattern.exec(text);
       if (!match || match.index >= to) break;
       start = match.index;
-      token = match[0];
+      matchEnd = start + match[0].length;
     }
-    at = start + token.length;
-    if (token === '{') {
+    at = matchEnd;
+    if (matchEnd - start === 1 && text.charCodeAt(start) === 123 /* { */) {
       const end = readIcu(text, start, to, pattern, spans, inPlural ? hashFrom : -1, depth);
       if (end < 0) continue;
       hashFrom = at = end;
       continue;
     }
-    if (token.length > 3 && (token.charCodeAt(0) === 104 || token.charCodeAt(0) === 102 || token.charCodeAt(0) === 119) && URL_START.test(token)) {
-      token = trimUrl(token);
+    let end = matchEnd;
+    const first = text.charCodeAt(start);
+    if (end - start > 3 && (first === 104 /* h */ || first === 102 /* f */ || first === 119) /* w */) {
+      const token = text.slice(start, end);
+      if (URL_START.test(token)) end = start + trimUrl(token).length;
     }
-    let end = start + token.length;
     if (end > to) end = to;
     if (end === start) continue;
     if (inPlural) pushHashes(text, hashFrom, start, spans);
