@@ -100,26 +100,34 @@ export function scanPlaceholders(text: string, options: PlaceholderOptions, list
 
 /** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
 export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
-  return nextCandidate(text, from, to) !== -1;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 119) {
+      if (c === 123 /* { */ || c === 125 /* } */) return true;
+    } else if (c === 119 /* w */) {
+      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return true;
+    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return true;
+  }
+  return false;
 }
+
+const CANDIDATE = /[{}%$<:@]|www\./g;
 
 /**
  * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, or
  * the `w` of `www.`), or -1. Every alternative of the pattern starts with one, or (a URL
  * scheme's `:`, an e-mail's `@`, the `.` of `www.`) reaches one through characters that
- * are not `{`/`}`; so no match starts before it, and none at all without one, in a
- * whole text or in an ICU branch body (which ends before its `}`).
+ * are not `{`/`}`; so no match starts before it but those, and none at all without one,
+ * in a whole text or in an ICU branch body. The regex search stops at `to` at the
+ * latest: that is the end of the text or a branch's closing `}`.
  */
 function nextCandidate(text: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 119) {
-      if (c === 123 /* { */ || c === 125 /* } */) return i;
-    } else if (c === 119 /* w */) {
-      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return i;
-    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
-  }
-  return -1;
+  CANDIDATE.lastIndex = from;
+  if (!CANDIDATE.test(text)) return -1;
+  const end = CANDIDATE.lastIndex;
+  // `www.` is the only alternative longer than one character (and ends with `.`)
+  const at = text.charCodeAt(end - 1) === 46 /* . */ ? end - 4 : end - 1;
+  return at < to ? at : -1;
 }
 
 /** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
@@ -401,10 +409,6 @@ export function maskInto(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
-  if (!mayHoldPlaceholder(raw, 0, raw.length)) {
-    if (raw.length > 0) out.text(raw);
-    return;
-  }
   const list = sharedBusy ? new SpanList() : shared;
   sharedBusy = true;
   try {
@@ -420,8 +424,9 @@ export function maskInto(
       else out.literalToken(data[k + 2]!, literal!(raw.slice(start, end)), data[k + 3]!);
       last = end;
     }
-    if (count === 0) out.text(raw);
-    else if (last < raw.length) out.text(raw.slice(last));
+    if (count === 0) {
+      if (raw.length > 0) out.text(raw);
+    } else if (last < raw.length) out.text(raw.slice(last));
   } finally {
     if (list === shared) sharedBusy = false;
   }

@@ -5,7 +5,7 @@
  */
 import { plainEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { mayHoldPlaceholder, maskInto } from './placeholders.js';
+import { maskInto } from './placeholders.js';
 import { ATOM, DocumentBuilder } from './template.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
@@ -60,10 +60,7 @@ function endParagraph(out: DocumentBuilder, runStart: number, end: number): void
 
 /** A run of text between line breaks: placeholders become atoms. */
 function run(out: DocumentBuilder, start: number, end: number): void {
-  if (end <= start) return;
-  const source = out.source;
-  if (!mayHoldPlaceholder(source, start, end)) out.text(source.slice(start, end));
-  else maskInto(out, source.slice(start, end), start);
+  if (end > start) maskInto(out, out.source.slice(start, end), start);
 }
 
 const SPACE = /\s/;
