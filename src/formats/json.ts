@@ -10,7 +10,8 @@ import type { FormatAdapter } from './format.js';
 import { maskInto } from './placeholders.js';
 import { DocumentBuilder } from './template.js';
 
-const NON_PROSE: readonly RegExp[] = [
+/** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
+export const NON_PROSE: readonly RegExp[] = [
   /^\s*$/,
   /^[+-]?(?:\d[\d,_ ]*)?(?:\.\d+)?(?:e[+-]?\d+)?%?$/i, // numbers
   /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/i, // versions

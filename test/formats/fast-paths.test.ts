@@ -1,0 +1,125 @@
+/**
+ * The fast paths of plain, json and the placeholder scan (no regex where a character
+ * decides, sticky tests at candidate characters, json read with jsonc-parser's scanner
+ * and isProse's shortcut) must give what the straightforward versions gave:
+ *  - fast-paths.golden.json: segments and a translated render of tricky inputs, as
+ *    produced by the implementation before the fast paths (commit 95b058c);
+ *  - isProse against its definition (no NON_PROSE pattern matches);
+ *  - json ctx and error offsets against jsonc-parser's `visit`.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { visit } from 'jsonc-parser';
+import type { Format } from '../../src/formats/format.js';
+import { getAdapter } from '../../src/formats/index.js';
+import { isProse, NON_PROSE } from '../../src/formats/json.js';
+import { propertyRuns } from '../helpers/property-runs.js';
+
+const RUNS = propertyRuns(300);
+const TOKEN = /(<\/?g\d+>|<x\d+\/>)/;
+/** The translation used for the golden renders: text runs upper-cased, characters that need escaping appended. */
+const translate = (text: string) => text.split(TOKEN).map((piece, i) => (i % 2 ? piece : piece.toUpperCase())).join('') + ' ü"\\';
+
+describe('fast paths give the segments and renders of the straightforward implementation', () => {
+  const golden = JSON.parse(readFileSync(join(import.meta.dirname, 'fast-paths.golden.json'), 'utf8')) as [Format, string, unknown, string?][];
+  for (const [format, input, segments, render] of golden) {
+    it(`${format} ${JSON.stringify(input).slice(0, 70)}`, () => {
+      let doc;
+      try {
+        doc = getAdapter(format).extract(input);
+      } catch (error) {
+        assert.equal(`ERR ${(error as Error).message}`, segments);
+        return;
+      }
+      assert.deepEqual(doc.segments, segments);
+      let out: string;
+      try {
+        out = doc.render(new Map(doc.segments.map((s) => [s.id, translate(s.text)])), { code: 'fr', rtl: false });
+      } catch (error) {
+        out = `ERR ${(error as Error).message}`;
+      }
+      assert.equal(out, render);
+    });
+  }
+});
+
+describe('isProse', () => {
+  const chars = fc.constantFrom(' ', ' ', 'e', 'E', 'T', 'Z', 'a', 'A', 'v', 'x', '0', '1', '9', '-', '+', '.', ',', '_', '%', ':', '/', '\\', '@', '#', '~', 'f', '\t', '\u00a0', 'é', '日', 'true', 'mailto:', 'http://', 'www', '2024-01-02', 'T10:00');
+  // Strings each pattern matches (fast-check cannot generate for /i: the pattern without it), then mutated.
+  const matching = fc.oneof(...NON_PROSE.map((pattern) => fc.stringMatching(new RegExp(pattern.source, pattern.flags.replace('i', '')), { size: 'small' })));
+  const mutated = fc.tuple(matching, fc.nat(), chars, fc.nat(2)).map(([text, at, c, remove]) => {
+    const i = at % (text.length + 1);
+    return text.slice(0, i) + c + text.slice(i + remove);
+  });
+  const value = fc.oneof(matching, mutated, fc.array(chars, { maxLength: 8 }).map((p) => p.join('')));
+  it('is true exactly when no NON_PROSE pattern matches', () => {
+    fc.assert(
+      fc.property(value, (text) => isProse(text) === !NON_PROSE.some((pattern) => pattern.test(text))),
+      { ...RUNS, numRuns: RUNS.numRuns * 20 },
+    );
+  });
+});
+
+describe('json read with the scanner', () => {
+  const word = fc.constantFrom('Hello there', 'Save', 'x_y', '42', 'Hi {name}', 'a.b', '', ' ', 'true', 'Go to https://x.y now');
+  const key = fc.constantFrom('', 'a', 'b.c', '0', 'key', 'é');
+  const json: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, word, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(key, tie('v'), { maxKeys: 4 })),
+  })).v;
+
+  /** Every prose string value's `path.map(String).join('.') || '(root)'`, by jsonc-parser's visit. */
+  function visitContexts(source: string): string[] {
+    const contexts: string[] = [];
+    visit(source, {
+      onLiteralValue: (value: unknown, _offset, _length, _line, _column, path) => {
+        if (typeof value === 'string' && isProse(value)) contexts.push(path().map(String).join('.') || '(root)');
+      },
+    });
+    return contexts;
+  }
+
+  /** The offset of the first error visit reports (comments and trailing commas refused), or -1. */
+  function visitError(source: string): number {
+    let first = -1;
+    visit(source, { onError: (_error, offset) => void (first === -1 && (first = offset)) }, { disallowComments: true, allowTrailingComma: false });
+    return first;
+  }
+
+  it('gives each segment the key path visit gives', () => {
+    fc.assert(
+      fc.property(json, fc.constantFrom(0, 2, '\t'), (value, space) => {
+        const source = JSON.stringify(value, null, space);
+        assert.deepEqual(getAdapter('json').extract(source).segments.map((s) => s.ctx), visitContexts(source));
+      }),
+      RUNS,
+    );
+  });
+
+  it('refuses what visit refuses, at the offset of visit’s first error', () => {
+    const broken = fc.tuple(json, fc.nat(), fc.constantFrom('', ',', '}', ']', '"', '/', '//c\n', '/*', '-', '1.', 'tru', ':', '\t', 'x', '1e', '[', '{', '\u00a0'), fc.nat(3));
+    fc.assert(
+      fc.property(broken, ([value, at, insert, remove]) => {
+        const valid = JSON.stringify(value);
+        const i = at % (valid.length + 1);
+        const source = valid.slice(0, i) + insert + valid.slice(i + remove);
+        const offset = visitError(source);
+        try {
+          getAdapter('json').extract(source);
+          assert.equal(offset, -1, `accepted ${JSON.stringify(source)}`);
+        } catch (error) {
+          assert.match((error as Error).message, new RegExp(`at character ${offset + 1};`), JSON.stringify(source));
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('reads deep nesting without recursion', () => {
+    const source = `${'['.repeat(100_000)}"Deep value"${']'.repeat(100_000)}`;
+    const [segment] = getAdapter('json').extract(source).segments;
+    assert.equal(segment!.ctx, Array(100_000).fill(0).join('.'));
+  });
+});
