@@ -75,10 +75,6 @@ function invalid(offset: number): never {
   throw new ServiceError('invalid_request', `The content is not valid JSON at character ${offset + 1}; send valid JSON or choose another format.`);
 }
 
-/** The key path of a value, as `path.map(String).join('.')`, given its container's path. */
-const pathOf = (containerPath: string, containerDepth: number, key: string | number): string =>
-  containerDepth === 0 ? String(key) : `${containerPath}.${key}`;
-
 /**
  * Adds the prose string values of `content` (a JSON document) to `out`. A loop over
  * jsonc-parser's scanner with the grammar of its `visit` (comments and trailing commas
@@ -97,10 +93,11 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
       return token;
     }
   };
-  // Open containers, 1-based: whether an array, the path of the container (joined),
-  // whether a comma is due, and the index of an array's current element.
+  // Open containers, 1-based: whether an array, what their members' paths start with
+  // (the container's own path, `path.map(String).join('.')`, and a dot; nothing for the
+  // root), whether a comma is due, and the index of an array's current element.
   const isArray: boolean[] = [false];
-  const paths: string[] = [''];
+  const prefixes: string[] = [''];
   const needsComma: boolean[] = [false];
   const indexes: number[] = [0];
   let depth = 0;
@@ -111,10 +108,10 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
     switch (token) {
       case OPEN_BRACE:
       case OPEN_BRACKET: {
-        const path = depth === 0 ? '' : pathOf(paths[depth]!, depth - 1, key);
+        const prefix = depth === 0 ? '' : `${prefixes[depth]}${key}.`;
         depth++;
         isArray[depth] = token === OPEN_BRACKET;
-        paths[depth] = path;
+        prefixes[depth] = prefix;
         needsComma[depth] = false;
         indexes[depth] = -1;
         token = next();
@@ -126,7 +123,7 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
           const offset = scanner.getTokenOffset();
           const length = scanner.getTokenLength();
           const start = base + offset + 1;
-          const ctx = depth === 0 ? '(root)' : pathOf(paths[depth]!, depth - 1, key) || '(root)';
+          const ctx = depth === 0 ? '(root)' : prefixes[depth]! + key || '(root)';
           out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, ctx);
           // Without escapes in the literal (the value is as long as the text between the
           // quotes), a placeholder's bytes are its source range: JSON.stringify would
