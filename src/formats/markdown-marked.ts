@@ -114,71 +114,98 @@ export class MarkedMapper {
   /** The document may define link references (`]:` somewhere): brackets may be references. */
   #references = false;
 
-  run(): MarkedResult {
+  /** Top-level tokens, or null when their raws do not tile the source (then mdast reads it all). */
+  #tokens: Token[] | null = null;
+
+  /**
+   * Lexes the document's blocks. Returns the labels of every reference and footnote
+   * definition as definitions, for mdast fallbacks (which parse a part of the document).
+   */
+  lex(): string {
     const lexer = this.#lexer;
     const tokens = lexer.blockTokens(this.norm, lexer.tokens);
     this.#references = this.norm.includes(']:');
-    const blocks: InlineBlock[] = [];
+    let offset = 0;
+    for (const token of tokens) {
+      if (!this.norm.startsWith(token.raw, offset)) return '';
+      offset += token.raw.length;
+    }
+    if (offset !== this.norm.length) return '';
+    this.#tokens = tokens;
+    const labels = new Set(Object.keys(lexer.tokens.links));
+    if (this.#references) for (const match of this.norm.matchAll(/^ {0,3}\[\^([^\]\n]+)\]:/gm)) labels.add(`^${match[1]}`);
+    return [...labels].map((label) => `[${label.replace(/[[\]]/g, '\\$&')}]: #`).join('\n');
+  }
+
+  /**
+   * Gives every block to `emit`, in document order, as soon as its top-level block (or
+   * list item) is proven (so a block's objects die young, and none is kept for the whole
+   * document). Call after lex().
+   */
+  map(emit: (block: InlineBlock) => void): void {
+    const tokens = this.#tokens;
+    if (!tokens) {
+      emit({ type: 'fallback', start: this.orig(0), end: this.source.length });
+      return;
+    }
     let offset = 0;
     for (const token of tokens) {
       const start = offset;
       offset += token.raw.length;
-      if (!this.norm.startsWith(token.raw, start)) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
-      if (token.type === 'list') {
-        this.#list(token as Tokens.List, start, offset, blocks);
-        continue;
-      }
-      const out: InlineBlock[] = [];
-      try {
-        this.#children([token], start, offset, out, false, 0);
-        for (const block of out) blocks.push(block);
-      } catch (error) {
-        this.#fallback(error, start, offset, blocks);
-      }
+      if (token.type === 'list') this.#list(token as Tokens.List, start, offset, emit);
+      else this.#unit(token, start, offset, emit, false);
     }
-    if (offset !== this.norm.length) return { blocks: [{ type: 'fallback', start: this.orig(0), end: this.source.length }], definitions: '' };
-    const labels = new Set(Object.keys((tokens as Token[] & { links?: Record<string, unknown> }).links ?? {}));
-    for (const match of this.norm.matchAll(/^ {0,3}\[\^([^\]\n]+)\]:/gm)) labels.add(`^${match[1]}`);
-    const definitions = [...labels].map((label) => `[${label.replace(/[[\]]/g, '\\$&')}]: #`).join('\n');
+  }
+
+  /** lex() and map() into one array (tests). */
+  run(): MarkedResult {
+    const definitions = this.lex();
+    const blocks: InlineBlock[] = [];
+    this.map((block) => blocks.push(block));
     return { blocks, definitions };
   }
 
-  /** The normalised range [start, end) could not be mapped: mdast parses it. */
-  #fallback(error: unknown, start: number, end: number, blocks: InlineBlock[]): void {
-    if (!(error instanceof Unmapped)) throw error;
-    blocks.push({ type: 'fallback', start: this.orig(start), end: this.orig(end) });
+  /** Blocks of the unit being mapped (reused), given out once it is proven. */
+  readonly #out: InlineBlock[] = [];
+
+  /**
+   * Maps one unit (a top-level token, or a list item's tokens when `item`) over the
+   * normalised range [start, end): its blocks, or one fallback for the range.
+   */
+  #unit(token: Token | readonly Token[], start: number, end: number, emit: (block: InlineBlock) => void, item: boolean): void {
+    const out = this.#out;
+    out.length = 0;
+    try {
+      this.#children(item ? (token as readonly Token[]) : [token as Token], start, end, out, item, 0);
+    } catch (error) {
+      if (!(error instanceof Unmapped)) throw error;
+      out.length = 0;
+      emit({ type: 'fallback', start: this.orig(start), end: this.orig(end) });
+      return;
+    }
+    for (let i = 0; i < out.length; i++) emit(out[i]!);
+    out.length = 0;
   }
 
   /** A top-level list: each item on its own, so a fallback costs one item, not the whole list. */
-  #list(list: Tokens.List, start: number, end: number, blocks: InlineBlock[]): void {
+  #list(list: Tokens.List, start: number, end: number, emit: (block: InlineBlock) => void): void {
+    const items = list.items;
     let cursor = start;
-    for (const item of list.items) {
+    for (const item of items) {
       if (!this.norm.startsWith(item.raw, cursor)) {
         // Items do not tile the list: the whole list is one block.
-        const out: InlineBlock[] = [];
-        try {
-          this.#children([list], start, end, out, false, 0);
-          for (const block of out) blocks.push(block);
-        } catch (error) {
-          this.#fallback(error, start, end, blocks);
-        }
+        this.#unit(list, start, end, emit, false);
         return;
       }
       cursor += item.raw.length;
     }
     cursor = start;
-    for (const item of list.items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       const itemStart = cursor;
       const itemEnd = (cursor += item.raw.length);
       // The last item's raw may stop before the list's trailing line ending.
-      const to = item === list.items[list.items.length - 1] ? end : itemEnd;
-      const out: InlineBlock[] = [];
-      try {
-        this.#children(item.tokens, itemStart, to, out, true, 0);
-        for (const block of out) blocks.push(block);
-      } catch (error) {
-        this.#fallback(error, itemStart, to, blocks);
-      }
+      this.#unit(item.tokens, itemStart, i === items.length - 1 ? end : itemEnd, emit, true);
     }
   }
 

@@ -527,22 +527,23 @@ function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): 
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
   if (from > 0) extractor.parseGroup({ start: 0, end: from }, '');
-  const { blocks, definitions } = new MarkedMapper(source, from).run();
+  const mapper = new MarkedMapper(source, from);
+  const definitions = mapper.lex();
   // Consecutive fallbacks are parsed together (up to GROUP_SIZE) to spare mdast's per-call cost.
   let pending: Group | undefined;
-  for (const block of blocks) {
+  mapper.map((block) => {
     if (block.type === 'fallback') {
       if (pending && pending.end === block.start && block.end - pending.start <= GROUP_SIZE) pending = { start: pending.start, end: block.end };
       else {
         if (pending) extractor.parseGroup(pending, definitions);
         pending = { start: block.start, end: block.end };
       }
-      continue;
+      return;
     }
     if (pending) extractor.parseGroup(pending, definitions);
     pending = undefined;
     extractor.inlineBlock(block);
-  }
+  });
   if (pending) extractor.parseGroup(pending, definitions);
 }
 
