@@ -42,15 +42,15 @@ interface Item {
   marker: number;
   open: boolean;
   close: boolean;
-  /** START: `![`; also: made inactive by a later link, or balanced (failed). */
+  /** START: `![`; its order among starts (a link makes every earlier link start inactive); balanced (failed). */
   image: boolean;
-  inactive: boolean;
+  seq: number;
   balanced: boolean;
   node: ScanNode | null;
 }
 
 function item(kind: number, start: number, end: number, node: ScanNode | null = null): Item {
-  return { kind, start, end, marker: 0, open: false, close: false, image: false, inactive: false, balanced: false, node };
+  return { kind, start, end, marker: 0, open: false, close: false, image: false, seq: 0, balanced: false, node };
 }
 
 /** 1 whitespace, 2 punctuation, 0 other: micromark's classifyCharacter (per UTF-16 unit). */
@@ -82,6 +82,17 @@ class Bail extends Error {}
 const BAIL = new Bail();
 
 /**
+ * Work left for the current block (backward scans, array shifts, code span searches).
+ * micromark's attention resolution is quadratic on some inputs (many unmatched closers,
+ * thousands of pairs in one paragraph); past this budget the reader declines.
+ */
+let budget = 0;
+function spend(units: number): void {
+  budget -= units;
+  if (budget < 0) throw BAIL;
+}
+
+/**
  * Reads `text` from offset `from` (after a task checkbox) as inline content. `references`
  * says the document may define link references (then any bracket pair that is not an
  * inline link could be one: null).
@@ -92,6 +103,7 @@ export function scanInline(text: string, from: number, references: boolean): Sca
     const c1 = text.charCodeAt(from + 1);
     if (c1 === 32 || c1 === 120 || c1 === 88) return null; // a GFM task check mdast may see
   }
+  budget = 4 * (text.length - from) + 4096;
   try {
     return new Scanner(text, references).run(from);
   } catch (error) {
@@ -104,6 +116,11 @@ class Scanner {
   readonly #items: Item[] = [];
   /** Label starts (indices into #items), innermost last. */
   readonly #starts: number[] = [];
+  #seq = 0;
+  /** Link starts with a lower seq are inactive: a link formed after them. */
+  #deadBefore = 0;
+  /** Backtick run lengths that have no closing run after some point (so none after any later point). */
+  readonly #noCodeClose = new Set<number>();
 
   constructor(
     private readonly text: string,
@@ -133,8 +150,9 @@ class Scanner {
         case 96: {
           let n = 1;
           while (text.charCodeAt(i + n) === 96) n++;
-          const close = findCodeClose(text, i + n, n);
+          const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(text, i + n, n);
           if (close === -1) {
+            this.#noCodeClose.add(n);
             i += n;
             continue;
           }
@@ -170,6 +188,7 @@ class Scanner {
           this.#starts.push(items.length);
           items.push(item(START, i, i + 2));
           items[items.length - 1]!.image = true;
+          items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 2;
           continue;
         case 91:
@@ -177,6 +196,7 @@ class Scanner {
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
           items.push(item(START, i, i + 1));
+          items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 1;
           continue;
         case 93: {
@@ -252,7 +272,7 @@ class Scanner {
     if (starts.length === 0) return -1;
     const startIndex = starts[starts.length - 1]!;
     const start = items[startIndex]!;
-    if (start.inactive) {
+    if (!start.image && start.seq < this.#deadBefore) {
       start.balanced = true;
       return -1;
     }
@@ -277,7 +297,7 @@ class Scanner {
     items.length = startIndex;
     items.push(item(NODE, start.start, end, node));
     // Links do not contain links: every earlier link start is dead.
-    if (!start.image) for (const s of starts) if (!items[s]!.image) items[s]!.inactive = true;
+    if (!start.image) this.#deadBefore = start.seq;
     return end;
   }
 
@@ -366,6 +386,7 @@ function skipWhitespace(text: string, i: number): number {
 function findCodeClose(text: string, from: number, n: number): number {
   let i = text.indexOf('`', from);
   while (i !== -1) {
+    spend(1);
     let m = 1;
     while (text.charCodeAt(i + m) === 96) m++;
     if (m === n) return i + n;
@@ -404,10 +425,17 @@ function resolve(all: Item[], from: number, to: number): ScanNode[] {
 }
 
 function resolveAttention(items: Item[]): Item[] {
+  // Potential openers per marker in the list: a closer with none of its marker before it
+  // (or anywhere) need not look back (the result is the same, without the scan).
+  let starOpeners = 0;
+  let underscoreOpeners = 0;
+  for (const it of items) if (it.kind === DELIM && it.open) it.marker === 42 ? starOpeners++ : underscoreOpeners++;
   for (let index = 0; index < items.length; index++) {
     const closer = items[index]!;
     if (closer.kind !== DELIM || !closer.close) continue;
+    if ((closer.marker === 42 ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
     for (let open = index - 1; open >= 0; open--) {
+      spend(1);
       const opener = items[open]!;
       if (opener.kind !== DELIM || !opener.open || opener.marker !== closer.marker) continue;
       const openSize = opener.end - opener.start;
@@ -419,16 +447,24 @@ function resolveAttention(items: Item[]): Item[] {
         start: opener.end - use,
         end: closer.start + use,
       };
+      for (let k = open + 1; k < index; k++) {
+        const inner = items[k]!;
+        if (inner.kind === DELIM && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
+      }
       node.children = resolve(items, open + 1, index);
       opener.end -= use;
       closer.start += use;
+      const openerLeft = opener.end > opener.start;
+      const closerLeft = closer.end > closer.start;
+      if (!openerLeft) opener.marker === 42 ? starOpeners-- : underscoreOpeners--;
+      if (!closerLeft && closer.open) closer.marker === 42 ? starOpeners-- : underscoreOpeners--;
       const group = item(NODE, node.start, node.end, node);
-      const replacement: Item[] = [];
-      if (opener.end > opener.start) replacement.push(opener);
-      replacement.push(group);
-      if (closer.end > closer.start) replacement.push(closer);
-      items.splice(open, index - open + 1, ...replacement);
-      index = open + (opener.end > opener.start ? 1 : 0);
+      spend(items.length - open);
+      if (openerLeft && closerLeft) items.splice(open, index - open + 1, opener, group, closer);
+      else if (openerLeft) items.splice(open, index - open + 1, opener, group);
+      else if (closerLeft) items.splice(open, index - open + 1, group, closer);
+      else items.splice(open, index - open + 1, group);
+      index = open + (openerLeft ? 1 : 0);
       break;
     }
   }

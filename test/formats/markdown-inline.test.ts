@@ -156,6 +156,30 @@ describe('markdown inline reader', () => {
   });
 });
 
+describe('markdown inline reader on hostile input', () => {
+  // One 256 KiB paragraph each; quadratic work here once took 2-18 s (the budget makes
+  // the reader decline instead, and marked's inline lexer reads the block).
+  const repeat = (unit: (i: number) => string) => {
+    const parts: string[] = [];
+    for (let i = 0, size = 0; size < 256 * 1024; i++) size += parts[parts.push(unit(i)) - 1]!.length;
+    return parts.join('');
+  };
+  const cases: Record<string, string> = {
+    'unmatched closers': repeat((i) => `a${i}_ *b `),
+    'many pairs': repeat((i) => `*a${i}* `),
+    'open brackets, then links': repeat((i) => (i % 2 ? '[' : '![')) + repeat((i) => `[a${i}](u) `),
+    'backtick runs of many lengths': repeat((i) => '`'.repeat(1 + (i % 50)) + ' x '),
+  };
+  for (const [name, source] of Object.entries(cases)) {
+    it(`stays linear: ${name}`, () => {
+      const before = process.cpuUsage();
+      scanInline(source, 0, false);
+      const used = process.cpuUsage(before);
+      assert.ok(used.user + used.system < 2_000_000, `${name}: ${((used.user + used.system) / 1000).toFixed(0)} ms`);
+    });
+  }
+});
+
 describe('markdown inline reader in the marked path', () => {
   const docOf = (source: string, parser: 'mdast' | 'marked') => new TemplateDocument('markdown', source, markdownDrafts(source, { parser }));
   const fallbacks = (source: string) => new MarkedMapper(source, 0).run().blocks.filter((b) => b.type === 'fallback').length;
