@@ -23,8 +23,11 @@ export function htmlAttrEscape(quote: '"' | "'" | ''): Escaper {
   return (run) => run.replace(/[&<"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === quote ? entity : c));
 }
 
+/** Characters JSON.stringify may change: quote, backslash, controls, surrogates (a lone one is escaped). */
+const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** The inside of a JSON string literal (without the quotes). */
-export const jsonStringEscape: Escaper = (run) => JSON.stringify(run).slice(1, -1);
+export const jsonStringEscape: Escaper = (run) => (JSON_SPECIAL.test(run) ? JSON.stringify(run).slice(1, -1) : run);
 
 /**
  * Markdown inline text. Characters that could open inline syntax are backslash-escaped;

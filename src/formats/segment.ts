@@ -34,10 +34,37 @@ export function tokensOf(text: string): string[] {
  * no token that the source does not have. Returns a human-readable problem, or null.
  */
 export function tokenProblem(source: string, translated: string): string | null {
-  const expected = new Set(tokensOf(source));
+  // The usual answer first: the source's tokens, in the source's order.
+  const sourceTokens = tokensOf(source);
+  const translatedTokens = tokensOf(translated);
+  if (sameTokens(sourceTokens, translatedTokens) && wellFormed(sourceTokens)) return null;
+  return firstProblem(new Set(sourceTokens), translatedTokens);
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** No token twice, each `</gN>` closing the innermost open pair: what firstProblem accepts for a text against itself. */
+function wellFormed(tokens: readonly string[]): boolean {
+  const open: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    for (let j = 0; j < i; j++) if (tokens[j] === token) return false;
+    if (token.charCodeAt(1) === 47 /* / */) {
+      if (open.pop() !== token.slice(2, -1)) return false;
+    } else if (token.charCodeAt(1) === 103 /* g */) open.push(token.slice(1, -1));
+    if (i > 32) return false; // (long lists: let firstProblem decide, with its Sets)
+  }
+  return true;
+}
+
+function firstProblem(expected: ReadonlySet<string>, translatedTokens: readonly string[]): string | null {
   const seen = new Set<string>();
   const open: string[] = [];
-  for (const token of tokensOf(translated)) {
+  for (const token of translatedTokens) {
     if (!expected.has(token)) return `unexpected token ${token}`;
     if (seen.has(token)) return `token ${token} appears more than once`;
     seen.add(token);

@@ -405,6 +405,13 @@ function bidiInside(text: string): string {
 }
 
 const TOKEN_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+
+/** The number in a token (`<x12/>`, `<g3>`, `</g3>`) whose digits start at `from`. */
+function tokenNumber(token: string, from: number): number {
+  let n = 0;
+  for (let i = from, c = token.charCodeAt(i); c >= 48 && c <= 57; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
+  return n;
+}
 const NONE = -1;
 
 export class TemplateDocument implements ExtractedDocument {
@@ -568,9 +575,9 @@ export class TemplateDocument implements ExtractedDocument {
       if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false }));
       first = false;
       let k: number;
-      if (token.charCodeAt(1) === 120 /* x */) k = firstToken + Number(token.slice(2, -2)) - 1;
-      else if (token.charCodeAt(1) === 47 /* / */) k = firstToken + atoms + 2 * (Number(token.slice(3, -1)) - 1) + 1;
-      else k = firstToken + atoms + 2 * (Number(token.slice(2, -1)) - 1);
+      if (token.charCodeAt(1) === 120 /* x */) k = firstToken + tokenNumber(token, 2) - 1;
+      else if (token.charCodeAt(1) === 47 /* / */) k = firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
+      else k = firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
       const bytesStart = tokens[2 * k]!;
       const bytesEnd = tokens[2 * k + 1]!;
       if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
