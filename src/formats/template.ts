@@ -406,6 +406,21 @@ function bidiInside(text: string): string {
 
 const TOKEN_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
 
+/** Translations by segment index. */
+type Translations = readonly (string | undefined)[];
+
+/** N-1 for a string `sN` (decimal digits), else -1. */
+function idIndex(id: string): number {
+  if (id.charCodeAt(0) !== 115 /* s */ || id.length < 2 || id.length > 10) return -1;
+  let n = 0;
+  for (let i = 1; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    n = 10 * n + c - 48;
+  }
+  return n - 1;
+}
+
 /** The number in a token (`<x12/>`, `<g3>`, `</g3>`) whose digits start at `from`. */
 function tokenNumber(token: string, from: number): number {
   let n = 0;
@@ -478,7 +493,8 @@ export class TemplateDocument implements ExtractedDocument {
     this.#tree = patches.length === 0 && built.flat ? null : nest(info, count, patches);
   }
 
-  render(translations: ReadonlyMap<string, string>, target: RenderTarget): string {
+  render(translationsById: ReadonlyMap<string, string>, target: RenderTarget): string {
+    const translations = this.#align(translationsById);
     this.#out = [];
     this.#copyFrom = this.#copyTo = 0;
     const tree = this.#tree;
@@ -499,6 +515,23 @@ export class TemplateDocument implements ExtractedDocument {
     const out = this.#out;
     this.#out = [];
     return out.length === 1 ? out[0]! : out.join('');
+  }
+
+  /**
+   * The translation of each segment by index. A Map is read in one pass in its own order
+   * (a key `sN` is segment N-1's id): 30k lookups by id cost several ms per render, in
+   * cache misses more than hashing.
+   */
+  #align(translations: ReadonlyMap<string, string>): Translations {
+    const segments = this.segments;
+    const aligned: (string | undefined)[] = new Array(segments.length);
+    if (translations instanceof Map) {
+      translations.forEach((value: string, key: string) => {
+        const index = idIndex(key);
+        if (index >= 0 && index < segments.length && segments[index]!.id === key) aligned[index] = value;
+      });
+    } else for (let index = 0; index < segments.length; index++) aligned[index] = translations.get(segments[index]!.id);
+    return aligned;
   }
 
   /** Source bytes `[start, end)` go to the output (joined with an adjacent pending range). */
@@ -522,7 +555,7 @@ export class TemplateDocument implements ExtractedDocument {
   }
 
   /** `[start, end)` of the source with the edits from `first` on (siblings) that lie inside it. */
-  #renderRange(start: number, end: number, first: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+  #renderRange(start: number, end: number, first: number, translations: Translations, target: RenderTarget): void {
     const tree = this.#tree!;
     let cursor = start;
     for (let edit = first; edit !== NONE; edit = tree.nextSibling[edit]!) {
@@ -538,17 +571,17 @@ export class TemplateDocument implements ExtractedDocument {
   }
 
   /** `[start, end)` with the children of segment `index` (its nested segments) rendered in it. */
-  #renderInside(index: number, start: number, end: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+  #renderInside(index: number, start: number, end: number, translations: Translations, target: RenderTarget): void {
     const child = this.#tree ? this.#tree.firstChild[index]! : NONE;
     if (child !== NONE) this.#renderRange(start, end, child, translations, target);
     else if (end > start) this.#copy(start, end);
   }
 
-  #renderSegment(index: number, translations: ReadonlyMap<string, string>, target: RenderTarget): void {
+  #renderSegment(index: number, translations: Translations, target: RenderTarget): void {
     const segment = this.segments[index]!;
     const at = INFO * index;
     const info = this.#info;
-    let translated = translations.get(segment.id);
+    let translated = translations[index];
     // The source text (or no translation) renders the original bytes, which is what
     // makes identity renders byte-exact whatever the escaping of the source was.
     if (translated === undefined || translated === segment.text) {
