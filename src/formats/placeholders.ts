@@ -122,7 +122,18 @@ const CANDIDATE = /[{}%$<:@]|www\./g;
  * latest: that is the end of the text or a branch's closing `}`.
  */
 function nextCandidate(text: string, from: number, to: number): number {
-  CANDIDATE.lastIndex = from;
+  // A few characters by char code first (a regex call costs about as much as 16 of them).
+  const near = Math.min(to, from + 16);
+  for (let i = from; i < near; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 119) {
+      if (c === 123 /* { */ || c === 125 /* } */) return i;
+    } else if (c === 119 /* w */) {
+      if (text.startsWith('ww.', i + 1)) return i;
+    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
+  }
+  if (near === to) return -1;
+  CANDIDATE.lastIndex = near;
   if (!CANDIDATE.test(text)) return -1;
   const end = CANDIDATE.lastIndex;
   // `www.` is the only alternative longer than one character (and ends with `.`)
