@@ -8,7 +8,8 @@
  * event: an attribute object per tag, every attribute value and text as a string.
  *
  * Positions passed to the handler are `Parser`'s `startIndex` and `endIndex + 1` at the
- * moment it would have called the matching callback. Keep this file in step with
+ * moment it would have called the matching callback, with one deliberate difference: an
+ * end tag with a space or line break before its `>` ends at that `>` (see onclosetag). Keep this file in step with
  * htmlparser2's Parser.js when upgrading it (test/formats/html-tree.test.ts compares the
  * two event streams on generated markup).
  */
@@ -278,7 +279,12 @@ export class HtmlTree implements TokenizerCallbacks {
   }
 
   onclosetag(start: number, endIndex: number): void {
-    this.#endIndex = endIndex;
+    // Deliberately unlike `Parser`: its end index for `</b\n>` stops at the name, so the
+    // `>` the tokenizer skips looked like text to the adapter and was escaped as `&gt;`
+    // (DocBook pages put a line break there). The tag ends at its `>`.
+    const gt = this.#source.charCodeAt(endIndex) === 62 ? endIndex : this.#source.indexOf('>', endIndex);
+    const tagEnd = gt === -1 ? this.#source.length - 1 : gt;
+    this.#endIndex = tagEnd;
     const name = this.#readTagName(start, endIndex);
     if (!voidElements.has(name)) {
       const at = this.#stack.lastIndexOf(name);
@@ -295,7 +301,7 @@ export class HtmlTree implements TokenizerCallbacks {
       this.handler.openTag('br', NO_ATTRIBUTES, true, this.#startIndex, this.#endIndex + 1);
       this.handler.closeTag('br', false, this.#startIndex, this.#endIndex + 1);
     }
-    this.#startIndex = endIndex + 1;
+    this.#startIndex = tagEnd + 1;
   }
 
   onselfclosingtag(endIndex: number): void {
