@@ -46,8 +46,9 @@ function stripComments(text: string): { text: string; commentChars: number } {
 
 function htmlScore(head: string): number {
   const trimmed = head.trim();
-  // Anchored as a whole: an `<html>` quoted in a README's code block does not make it a page.
-  if (/^(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) return 0.98;
+  // Anchored as a whole (after an XML declaration and comments): an `<html>` quoted in a
+  // README's code block does not make it a page; XHTML from DocBook opens with `<?xml`.
+  if (/^(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) return 0.98;
   let known = 0;
   let markup = 0;
   const opened = new Map<string, number>();
