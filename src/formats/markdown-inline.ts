@@ -9,16 +9,19 @@
  * mdast), code spans, emphasis and strong with `*` and `_` (micromark's attention
  * resolution, rule of three included), inline links and images with a destination and
  * title, links not nesting in links, literal brackets when the document has no
- * definitions, hard breaks from trailing spaces, and line prefixes not being text.
+ * definitions, hard breaks from trailing spaces, line prefixes not being text, and GFM
+ * literal e-mail autolinks (`me@ex.com`; not `npm@1.2.3`).
  * Null for: `<` (autolinks, inline HTML), `~` (strikethrough), `[^` (footnotes), a
  * backslash line break, a bracket that could be a reference while the document has
- * definitions, a GFM literal autolink trigger (`@`, `www.`, `://`) outside code and
- * link destinations, a leading task-list check, and NUL.
+ * definitions, `www.` and `://` (literal URL autolinks), an `@` that
+ * mdast-util-gfm-autolink-literal's text pass could turn into a link without offsets,
+ * a leading task-list check, NUL, and paragraphs on which micromark's emphasis
+ * resolution would go quadratic (a work budget).
  */
 
 /** An inline node in block-text offsets. */
 export interface ScanNode {
-  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break';
+  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break' | 'autolink';
   start: number;
   end: number;
   children?: ScanNode[];
@@ -71,12 +74,30 @@ function classify(text: string, at: number): number {
 
 /** Characters that end a plain text run (or may: `@`, `:`, `w` start GFM literal autolinks). */
 const SPECIAL = new Uint8Array(128);
-for (const c of '\\`*_![]\n<~\0@:wW') SPECIAL[c.charCodeAt(0)] = 1;
+for (const c of '\\`*_![]\n<~\0@:wW&') SPECIAL[c.charCodeAt(0)] = 1;
 
 function isAsciiPunctuation(code: number): boolean {
   return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 }
 
+
+/** A character reference of `.`, `/`, `:` or `@` (numeric, or named). */
+const CHARACTER_REFERENCE_RISK = /^&(?:#0*(?:46|47|58|64);|#[xX]0*(?:2[eEfF]|3[aA]|40);|commat;|colon;|period;|sol;)/;
+
+/** GFM e-mail local part characters (micromark's gfmAtext). */
+function isAtext(code: number): boolean {
+  return code === 43 || code === 45 || code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+function isAsciiAlpha(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+/** JS `[\w-]`. */
+function isWordOrDash(code: number): boolean {
+  return code === 95 || code === 45 || isAsciiAlphanumeric(code);
+}
 
 class Bail extends Error {}
 const BAIL = new Bail();
@@ -144,6 +165,9 @@ class Scanner {
           // `\`: an escape (text), a hard break (not implemented) or a literal backslash.
           const next = text.charCodeAt(i + 1);
           if (next === 10) throw BAIL;
+          // An escaped `@`, `:` or `www\.` is one again in mdast's text, where its literal
+          // autolink pass may find it.
+          if (next === 64 || next === 58 || (next === 46 && i >= 3 && /www$/i.test(text.slice(i - 3, i)))) throw BAIL;
           i += isAsciiPunctuation(next) ? 2 : 1;
           continue;
         }
@@ -244,13 +268,101 @@ class Scanner {
           if (text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) throw BAIL;
           i++;
           continue;
+        case 64: {
+          const end = this.#email(i, from, runStart);
+          if (end === -1) {
+            i++;
+            continue;
+          }
+          i = runStart = end;
+          continue;
+        }
+        case 38:
+          // A character reference that could decode to `@`, `:`, `.` or `/` (then an autolink in mdast's text).
+          if (CHARACTER_REFERENCE_RISK.test(text.slice(i, i + 12))) throw BAIL;
+          i++;
+          continue;
         default:
-          // … nor an e-mail `@`; `<`, `~`, NUL.
+          // `<`, `~`, NUL.
           throw BAIL;
       }
     }
     if (length > runStart) this.#text(runStart, length);
     return resolve(items, 0, items.length);
+  }
+
+  /**
+   * An `@` at `at` in text. micromark's GFM literal e-mail autolink starts where the
+   * local part does (after neither a local-part character nor `/`, outside any open
+   * link label): if it forms there, the local part's items are taken back and the
+   * autolink is a node (returns its end). Otherwise the `@` is text (-1), unless
+   * mdast-util-gfm-autolink-literal's later pass over text nodes would still make a link
+   * of it (a node without offsets): then the reader declines.
+   */
+  #email(at: number, from: number, runStart: number): number {
+    const text = this.text;
+    let start = at;
+    while (start > from && isAtext(text.charCodeAt(start - 1))) start--;
+    let open = false;
+    for (const s of this.#starts) if (!this.#items[s]!.balanced) open = true;
+    const before = start > from ? text.charCodeAt(start - 1) : -1;
+    // (After a backslash the first local-part character was escaped, or the backslash was.)
+    if (before === 92) throw BAIL;
+    if (start < at && !open && before !== 47 && !(before >= 0 && isAtext(before))) {
+      // micromark's emailDomain: [-_alnum], a dot only when an alphanumeric follows.
+      let i = at + 1;
+      let data = false;
+      let dot = false;
+      for (;;) {
+        const c = text.charCodeAt(i);
+        if (c === 46 && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
+          dot = true;
+          i++;
+        } else if (c === 45 || c === 95 || isAsciiAlphanumeric(c)) {
+          data = true;
+          i++;
+        } else break;
+      }
+      if (data && dot && isAsciiAlpha(text.charCodeAt(i - 1))) {
+        // The local part's text and `_` runs were read already: take them back.
+        const items = this.#items;
+        while (items.length > 0 && items[items.length - 1]!.start >= start) items.pop();
+        const last = items[items.length - 1];
+        if (last && last.end > start) {
+          if (last.kind !== TEXT) throw BAIL;
+          last.end = start;
+        }
+        if (runStart < start) this.#text(runStart, start);
+        items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));
+        return i;
+      }
+    }
+    // The later pass: /(?<![\w+\-.])([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/ on the decoded text of
+    // each text node, kept unless the domain ends with a digit, `-` or `_`. Emphasis may
+    // cut a text node at any `_` (or `*`) around here, so every cut is a candidate.
+    const local = text.charCodeAt(at - 1);
+    if (!(isWordOrDash(local) || local === 43 || local === 46)) return -1;
+    if (local === 92 || text.charCodeAt(at - 2) === 92) throw BAIL;
+    let i = at + 1;
+    let groups = 0;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 95 && groups > 0) {
+        const last = text.charCodeAt(i - 1);
+        if (!(last === 45 || last === 95 || (last >= 48 && last <= 57))) throw BAIL;
+      }
+      if (isWordOrDash(c)) i++;
+      else if (c === 46 && i > at + 1 && isWordOrDash(text.charCodeAt(i + 1)) && text.charCodeAt(i - 1) !== 46) {
+        groups++;
+        i++;
+      } else break;
+    }
+    if (text.charCodeAt(i) === 92 || text.charCodeAt(i) === 38) throw BAIL;
+    if (groups > 0) {
+      const last = text.charCodeAt(i - 1);
+      if (!(last === 45 || last === 95 || (last >= 48 && last <= 57))) throw BAIL;
+    }
+    return -1;
   }
 
   /** Text [start, end): joins a text item just before it (mdast merges them anyway). */

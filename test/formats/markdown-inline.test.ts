@@ -28,11 +28,16 @@ interface Shape {
 }
 
 /** mdast's phrasing nodes as shapes, or null when it holds a node the reader never makes. */
-function mdastShapes(nodes: readonly Nodes[]): Shape[] | null {
+function mdastShapes(nodes: readonly Nodes[], source: string): Shape[] | null {
   const out: Shape[] = [];
   for (const node of nodes) {
     if (!node.position) return null;
     const shape: Shape = { type: node.type, start: node.position.start.offset!, end: node.position.end.offset! };
+    if (node.type === 'link' && source[shape.start] !== '[') {
+      // A literal autolink (an atom in segments).
+      out.push({ ...shape, type: 'autolink' });
+      continue;
+    }
     switch (node.type) {
       case 'text':
       case 'inlineCode':
@@ -41,7 +46,7 @@ function mdastShapes(nodes: readonly Nodes[]): Shape[] | null {
       case 'emphasis':
       case 'strong':
       case 'link': {
-        const children = mdastShapes(node.children);
+        const children = mdastShapes(node.children, source);
         if (!children) return null;
         shape.children = children;
         if (node.type === 'link') shape.title = Boolean(node.title);
@@ -66,7 +71,7 @@ function scanShapes(nodes: ScanNode[], text: string): Shape[] {
     type: n.type,
     start: n.start,
     end: n.end,
-    ...(n.children ? { children: n.children.map(shape) } : {}),
+    ...(n.children && n.type !== 'autolink' ? { children: n.children.map(shape) } : {}),
     ...(n.type === 'link' || n.type === 'image' ? { title: Boolean(n.title) } : {}),
   });
   const out = nodes.map(shape);
@@ -92,7 +97,7 @@ function compare(source: string): boolean {
   const text = source.slice(0, paragraph.position.end.offset);
   const nodes = scanInline(text, 0, false);
   if (!nodes) return false;
-  assert.deepEqual(scanShapes(nodes, text), mdastShapes(paragraph.children), JSON.stringify(text));
+  assert.deepEqual(scanShapes(nodes, text), mdastShapes(paragraph.children, source), JSON.stringify(text));
   return true;
 }
 
@@ -101,6 +106,7 @@ const piece = fc.constantFrom(
   '[', '[', ']', ']', '![', '(', ')', '](u)', '](u "t")', "](u 't')", '](u (t))', '](<a b>)', '](u\n"t")',
   '](u"t")', '](a(b)c)', '](\\))', '[]', '`', '``', '\\', '\\*', '\\[', '\\`', '&amp;', '&#42;', '"', "'", '.',
   ',', '!', '#', '-', ':', '/', 'é', '日', '\u00a0', '—', '>', '{name}',
+  'a@b.co', 'x.y+z@e-x.com.', 'npm@1.2.3', '@', ' me@ex.com ', '_u@v.io_', '/p@q.de', '\\@', '&#64;', 'mailto:',
 );
 const inline = fc.array(piece, { minLength: 1, maxLength: 24 }).map((p) => p.join(''));
 
@@ -113,7 +119,7 @@ describe('markdown inline reader', () => {
       }),
       propertyRuns(3000),
     );
-    assert.ok(answered > 1500, `answered ${answered} of 3000`);
+    assert.ok(answered > 1200, `answered ${answered} of 3000`);
   });
 
   it('known cases: emphasis, links, code spans, breaks, line prefixes', () => {
@@ -130,6 +136,8 @@ describe('markdown inline reader', () => {
       '*a*\n  b and [x\n](u) and [\n y](u)',
       '\\*not\\* and \\[not\\](x) and &#42;not&#42;',
       'a [link](u\n  "multi\n  line") b',
+      'mail me@ex.com, x.y+z@e-x.com. and _u@v.com',
+      'bump npm@5.2.0. and deps: mime-db@1.52.0',
     ];
     for (const source of cases) assert.ok(compare(source), `answered: ${JSON.stringify(source)}`);
   });
@@ -141,10 +149,13 @@ describe('markdown inline reader', () => {
       'strike ~~x~~',
       'note[^1]',
       'hard\\\nbreak',
-      'mail me@ex.com',
       'visit www.ex.com',
       'see https://ex.com',
       '[ ] looks like a task',
+      // mdast-util-gfm-autolink-literal's pass over text nodes makes links without offsets of these.
+      '_x u@v.io_',
+      'me\\@ex.com',
+      'me&#64;ex.com',
     ];
     for (const source of declined) assert.equal(scanInline(source, 0, false), null, JSON.stringify(source));
     // With definitions in the document, a bracket pair that is not an inline link may be a reference.
