@@ -69,6 +69,11 @@ const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|\[[ xX]
 /** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
 const RISKY_INLINE = /\[\^|~|\*\*\*|___|<[!?]|\\$/m;
 const DEFINITION_START = /^ {0,3}\[[^\]]*\]:/m;
+/** A block starting with a GFM footnote definition (marked reads it as a paragraph or link definition). */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\n]+\]:/;
+/** A raw ending in a blank line. */
+const BLANK_END = /\n[ \t]*\n[ \t]*$/;
+const INDENTED = /^(?: {4}|\t)/;
 
 export class MarkedMapper {
   /** The LF-normalised source. */
@@ -149,11 +154,32 @@ export class MarkedMapper {
       return;
     }
     let offset = 0;
-    for (const token of tokens) {
+    for (let k = 0; k < tokens.length; k++) {
+      const token = tokens[k]!;
       const start = offset;
       offset += token.raw.length;
       if (token.type === 'list') this.#list(token as Tokens.List, start, offset, emit);
-      else this.#unit(token, start, offset, emit, false);
+      else if (FOOTNOTE_DEFINITION.test(token.raw)) {
+        // A GFM footnote definition (a link definition to marked) holds what follows it up
+        // to a blank line, and after one every line indented by four: mdast reads them all.
+        let blank = BLANK_END.test(token.raw);
+        let end = offset;
+        let at = offset;
+        let j = k + 1;
+        for (; j < tokens.length; j++) {
+          const next = tokens[j]!;
+          if (next.type === 'space') blank = true;
+          else if (blank && !INDENTED.test(next.raw)) break;
+          else blank = BLANK_END.test(next.raw);
+          at += next.raw.length;
+          if (next.type !== 'space') {
+            end = at;
+            k = j;
+          }
+        }
+        offset = end;
+        emit({ type: 'fallback', start: this.orig(start), end: this.orig(end) });
+      } else this.#unit(token, start, offset, emit, false);
     }
   }
 

@@ -158,6 +158,16 @@ describe('markdown: marked path fallbacks', () => {
     assertSameAsMdast(source);
   });
 
+  it('a footnote definition falls back together with its lazy and indented continuation', () => {
+    const cases = [
+      '[^1]: Note text.\n\n    indented code\n',
+      '[^1]: a\nlazy\n\nnext para\n',
+      'x[^1]\n\n[^1]: a\n    b\n\n    - item\n\n  two-indented\n\nafter\n',
+      '[^a]: one\n[^b]: two\n\ntext\n',
+    ];
+    for (const source of cases) assertSameAsMdast(source);
+  });
+
   it('an mdast fallback still resolves references defined elsewhere in the document', () => {
     const body = repeat(5000, (i) => `Para ${i} with a [full][ref] link and a note[^n].\n\n`);
     const source = `${body}[ref]: https://ref.example\n[^n]: A footnote.\n`;
