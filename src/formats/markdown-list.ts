@@ -1,6 +1,6 @@
 /**
- * marked's block Tokenizer with a fast path for the commonest list: bullet items of one
- * line each (`- text`), separated by nothing or by empty lines. marked's own list
+ * marked's block Tokenizer with a fast path for the commonest list: items of one line
+ * each (`- text`, `1. text`), separated by nothing or by empty lines. marked's own list
  * tokenizer builds regexes and splits lines for every item, and was most of the block
  * lexer's time on list-heavy documents. For a list of that shape the fast path returns
  * the very token marked's would (same raws, texts, looseness and item tokens; checked
@@ -9,6 +9,13 @@
  */
 import { Tokenizer } from 'marked';
 import type { Token, Tokens } from 'marked';
+
+/** The end of the run of ASCII digits at `from`. */
+function digitRun(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  return i;
+}
 
 /** `1.`/`1)` followed by a space, tab or the end: an ordered list item. */
 const ORDERED = /^\d{1,9}[.)](?:[ \t]|$)/;
@@ -23,8 +30,17 @@ export class ListTokenizer extends Tokenizer {
 
   /** The token marked makes of a simple list at the start of `src`, or undefined. */
   #simpleList(src: string): Tokens.List | undefined {
-    const bullet = src.charCodeAt(0);
-    if (bullet !== 45 && bullet !== 42 && bullet !== 43) return undefined;
+    const first = src.charCodeAt(0);
+    let ordered = false;
+    let delimiter = 0;
+    if (first >= 48 && first <= 57) {
+      const digits = digitRun(src, 0);
+      delimiter = src.charCodeAt(digits);
+      if (digits > 9 || (delimiter !== 46 && delimiter !== 41)) return undefined;
+      // After a list item's text, only a list starting at 1 interrupts it (marked: listInterruptsParagraph).
+      if (this.lexer.state.lastToken?.type === 'text' && !(digits === 1 && first === 49)) return undefined;
+      ordered = true;
+    } else if (first !== 45 && first !== 42 && first !== 43) return undefined;
     const lexer = this.lexer;
     const items: Tokens.ListItem[] = [];
     let loose = false;
@@ -32,9 +48,9 @@ export class ListTokenizer extends Tokenizer {
     let pos = 0;
     let end = 0;
     for (;;) {
-      // An item line: the bullet, one space, content that starts with a non-space.
-      if (src.charCodeAt(pos) !== bullet || src.charCodeAt(pos + 1) !== 32) return undefined;
-      const contentStart = pos + 2;
+      // An item line: the marker, one space, content that starts with a non-space.
+      const contentStart = this.#marker(src, pos, ordered, ordered ? delimiter : first);
+      if (contentStart < 0) return undefined;
       let lineEnd = src.indexOf('\n', contentStart);
       if (lineEnd === -1) lineEnd = src.length;
       const content = src.slice(contentStart, lineEnd);
@@ -50,15 +66,13 @@ export class ListTokenizer extends Tokenizer {
       const c = src.charCodeAt(next);
       if (c === 32 || c === 9) return undefined;
       let last = next >= src.length;
-      if (!last && src.charCodeAt(next) === bullet) {
-        // Another item of this list (after empty lines, a loose one), unless it is not simple.
-        if (src.charCodeAt(next + 1) !== 32) return undefined;
-      } else if (!last) {
+      if (!last && this.#marker(src, next, ordered, ordered ? delimiter : first) === -2) {
         // Anything else at column 0 ends the list after an empty line; right after an item
         // it would be a lazy line or an interruption.
         if (blank === 0) return undefined;
         last = true;
       }
+      // (A line with this list's marker but not simple returns -1 at the top of the loop.)
       const raw = src.slice(pos, next);
       if (!loose) {
         if (endsWithBlankLine) loose = true;
@@ -86,7 +100,23 @@ export class ListTokenizer extends Tokenizer {
     }
     // marked's list() leaves the lexer at top level after lexing its items.
     lexer.state.top = true;
-    return { type: 'list', raw: src.slice(0, end).trimEnd(), ordered: false, start: '', loose, items };
+    const start = ordered ? Number(src.slice(0, digitRun(src, 0))) : '';
+    return { type: 'list', raw: src.slice(0, end).trimEnd(), ordered, start, loose, items };
+  }
+
+  /**
+   * Where the content of the item line at `pos` starts: after this list's marker (the
+   * bullet, or digits and this delimiter) and one space. -1 for a line with this list's
+   * marker that is not simple, -2 for a line without it.
+   */
+  #marker(src: string, pos: number, ordered: boolean, marker: number): number {
+    if (!ordered) {
+      if (src.charCodeAt(pos) !== marker) return -2;
+      return src.charCodeAt(pos + 1) === 32 ? pos + 2 : -1;
+    }
+    const digits = digitRun(src, pos) - pos;
+    if (digits === 0 || digits > 9 || src.charCodeAt(pos + digits) !== marker) return -2;
+    return src.charCodeAt(pos + digits + 1) === 32 ? pos + digits + 2 : -1;
   }
 
   /** The block tokens of one item's content line (one text token), or undefined if it is anything else. */

@@ -50,7 +50,8 @@ const line = fc.constantFrom(
   '* star', '+ plus', '- 1. ordered', '- [ ] task', '- [x] done', '- ', '-', '-x', '- - nested', '- * x', '- ---', '- # h',
   '- > q', '- <b>x</b>', '- ```', '- ~~~', '-  two spaces', '-\ttab', '- [a]: def', '  - indented', '  cont', '    code',
   'text', 'lazy line', '# Heading', '## T 1', '> quote', '1. one', '2) two', '***', '---', '===', '| a | b |', '<div>', '',
-  '', '', '\t', '   ',
+  '', '', '\t', '   ', '1. a', '2. b *c*', '10. ten', '3) paren', '1) one', '01. zero', '1234567890. long', '123456789. nine',
+  '2.x', '1.  two spaces', '1.\ttab', '1. - nested', '1. [ ] task', '2. 3. x', '1. ', '1.', '7. `code` x', '1. # h',
 );
 const documents = fc
   .tuple(fc.array(line, { minLength: 1, maxLength: 12 }), fc.boolean())
@@ -78,6 +79,9 @@ describe('markdown list fast path', () => {
       '> - quoted\n> - list\n',
       '- outer\n  - inner\n',
       '- [ ] task\n- [x] done\n',
+      '1. one\n2. two\n\n10. ten\n',
+      'text\n2. not a list\n',
+      '3) a\n4) b\n5. other\n',
     ];
     for (const source of cases) assert.equal(lex(source, true), lex(source, false), JSON.stringify(source));
   });
@@ -86,6 +90,7 @@ describe('markdown list fast path', () => {
     assert.equal(fastLists('- a\n- b\n\n## T\n\n- c\n- d `x`\n'), 2);
     assert.equal(fastLists('- a\n\n- b\n'), 1);
     assert.equal(fastLists('- **Bold**: text\n- [link](u)\n'), 1);
+    assert.equal(fastLists('1. one\n2. two\n\n3. three\n\n## T\n\n7) seven\n'), 2);
     // The outer item holds an indented line (marked's); its inner list is simple.
     assert.equal(fastLists('- outer\n  - inner\n'), 1);
   });
