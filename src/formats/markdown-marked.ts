@@ -159,7 +159,7 @@ export class MarkedMapper {
       const start = offset;
       offset += token.raw.length;
       if (token.type === 'list') this.#list(token as Tokens.List, start, offset, emit);
-      else if (FOOTNOTE_DEFINITION.test(token.raw)) {
+      else if (this.#references && FOOTNOTE_DEFINITION.test(token.raw)) {
         // A GFM footnote definition (a link definition to marked) holds what follows it up
         // to a blank line, and after one every line indented by four: mdast reads them all.
         let blank = BLANK_END.test(token.raw);
@@ -348,7 +348,7 @@ export class MarkedMapper {
         const text = (token as Tokens.Paragraph).text;
         const inline = (token as Tokens.Paragraph).tokens;
         if (!inline) fail();
-        if (nested && DEFINITION_START.test(raw)) fail();
+        if (nested && this.#references && DEFINITION_START.test(raw)) fail();
         if (!raw.startsWith(text)) fail();
         out.push({ type: 'paragraph', children: this.#inlineBlock(inline as Token[], text, 0, raw, lines) });
         return;

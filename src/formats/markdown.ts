@@ -55,10 +55,21 @@ interface Group {
   readonly end: number;
 }
 
+const SPACES: string[] = [''];
+
 /** The continuation prefix of the line a block starts on: `>` kept, list markers as spaces. */
 function linePrefix(source: string, start: number): string {
   const lineStart = source.lastIndexOf('\n', start - 1) + 1;
-  return lineStart === start ? '' : source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
+  if (lineStart === start) return '';
+  for (let i = lineStart; i < start; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 62 || c === 9) return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
+  }
+  // Only spaces and list markers (the common case): as many spaces.
+  const length = start - lineStart;
+  if (length > 64) return ' '.repeat(length);
+  while (SPACES.length <= length) SPACES.push(SPACES[SPACES.length - 1] + ' ');
+  return SPACES[length]!;
 }
 
 /** Escapers are pure functions of their options: one per distinct paragraph line prefix. */
