@@ -13,10 +13,10 @@
  * literal e-mail autolinks (`me@ex.com`; not `npm@1.2.3`).
  * Null for: `<` (autolinks, inline HTML), `~` (strikethrough), `[^` (footnotes), a
  * backslash line break, a bracket that could be a reference while the document has
- * definitions, `www.` and `://` (literal URL autolinks), an `@` that
- * mdast-util-gfm-autolink-literal's text pass could turn into a link without offsets,
- * a leading task-list check, NUL, and paragraphs on which micromark's emphasis
- * resolution would go quadratic (a work budget).
+ * definitions, `www.` and `://` (literal URL autolinks), a leading task-list check,
+ * NUL, and paragraphs on which micromark's emphasis resolution would go quadratic (a
+ * work budget). The reference is markdown.ts's mdast reading, which leaves out
+ * mdast-util-gfm-autolink-literal's pass over text nodes (links without offsets).
  */
 
 /** An inline node in block-text offsets. */
@@ -74,15 +74,13 @@ function classify(text: string, at: number): number {
 
 /** Characters that end a plain text run (or may: `@`, `:`, `w` start GFM literal autolinks). */
 const SPECIAL = new Uint8Array(128);
-for (const c of '\\`*_![]\n<~\0@:wW&') SPECIAL[c.charCodeAt(0)] = 1;
+for (const c of '\\`*_![]\n<~\0@:wW') SPECIAL[c.charCodeAt(0)] = 1;
 
 function isAsciiPunctuation(code: number): boolean {
   return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 }
 
 
-/** A character reference of `.`, `/`, `:` or `@` (numeric, or named). */
-const CHARACTER_REFERENCE_RISK = /^&(?:#0*(?:46|47|58|64);|#[xX]0*(?:2[eEfF]|3[aA]|40);|commat;|colon;|period;|sol;)/;
 
 /** GFM e-mail local part characters (micromark's gfmAtext). */
 function isAtext(code: number): boolean {
@@ -93,10 +91,6 @@ function isAsciiAlphanumeric(code: number): boolean {
 }
 function isAsciiAlpha(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-/** JS `[\w-]`. */
-function isWordOrDash(code: number): boolean {
-  return code === 95 || code === 45 || isAsciiAlphanumeric(code);
 }
 
 class Bail extends Error {}
@@ -165,9 +159,6 @@ class Scanner {
           // `\`: an escape (text), a hard break (not implemented) or a literal backslash.
           const next = text.charCodeAt(i + 1);
           if (next === 10) throw BAIL;
-          // An escaped `@`, `:` or `www\.` is one again in mdast's text, where its literal
-          // autolink pass may find it.
-          if (next === 64 || next === 58 || (next === 46 && i >= 3 && /www$/i.test(text.slice(i - 3, i)))) throw BAIL;
           i += isAsciiPunctuation(next) ? 2 : 1;
           continue;
         }
@@ -258,16 +249,28 @@ class Scanner {
           continue;
         }
         case 119:
-        case 87:
-          // A GFM literal autolink (`www.`) is not implemented.
-          if ((text.charCodeAt(i + 1) | 32) === 119 && (text.charCodeAt(i + 2) | 32) === 119 && text.charCodeAt(i + 3) === 46) throw BAIL;
-          i++;
+        case 87: {
+          // `www.`: a GFM literal autolink where micromark's wwwAutolink starts one.
+          if ((text.charCodeAt(i + 1) | 32) !== 119 || (text.charCodeAt(i + 2) | 32) !== 119 || text.charCodeAt(i + 3) !== 46) {
+            i++;
+            continue;
+          }
+          const end = this.#www(i, from, runStart);
+          if (end === -1) i++;
+          else i = runStart = end;
           continue;
-        case 58:
-          // Nor `http://` / `https://` …
-          if (text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) throw BAIL;
-          i++;
+        }
+        case 58: {
+          // `http://` and `https://`: micromark's protocolAutolink started at the `h`.
+          if (text.charCodeAt(i + 1) !== 47 || text.charCodeAt(i + 2) !== 47) {
+            i++;
+            continue;
+          }
+          const end = this.#protocol(i, from, runStart);
+          if (end === -1) i++;
+          else i = runStart = end;
           continue;
+        }
         case 64: {
           const end = this.#email(i, from, runStart);
           if (end === -1) {
@@ -277,11 +280,6 @@ class Scanner {
           i = runStart = end;
           continue;
         }
-        case 38:
-          // A character reference that could decode to `@`, `:`, `.` or `/` (then an autolink in mdast's text).
-          if (CHARACTER_REFERENCE_RISK.test(text.slice(i, i + 12))) throw BAIL;
-          i++;
-          continue;
         default:
           // `<`, `~`, NUL.
           throw BAIL;
@@ -295,74 +293,117 @@ class Scanner {
    * An `@` at `at` in text. micromark's GFM literal e-mail autolink starts where the
    * local part does (after neither a local-part character nor `/`, outside any open
    * link label): if it forms there, the local part's items are taken back and the
-   * autolink is a node (returns its end). Otherwise the `@` is text (-1), unless
-   * mdast-util-gfm-autolink-literal's later pass over text nodes would still make a link
-   * of it (a node without offsets): then the reader declines.
+   * autolink is a node (returns its end); otherwise the `@` is text (-1).
    */
   #email(at: number, from: number, runStart: number): number {
     const text = this.text;
-    let start = at;
-    while (start > from && isAtext(text.charCodeAt(start - 1))) start--;
-    let open = false;
-    for (const s of this.#starts) if (!this.#items[s]!.balanced) open = true;
-    const before = start > from ? text.charCodeAt(start - 1) : -1;
-    // (After a backslash the first local-part character was escaped, or the backslash was.)
-    if (before === 92) throw BAIL;
-    if (start < at && !open && before !== 47 && !(before >= 0 && isAtext(before))) {
-      // micromark's emailDomain: [-_alnum], a dot only when an alphanumeric follows.
-      let i = at + 1;
-      let data = false;
-      let dot = false;
-      for (;;) {
-        const c = text.charCodeAt(i);
-        if (c === 46 && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
-          dot = true;
-          i++;
-        } else if (c === 45 || c === 95 || isAsciiAlphanumeric(c)) {
-          data = true;
-          i++;
-        } else break;
-      }
-      if (data && dot && isAsciiAlpha(text.charCodeAt(i - 1))) {
-        // The local part's text and `_` runs were read already: take them back.
-        const items = this.#items;
-        while (items.length > 0 && items[items.length - 1]!.start >= start) items.pop();
-        const last = items[items.length - 1];
-        if (last && last.end > start) {
-          if (last.kind !== TEXT) throw BAIL;
-          last.end = start;
-        }
-        if (runStart < start) this.#text(runStart, start);
-        items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));
-        return i;
+    // The local part cannot reach into a node read before (an autolink, code …): its
+    // last character is then what precedes the local part.
+    let floor = from;
+    for (let k = this.#items.length - 1; k >= 0; k--) {
+      const kind = this.#items[k]!.kind;
+      if (kind === NODE || kind === START) {
+        floor = this.#items[k]!.end;
+        break;
       }
     }
-    // The later pass: /(?<![\w+\-.])([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/ on the decoded text of
-    // each text node, kept unless the domain ends with a digit, `-` or `_`. Emphasis may
-    // cut a text node at any `_` (or `*`) around here, so every cut is a candidate.
-    const local = text.charCodeAt(at - 1);
-    if (!(isWordOrDash(local) || local === 43 || local === 46)) return -1;
-    if (local === 92 || text.charCodeAt(at - 2) === 92) throw BAIL;
+    let start = at;
+    while (start > floor && isAtext(text.charCodeAt(start - 1))) start--;
+    if (start === at) return -1;
+    if (this.#inLabel()) return -1;
+    const before = start > from ? text.charCodeAt(start - 1) : -1;
+    if (before === 47 || (before >= 0 && isAtext(before))) return -1;
+    if (before === 92) {
+      // `\_x@…`: the first local-part character is escaped, so every one after it follows a
+      // local-part character; after `\\` it follows a backslash.
+      let backslashes = 0;
+      while (start - 1 - backslashes >= from && text.charCodeAt(start - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 1 && isAsciiPunctuation(text.charCodeAt(start))) return -1;
+    }
+    // micromark's emailDomain: [-_alnum], a dot only when an alphanumeric follows.
     let i = at + 1;
-    let groups = 0;
+    let data = false;
+    let dot = false;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === 95 && groups > 0) {
-        const last = text.charCodeAt(i - 1);
-        if (!(last === 45 || last === 95 || (last >= 48 && last <= 57))) throw BAIL;
-      }
-      if (isWordOrDash(c)) i++;
-      else if (c === 46 && i > at + 1 && isWordOrDash(text.charCodeAt(i + 1)) && text.charCodeAt(i - 1) !== 46) {
-        groups++;
+      if (c === 46 && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
+        dot = true;
+        i++;
+      } else if (c === 45 || c === 95 || isAsciiAlphanumeric(c)) {
+        data = true;
         i++;
       } else break;
     }
-    if (text.charCodeAt(i) === 92 || text.charCodeAt(i) === 38) throw BAIL;
-    if (groups > 0) {
-      const last = text.charCodeAt(i - 1);
-      if (!(last === 45 || last === 95 || (last >= 48 && last <= 57))) throw BAIL;
+    if (!data || !dot || !isAsciiAlpha(text.charCodeAt(i - 1))) return -1;
+    // The local part's text and `_` runs were read already: take them back.
+    const items = this.#items;
+    while (items.length > 0 && items[items.length - 1]!.start >= start) items.pop();
+    const last = items[items.length - 1];
+    if (last && last.end > start) {
+      if (last.kind !== TEXT) throw BAIL;
+      last.end = start;
     }
-    return -1;
+    if (runStart < start) this.#text(runStart, start);
+    items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));
+    return i;
+  }
+
+  /** Whether a link or image label is open (micromark makes no literal autolink in one). */
+  #inLabel(): boolean {
+    for (const s of this.#starts) if (!this.#items[s]!.balanced) return true;
+    return false;
+  }
+
+  /**
+   * `www.` at `at`: micromark's wwwAutolink (after nothing, whitespace or one of
+   * `( * _ [ ] ~`; then a domain and a path). Returns the autolink's end, or -1 for text.
+   */
+  #www(at: number, from: number, runStart: number): number {
+    const text = this.text;
+    const before = at > from ? text.charCodeAt(at - 1) : -1;
+    if (!(before === -1 || before === 40 || before === 42 || before === 95 || before === 91 || before === 93 || before === 126 || before === 32 || before === 9 || before === 10)) return -1;
+    if (this.#inLabel()) return -1;
+    if (at + 4 >= text.length) return -1;
+    // micromark tries an e-mail first where one may start (not after `_`): one that reaches an `@` is not modelled.
+    if (before !== 95) {
+      let k = at;
+      while (isAtext(text.charCodeAt(k))) k++;
+      if (text.charCodeAt(k) === 64) throw BAIL;
+    }
+    const domain = gfmDomain(text, at);
+    if (domain === -1) return -1;
+    return this.#autolink(at, gfmPath(text, domain), runStart);
+  }
+
+  /**
+   * `://` at `colon`: micromark's protocolAutolink, started at the `h` of `http` or
+   * `https` (after a non-letter), then a domain and a path. Returns its end, or -1.
+   */
+  #protocol(colon: number, from: number, runStart: number): number {
+    const text = this.text;
+    let start = colon;
+    while (start > from && colon - start < 5 && isAsciiAlpha(text.charCodeAt(start - 1))) start--;
+    const protocol = text.slice(start, colon).toLowerCase();
+    if (protocol !== 'http' && protocol !== 'https') {
+      // A longer run of letters (`xhttps`) makes no autolink; neither does anything else.
+      return -1;
+    }
+    if (start > from && isAsciiAlpha(text.charCodeAt(start - 1))) return -1;
+    // Letters inside a node read before (an e-mail autolink ending in `https`) start nothing.
+    if (start < runStart) return -1;
+    if (this.#inLabel()) return -1;
+    const c = text.charCodeAt(colon + 3);
+    if (Number.isNaN(c) || c < 32 || c === 127 || classify(text, colon + 3) !== 0) return -1;
+    const domain = gfmDomain(text, colon + 3);
+    if (domain === -1) return -1;
+    return this.#autolink(start, gfmPath(text, domain), runStart);
+  }
+
+  /** An autolink node [start, end) after the text before it. */
+  #autolink(start: number, end: number, runStart: number): number {
+    if (runStart < start) this.#text(runStart, start);
+    this.#items.push(item(NODE, start, end, { type: 'autolink', start, end }));
+    return end;
   }
 
   /** Text [start, end): joins a text item just before it (mdast merges them anyway). */
@@ -484,6 +525,88 @@ function blankToEnd(text: string, i: number): boolean {
     if (c !== 32 && c !== 9 && c !== 10) return false;
   }
   return true;
+}
+
+/** micromark-extension-gfm-autolink-literal's trail check: only trailing punctuation from `i` to a space, `<` or the end. */
+function gfmTrail(text: string, i: number): boolean {
+  for (;;) {
+    spend(1);
+    const c = text.charCodeAt(i);
+    if (c === 33 || c === 34 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 63 || c === 95 || c === 126) {
+      i++;
+      continue;
+    }
+    if (c === 38) {
+      i++;
+      if (!isAsciiAlpha(text.charCodeAt(i))) return false;
+      while (isAsciiAlpha(text.charCodeAt(i))) i++;
+      if (text.charCodeAt(i) !== 59) return false;
+      i++;
+      continue;
+    }
+    if (c === 93) {
+      i++;
+      const d = text.charCodeAt(i);
+      if (Number.isNaN(d) || d === 40 || d === 91 || classify(text, i) === 1) return true;
+      continue;
+    }
+    return c === 60 || Number.isNaN(c) || classify(text, i) === 1;
+  }
+}
+
+/** micromark-extension-gfm-autolink-literal's domain from `i`: its end, or -1. */
+function gfmDomain(text: string, i: number): number {
+  let underscoreInLast = false;
+  let underscoreInLastLast = false;
+  let seen = false;
+  for (;;) {
+    spend(1);
+    const c = text.charCodeAt(i);
+    if (c === 46 || c === 95) {
+      if (gfmTrail(text, i)) break;
+      if (c === 95) underscoreInLast = true;
+      else {
+        underscoreInLastLast = underscoreInLast;
+        underscoreInLast = false;
+      }
+      i++;
+      continue;
+    }
+    if (Number.isNaN(c)) break;
+    const kind = classify(text, i);
+    if (kind === 1 || (c !== 45 && kind === 2)) break;
+    seen = true;
+    i++;
+  }
+  return underscoreInLastLast || underscoreInLast || !seen ? -1 : i;
+}
+
+/** micromark-extension-gfm-autolink-literal's path from `i` (possibly empty): its end. */
+function gfmPath(text: string, i: number): number {
+  let open = 0;
+  let close = 0;
+  for (;;) {
+    spend(1);
+    const c = text.charCodeAt(i);
+    if (c === 40) {
+      open++;
+      i++;
+      continue;
+    }
+    if (c === 41 && close < open) {
+      close++;
+      i++;
+      continue;
+    }
+    if (c === 33 || c === 34 || c === 38 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 60 || c === 63 || c === 93 || c === 95 || c === 126) {
+      if (gfmTrail(text, i)) return i;
+      if (c === 41) close++;
+      i++;
+      continue;
+    }
+    if (Number.isNaN(c) || classify(text, i) === 1) return i;
+    i++;
+  }
 }
 
 function skipWhitespace(text: string, i: number): number {

@@ -68,6 +68,12 @@ const fail = (): never => {
 const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|\[[ xX]\](?=[ \t]))*$/;
 /** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
 const RISKY_INLINE = /\[\^|~|\*\*\*|___|<[!?]|\\$/m;
+/**
+ * GFM literal autolinks (`www.`, `http://`, e-mails): marked's rules for where they
+ * start and end differ from micromark's (`npm@1.2.3`, `](u)` after a URL). The inline
+ * reader implements micromark's; a block it declines that holds one goes to mdast.
+ */
+const AUTOLINK_TRIGGER = /@|www\.|:\/\//i;
 const DEFINITION_START = /^ {0,3}\[[^\]]*\]:/m;
 /** A block starting with a GFM footnote definition (marked reads it as a paragraph or link definition). */
 const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\n]+\]:/;
@@ -420,7 +426,7 @@ export class MarkedMapper {
 
   /** marked's inline tokens of a block (lexed on demand, as marked's `lex` would have). */
   #lexInline(tokens: Token[], text: string): Token[] {
-    if (RISKY_INLINE.test(text)) fail();
+    if (RISKY_INLINE.test(text) || AUTOLINK_TRIGGER.test(text)) fail();
     const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
     if (tokens.length > (checkbox ? 1 : 0)) return tokens;
     if (checkbox && !text.startsWith(checkbox)) fail();

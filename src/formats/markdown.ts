@@ -10,7 +10,7 @@
  * calls as SegmentDraft objects, for tests and benches).
  */
 import { decodeHTMLStrict } from 'entities/decode';
-import type { Nodes, PhrasingContent, RootContent } from 'mdast';
+import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -48,6 +48,26 @@ function decodeText(raw: string): string {
       return '\n';
     },
   );
+}
+
+/**
+ * mdast-util-from-markdown's GFM extensions without mdast-util-gfm-autolink-literal's
+ * pass over text nodes: it turns e-mails and URLs that micromark left as text (inside an
+ * emphasis, after a `[` …) into links without source offsets, which no segment can hold
+ * (it cut bytes out of renders). Those stay text here, where placeholder masking keeps
+ * URLs and e-mails as atoms anyway. Literal autolinks micromark reads itself keep
+ * their offsets.
+ */
+const MDAST_EXTENSIONS = gfmFromMarkdown().map((extension) =>
+  extension.enter && 'literalAutolink' in extension.enter ? { ...extension, transforms: [] } : extension,
+);
+
+/** The mdast reading of `text` (GFM and YAML front matter). */
+export function mdastTree(text: string): Root {
+  return fromMarkdown(text, {
+    extensions: [gfm(), frontmatter(['yaml'])],
+    mdastExtensions: [...MDAST_EXTENSIONS, frontmatterFromMarkdown(['yaml'])],
+  });
 }
 
 interface Group {
@@ -204,10 +224,7 @@ class MarkdownExtractor {
 
   parseGroup(group: Group, definitions: string): void {
     const text = this.source.slice(group.start, group.end);
-    const tree = fromMarkdown(definitions ? `${text}\n\n${definitions}\n` : text, {
-      extensions: [gfm(), frontmatter(['yaml'])],
-      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
-    });
+    const tree = mdastTree(definitions ? `${text}\n\n${definitions}\n` : text);
     this.#base = group.start;
     this.#limit = text.length;
     this.#blocks(tree.children);
@@ -334,12 +351,27 @@ class MarkdownExtractor {
   #phrasing(nodes: readonly InlineNode[], from: number, to: number): void {
     const sink = this.sink;
     const pairs = htmlPairs(nodes);
+    const source = this.source;
     let cursor = from;
+    let afterText = false;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index]!;
-      const start = node.start;
-      const end = node.end;
-      if (start > cursor) this.#gap(cursor, start);
+      let start = node.start;
+      let end = node.end;
+      if (start > cursor) this.#gap(cursor, start, afterText);
+      else if (start < cursor && node.type === 'text') start = Math.min(cursor, end);
+      afterText = node.type === 'text';
+      if (node.type === 'break' && source.charCodeAt(end - 1) === 10) {
+        // The next line's prefix (indentation, `>`) is part of the break's bytes: the
+        // translation after it is not indented, and the prefix comes back once. (A text
+        // run read from marked's tokens may start with the line's indentation.)
+        const next = nodes[index + 1];
+        const limit = next ? next.start : to;
+        while (end < limit && isPrefixChar(source.charCodeAt(end))) end++;
+        if (next && next.type === 'text' && end === next.start) {
+          while (end < next.end && (source.charCodeAt(end) === 32 || source.charCodeAt(end) === 9)) end++;
+        }
+      }
       cursor = Math.max(cursor, end);
       const pair = pairs?.get(index);
       if (pair) {
@@ -356,7 +388,7 @@ class MarkdownExtractor {
       }
       switch (node.type) {
         case 'text':
-          this.#text(start, end);
+          if (end > start) this.#text(start, end);
           break;
         case 'emphasis':
         case 'strong':
@@ -401,7 +433,7 @@ class MarkdownExtractor {
           sink.token(ATOM, start, end, 0);
       }
     }
-    if (to > cursor) this.#gap(cursor, to);
+    if (to > cursor) this.#gap(cursor, to, afterText);
   }
 
   /** The text `source[start, end)`: placeholders become tokens, the rest is decoded. */
@@ -428,19 +460,21 @@ class MarkdownExtractor {
     if (last < raw.length) sink.text(decodeText(last === 0 ? raw : raw.slice(last)));
   }
 
-  #gap(start: number, end: number): void {
+  /** Source between nodes: a line prefix after a text run's line break, whitespace, or an atom. */
+  #gap(start: number, end: number, afterText: boolean): void {
     const source = this.source;
     let whitespace = true;
-    let prefix = source.charCodeAt(start - 1) === 10;
+    let prefix = afterText && source.charCodeAt(start - 1) === 10;
     for (let i = start; i < end && (whitespace || prefix); i++) {
       const c = source.charCodeAt(i);
       if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && !(c === 12 || c === 11 || (c > 127 && /\s/.test(source[i]!)))) whitespace = false;
-      if (c !== 32 && c !== 9 && c !== 62) prefix = false;
+      if (!isPrefixChar(c)) prefix = false;
     }
-    if (whitespace) this.sink.text(decodeText(source.slice(start, end)));
     // A container prefix (`> `, list indent) opening a line after a text run's line
-    // break: the escaper writes it again after that break, so as an atom it came twice.
-    else if (prefix) return;
+    // break: the escaper writes the break as the line ending plus the prefix, so the
+    // prefix itself is left out (as an atom it came twice; as text, indented twice).
+    if (prefix) return;
+    if (whitespace) this.sink.text(decodeText(source.slice(start, end)));
     else this.sink.token(ATOM, start, end, 0);
   }
 
@@ -469,6 +503,11 @@ class MarkdownExtractor {
 }
 
 const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
+/** A character of a line's container prefix: space, tab or `>`. */
+function isPrefixChar(c: number): boolean {
+  return c === 32 || c === 9 || c === 62;
+}
 
 /**
  * Pairs inline HTML open and close tags among siblings (`<b>…</b>` becomes a pair, like

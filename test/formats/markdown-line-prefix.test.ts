@@ -17,7 +17,14 @@ const CASES: Record<string, string> = {
   'quote, code opening the second line': '> The body is\n> `undefined`, because parsing happens later.\n',
   'list item, link opening the continuation': '- Major releases are found at\n  [the releases page](https://example.com/releases).\n',
   'quote in a list item': '1. Step one:\n   > read the\n   > [guide](https://example.com/g) first.\n',
+  'list item, code opening the continuation': '- Major releases are found at\n  `code` here, and\n  **bold** there.\n',
+  'quote, hard break before a line opening with emphasis': '> The first line  \n> *emphasis* opens the second.\n',
+  'list item, hard break before the continuation': '- The first line  \n  *emphasis* and the rest\n  of it.\n',
+  'indented continuation after a hard break': 'The first line  \n   continued, indented.\n',
 };
+
+/** The container prefix of each line (`> `, indentation): a translation keeps them byte for byte. */
+const prefixes = (text: string) => text.split('\n').map((line) => /^[ \t>]*/.exec(line)![0]);
 
 // Long enough for the marked path (markdown-marked.ts); the short one goes through mdast.
 const FILLER = '\n' + 'A filler paragraph that only adds length to the document.\n\n'.repeat(Math.ceil(GROUP_SIZE / 50));
@@ -32,6 +39,7 @@ describe('markdown container prefixes before inline markup', () => {
           const output = pseudoRender(doc, target);
           assert.deepEqual(markdownShape(output), markdownShape(content));
           assert.equal(output.split('\n').length, content.split('\n').length, 'same line count');
+          assert.deepEqual(prefixes(output), prefixes(content), 'same line prefixes');
         }
       });
     }
