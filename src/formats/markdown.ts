@@ -224,10 +224,35 @@ class MarkdownExtractor {
 
   parseGroup(group: Group, definitions: string): void {
     const text = this.source.slice(group.start, group.end);
-    const tree = mdastTree(definitions ? `${text}\n\n${definitions}\n` : text);
+    const used = definitions ? this.#definitionsUsedBy(text, definitions) : '';
+    const tree = mdastTree(used ? `${text}\n\n${used}\n` : text);
     this.#base = group.start;
     this.#limit = text.length;
     this.#blocks(tree.children);
+  }
+
+  #definitionLines: { readonly of: string; readonly lines: readonly { label: string; line: string }[] } | undefined;
+
+  /**
+   * The definitions whose label the group mentions. Appending all of them made every
+   * fallback parse as long as the document's definitions: Node's deprecations.md (108 KiB,
+   * hundreds of `[label]: url` lines, many fallback blocks) took 2–3 s. A label matched
+   * by mistake only adds a line; labels are compared as marked stores them (lower case,
+   * white space collapsed).
+   */
+  #definitionsUsedBy(text: string, definitions: string): string {
+    if (this.#definitionLines?.of !== definitions) {
+      const lines = definitions.split('\n').map((line) => ({
+        label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase(),
+        line,
+      }));
+      this.#definitionLines = { of: definitions, lines };
+    }
+    const mentioned = text.toLowerCase().replace(/\s+/g, ' ');
+    return this.#definitionLines.lines
+      .filter(({ label }) => mentioned.includes(label))
+      .map(({ line }) => line)
+      .join('\n');
   }
 
   #start(node: Nodes): number {
