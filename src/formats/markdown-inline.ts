@@ -10,20 +10,23 @@
  * resolution, rule of three included), inline links and images with a destination and
  * title, links not nesting in links, literal brackets when the document has no
  * definitions, hard breaks from trailing spaces, line prefixes not being text, and GFM
- * literal e-mail autolinks (`me@ex.com`; not `npm@1.2.3`).
- * Null for: `<` (autolinks, inline HTML), `~` (strikethrough), `[^` (footnotes), a
- * backslash line break, a bracket that could be a reference while the document has
- * definitions, `www.` and `://` (literal URL autolinks), a leading task-list check,
- * NUL, and paragraphs on which micromark's emphasis resolution would go quadratic (a
- * work budget). The reference is markdown.ts's mdast reading, which leaves out
- * mdast-util-gfm-autolink-literal's pass over text nodes (links without offsets).
+ * literal autolinks (`www.`, `http(s)://`, e-mails; not `npm@1.2.3`), autolinks in
+ * `<…>` and inline HTML (tags, comments, instructions, declarations, CDATA).
+ * Null for: `~` (strikethrough), `[^` (footnotes), a backslash line break, a bracket
+ * that could be a reference while the document has definitions, a `www.` that could be
+ * the start of an e-mail, a leading task-list check, NUL, and paragraphs on which
+ * micromark's emphasis resolution would go quadratic (a work budget). The reference is
+ * markdown.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
+ * over text nodes (links without offsets).
  */
 
 /** An inline node in block-text offsets. */
 export interface ScanNode {
-  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break' | 'autolink';
+  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break' | 'autolink' | 'html';
   start: number;
   end: number;
+  /** html: the tag's text. */
+  value?: string;
   children?: ScanNode[];
   /** link/image: a non-empty title. */
   title?: boolean;
@@ -108,11 +111,23 @@ function spend(units: number): void {
 }
 
 /**
- * Reads `text` from offset `from` (after a task checkbox) as inline content. `references`
- * says the document may define link references (then any bracket pair that is not an
- * inline link could be one: null).
+ * The link reference definitions a document may hold: their normalised labels, or
+ * `'unknown'` (then any bracket pair that is not an inline link could be a reference).
  */
-export function scanInline(text: string, from: number, references: boolean): ScanNode[] | null {
+export type Definitions = ReadonlySet<string> | 'unknown';
+
+/** micromark's normalizeIdentifier. */
+export function normalizeLabel(label: string): string {
+  return label.replace(/[\t\n\r ]+/g, ' ').replace(/^ | $/g, '').toLowerCase().toUpperCase();
+}
+
+const NO_DEFINITIONS: ReadonlySet<string> = new Set();
+
+/**
+ * Reads `text` from offset `from` (after a task checkbox) as inline content, given the
+ * document's `definitions` (true: unknown, false: none).
+ */
+export function scanInline(text: string, from: number, definitions: Definitions | boolean): ScanNode[] | null {
   const c0 = text.charCodeAt(from);
   if (c0 === 91 && text.charCodeAt(from + 2) === 93) {
     const c1 = text.charCodeAt(from + 1);
@@ -120,7 +135,7 @@ export function scanInline(text: string, from: number, references: boolean): Sca
   }
   budget = 4 * (text.length - from) + 4096;
   try {
-    return new Scanner(text, references).run(from);
+    return new Scanner(text, definitions === true ? 'unknown' : definitions === false ? NO_DEFINITIONS : definitions).run(from);
   } catch (error) {
     if (error === BAIL) return null;
     throw error;
@@ -139,7 +154,7 @@ class Scanner {
 
   constructor(
     private readonly text: string,
-    private readonly references: boolean,
+    private readonly definitions: Definitions,
   ) {}
 
   run(from: number): ScanNode[] {
@@ -280,8 +295,26 @@ class Scanner {
           i = runStart = end;
           continue;
         }
+        case 60: {
+          // `<`: an autolink, else inline HTML, else text (micromark's order).
+          let end = angleAutolink(text, i);
+          let node: ScanNode | null = null;
+          if (end !== -1) node = { type: 'autolink', start: i, end };
+          else {
+            end = inlineHtml(text, i);
+            if (end !== -1) node = { type: 'html', start: i, end, value: text.slice(i, end) };
+          }
+          if (!node) {
+            i++;
+            continue;
+          }
+          if (i > runStart) this.#text(runStart, i);
+          items.push(item(NODE, i, end, node));
+          i = runStart = end;
+          continue;
+        }
         default:
-          // `<`, `~`, NUL.
+          // `~`, NUL.
           throw BAIL;
       }
     }
@@ -364,12 +397,11 @@ class Scanner {
     if (!(before === -1 || before === 40 || before === 42 || before === 95 || before === 91 || before === 93 || before === 126 || before === 32 || before === 9 || before === 10)) return -1;
     if (this.#inLabel()) return -1;
     if (at + 4 >= text.length) return -1;
-    // micromark tries an e-mail first where one may start (not after `_`): one that reaches an `@` is not modelled.
-    if (before !== 95) {
-      let k = at;
-      while (isAtext(text.charCodeAt(k))) k++;
-      if (text.charCodeAt(k) === 64) throw BAIL;
-    }
+    // micromark tries an e-mail first where its local part starts (here, or at a `_`
+    // before): one whose local part runs on to an `@` is not modelled.
+    let k = at;
+    while (isAtext(text.charCodeAt(k))) k++;
+    if (text.charCodeAt(k) === 64) throw BAIL;
     const domain = gfmDomain(text, at);
     if (domain === -1) return -1;
     return this.#autolink(at, gfmPath(text, domain), runStart);
@@ -432,7 +464,7 @@ class Scanner {
     const resource = this.text.charCodeAt(at + 1) === 40 ? this.#resource(at + 1) : -1;
     if (resource === -1) {
       // `[text][label]`, `[label][]` or `[label]` would be a reference if defined.
-      if (this.references) throw BAIL;
+      if (this.#mayBeReference(start.end, at)) throw BAIL;
       start.balanced = true;
       return -1;
     }
@@ -452,6 +484,29 @@ class Scanner {
     // Links do not contain links: every earlier link start is dead.
     if (!start.image) this.#deadBefore = start.seq;
     return end;
+  }
+
+  /**
+   * Whether the label `text[labelStart, end)` (closed by the `]` at `end`) could form a
+   * reference link: micromark's labelEnd with the document's definitions (its own label
+   * defined, or a defined `[label]` right after it).
+   */
+  #mayBeReference(labelStart: number, end: number): boolean {
+    const definitions = this.definitions;
+    if (definitions === 'unknown') return true;
+    if (definitions.size === 0) return false;
+    const text = this.text;
+    if (definitions.has(normalizeLabel(text.slice(labelStart, end)))) return true;
+    if (text.charCodeAt(end + 1) !== 91) return false;
+    // `[text][label]`: the label up to the next `]` (no `[` in it, at most 999 characters).
+    let i = end + 2;
+    for (; i < text.length && i - end < 1002; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 92) i++;
+      else if (c === 91) return false;
+      else if (c === 93) return definitions.has(normalizeLabel(text.slice(end + 2, i)));
+    }
+    return false;
   }
 
   /**
@@ -606,6 +661,191 @@ function gfmPath(text: string, i: number): number {
     }
     if (Number.isNaN(c) || classify(text, i) === 1) return i;
     i++;
+  }
+}
+
+/** micromark's asciiAtext: `#-'*+\--9=?A-Z^-~`. */
+function isAsciiAtext(code: number): boolean {
+  return code === 35 || code === 36 || code === 37 || code === 38 || code === 39 || code === 42 || code === 43 || (code >= 45 && code <= 57) || code === 61 || code === 63 || (code >= 65 && code <= 90) || (code >= 94 && code <= 126);
+}
+
+/** micromark's autolink (`<scheme:…>`, `<a@b.c>`) at `at` (a `<`): its end, or -1. */
+function angleAutolink(text: string, at: number): number {
+  let i = at + 1;
+  let c = text.charCodeAt(i);
+  let email = true;
+  if (isAsciiAlpha(c)) {
+    i++;
+    c = text.charCodeAt(i);
+    if (c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) {
+      // A scheme of 2 to 32 characters, then `:`.
+      let size = 1;
+      for (;;) {
+        c = text.charCodeAt(i);
+        if (c === 58) {
+          i++;
+          email = false;
+          break;
+        }
+        if ((c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) && size++ < 32) i++;
+        else break;
+      }
+    }
+  } else if (c === 64) return -1;
+  if (!email) {
+    for (;;) {
+      spend(1);
+      c = text.charCodeAt(i);
+      if (c === 62) return i + 1;
+      if (Number.isNaN(c) || c === 32 || c === 60 || c < 32 || c === 127) return -1;
+      i++;
+    }
+  }
+  // E-mail: atext up to `@`, then labels of alphanumerics and `-` (at most 63), dot-separated.
+  for (;;) {
+    spend(1);
+    c = text.charCodeAt(i);
+    if (c === 64) {
+      i++;
+      break;
+    }
+    if (!isAsciiAtext(c)) return -1;
+    i++;
+  }
+  let size = 0;
+  if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
+  for (;;) {
+    spend(1);
+    c = text.charCodeAt(i);
+    // emailLabel (after an alphanumeric)
+    if (c === 46) {
+      i++;
+      size = 0;
+      if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
+      continue;
+    }
+    if (c === 62) return i + 1;
+    // emailValue
+    for (;;) {
+      c = text.charCodeAt(i);
+      if (!((c === 45 || isAsciiAlphanumeric(c)) && size++ < 63)) return -1;
+      i++;
+      if (c !== 45) break;
+    }
+  }
+}
+
+/** micromark's inline HTML (tag, closing tag, comment, instruction, declaration, CDATA) at `at`: its end, or -1. */
+function inlineHtml(text: string, at: number): number {
+  let i = at + 1;
+  let c = text.charCodeAt(i);
+  const spaceOrEnding = (code: number) => code === 32 || code === 9 || code === 10;
+  if (c === 33) {
+    i++;
+    c = text.charCodeAt(i);
+    if (c === 45) {
+      // Comment: `<!--` … `-->` (`<!-->` and `<!--->` too), micromark's three states.
+      if (text.charCodeAt(i + 1) !== 45) return -1;
+      i += 2;
+      let state = 2; // 0 comment, 1 commentClose, 2 commentEnd
+      for (;;) {
+        spend(1);
+        c = text.charCodeAt(i);
+        if (state === 0) {
+          if (Number.isNaN(c)) return -1;
+          i++;
+          if (c === 45) state = 1;
+        } else if (state === 1) {
+          if (c === 45) {
+            i++;
+            state = 2;
+          } else state = 0;
+        } else if (c === 62) return i + 1;
+        else state = c === 45 ? 1 : 0;
+      }
+    }
+    if (c === 91) {
+      if (!text.startsWith('CDATA[', i + 1)) return -1;
+      i += 7;
+      let brackets = 0;
+      for (;;) {
+        spend(1);
+        c = text.charCodeAt(i);
+        if (Number.isNaN(c)) return -1;
+        if (c === 62 && brackets >= 2) return i + 1;
+        brackets = c === 93 ? brackets + 1 : 0;
+        i++;
+      }
+    }
+    if (isAsciiAlpha(c)) {
+      // Declaration: up to `>`.
+      const end = text.indexOf('>', i);
+      spend((end === -1 ? text.length : end) - i);
+      return end === -1 ? -1 : end + 1;
+    }
+    return -1;
+  }
+  if (c === 63) {
+    // Instruction: up to `?>`.
+    const end = text.indexOf('?>', i + 1);
+    spend((end === -1 ? text.length : end) - i);
+    return end === -1 ? -1 : end + 2;
+  }
+  if (c === 47) {
+    // Closing tag: `</name` spaces and line endings `>`.
+    i++;
+    if (!isAsciiAlpha(text.charCodeAt(i))) return -1;
+    while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+    while (spaceOrEnding(text.charCodeAt(i))) i++;
+    return text.charCodeAt(i) === 62 ? i + 1 : -1;
+  }
+  if (!isAsciiAlpha(c)) return -1;
+  // Opening tag: name, attributes, optional `/`, `>`.
+  while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+  c = text.charCodeAt(i);
+  if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+  for (;;) {
+    spend(1);
+    // tagOpenBetween
+    c = text.charCodeAt(i);
+    if (c === 47) return text.charCodeAt(i + 1) === 62 ? i + 2 : -1;
+    if (c === 62) return i + 1;
+    if (spaceOrEnding(c)) {
+      i++;
+      continue;
+    }
+    if (!(c === 58 || c === 95 || isAsciiAlpha(c))) return -1;
+    // Attribute name.
+    i++;
+    for (;;) {
+      c = text.charCodeAt(i);
+      if (c === 45 || c === 46 || c === 58 || c === 95 || isAsciiAlphanumeric(c)) i++;
+      else break;
+    }
+    // tagOpenAttributeNameAfter
+    while (spaceOrEnding(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 61) continue; // back to tagOpenBetween
+    i++;
+    // tagOpenAttributeValueBefore
+    while (spaceOrEnding(text.charCodeAt(i))) i++;
+    c = text.charCodeAt(i);
+    if (Number.isNaN(c) || c === 60 || c === 61 || c === 62 || c === 96) return -1;
+    if (c === 34 || c === 39) {
+      const close = text.indexOf(String.fromCharCode(c), i + 1);
+      spend((close === -1 ? text.length : close) - i);
+      if (close === -1) return -1;
+      i = close + 1;
+      c = text.charCodeAt(i);
+      if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+      continue;
+    }
+    // Unquoted value.
+    for (;;) {
+      c = text.charCodeAt(i);
+      if (Number.isNaN(c) || c === 34 || c === 39 || c === 60 || c === 61 || c === 96) return -1;
+      if (c === 47 || c === 62 || spaceOrEnding(c)) break;
+      i++;
+    }
   }
 }
 

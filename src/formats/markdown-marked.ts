@@ -19,9 +19,9 @@
  */
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
-import { scanInline } from './markdown-inline.js';
+import { normalizeLabel, scanInline } from './markdown-inline.js';
 import { ListTokenizer } from './markdown-list.js';
-import type { ScanNode } from './markdown-inline.js';
+import type { Definitions, ScanNode } from './markdown-inline.js';
 
 /** An inline node in source offsets (original coordinates), shared with the mdast path. */
 export interface InlineNode {
@@ -124,6 +124,8 @@ export class MarkedMapper {
   #lexer = new Lexer({ gfm: true, tokenizer: new ListTokenizer() });
   /** The document may define link references (`]:` somewhere): brackets may be references. */
   #references = false;
+  /** The labels it may define, for markdown-inline.ts. */
+  #definitions: Definitions = new Set();
 
   /** Top-level tokens, or null when their raws do not tile the source (then mdast reads it all). */
   #tokens: Token[] | null = null;
@@ -136,6 +138,7 @@ export class MarkedMapper {
     const lexer = this.#lexer;
     const tokens = lexer.blockTokens(this.norm, lexer.tokens);
     this.#references = this.norm.includes(']:');
+    this.#definitions = this.#references ? definedLabels(this.norm) : new Set();
     let offset = 0;
     for (const token of tokens) {
       if (!this.norm.startsWith(token.raw, offset)) return '';
@@ -410,7 +413,7 @@ export class MarkedMapper {
     // A loose task item's paragraph starts with its checkbox token (already in `tokens`).
     const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
     if (tokens.length > (checkbox ? 1 : 0) || (checkbox && !text.startsWith(checkbox))) return null;
-    const nodes = scanInline(text, checkbox.length, this.#references);
+    const nodes = scanInline(text, checkbox.length, this.#definitions);
     if (!nodes) return null;
     this.#mapScan(nodes, map);
     return nodes;
@@ -585,6 +588,23 @@ function sumRaw(tokens: readonly Token[]): number {
 }
 
 const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * Every label a link reference definition in `norm` may have (a superset: any `[label]:`
+ * anywhere, normalised as micromark does), or 'unknown' when some `]:` follows a label
+ * this does not read (one spanning lines, nested brackets).
+ */
+function definedLabels(norm: string): Definitions {
+  const labels = new Set<string>();
+  let found = 0;
+  for (const match of norm.matchAll(/\[((?:[^[\]\\\n]|\\[^\n]){1,999})\]:/g)) {
+    labels.add(normalizeLabel(match[1]!));
+    found++;
+  }
+  let colons = 0;
+  for (let at = norm.indexOf(']:'); at !== -1; at = norm.indexOf(']:', at + 2)) colons++;
+  return colons === found ? labels : 'unknown';
+}
 
 /** Only spaces and tabs in text[from, to). */
 function blank(text: string, from: number, to: number): boolean {

@@ -22,6 +22,7 @@ interface Shape {
   end: number;
   children?: Shape[];
   title?: boolean;
+  value?: string;
 }
 
 /** mdast's phrasing nodes as shapes, or null when it holds a node the reader never makes. */
@@ -39,6 +40,9 @@ function mdastShapes(nodes: readonly Nodes[], source: string): Shape[] | null {
       case 'text':
       case 'inlineCode':
       case 'break':
+        break;
+      case 'html':
+        shape.value = node.value;
         break;
       case 'emphasis':
       case 'strong':
@@ -69,6 +73,7 @@ function scanShapes(nodes: ScanNode[], text: string): Shape[] {
     start: n.start,
     end: n.end,
     ...(n.children && n.type !== 'autolink' ? { children: n.children.map(shape) } : {}),
+    ...(n.type === 'html' ? { value: n.value } : {}),
     ...(n.type === 'link' || n.type === 'image' ? { title: Boolean(n.title) } : {}),
   });
   const out = nodes.map(shape);
@@ -105,6 +110,8 @@ const piece = fc.constantFrom(
   ',', '!', '#', '-', ':', '/', 'é', '日', '\u00a0', '—', '>', '{name}',
   'a@b.co', 'x.y+z@e-x.com.', 'npm@1.2.3', '@', ' me@ex.com ', '_u@v.io_', '/p@q.de', '\\@', '&#64;', 'mailto:',
   'www.x.com', 'https://a.b/c', 'http://x.y.', 'Www.a_b.c', '(www.x.com)', 'https://a.b/c?d=(e)', 'www.a.b&amp;', 'xhttps://a.b',
+  '<b>', '</b>', '<br/>', '<a href="x">', "<a b='c' d=e>", '<!-- c -->', '<!-->', '<https://a.b>', '<me@ex.com>', '<?x?>',
+  '<!X y>', '<![CDATA[x]]>', '<', '< b>', '<b', '<a\nb="c">', '</a >', '<x:y>',
 );
 const inline = fc.array(piece, { minLength: 1, maxLength: 24 }).map((p) => p.join(''));
 
@@ -142,14 +149,15 @@ describe('markdown inline reader', () => {
       'me\\@ex.com and me&#64;ex.com and \\_x@y.com and \\\\_x@y.com',
       'visit www.ex.com/a_b. or (https://ex.com/x?y=(1)), not xhttps://a.b or awww.x.com',
       'see https://a.b](u). and *https://x.y/z* and _www.x.com_',
+      'html <b>x</b>, <a href="u" title=\'t\'>y</a>, <br/>, <!-- c --> and <!-->, <?p?>, <!D x>, <![CDATA[ ]]]>',
+      'auto <https://a.b> and <me@ex.com>, not < b> or <a@b> or <x y="z>',
+      '<a\nhref="x">multi-line tag</a>',
     ];
     for (const source of cases) assert.ok(compare(source), `answered: ${JSON.stringify(source)}`);
   });
 
   it('declines what it does not implement', () => {
     const declined = [
-      'html <b>x</b>',
-      'auto <https://a.b>',
       'strike ~~x~~',
       'note[^1]',
       'hard\\\nbreak',
