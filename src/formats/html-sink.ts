@@ -19,15 +19,20 @@ export interface SegmentSink {
   commit(): unknown;
 }
 
-/** A SegmentSink that makes SegmentDrafts, in the order their segments are given. */
+/**
+ * A SegmentSink that makes SegmentDrafts, in the order their segments are given: for HTML
+ * inside markdown, and for the markdown adapter's own draft output (markdownDrafts).
+ */
 export class DraftCollector implements SegmentSink {
   readonly drafts: SegmentDraft[] = [];
-  #draft: { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper } | null = null;
+  #draft: OpenDraft | null = null;
 
-  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean): void {
-    this.#draft = { start, end, parts: [], kind, escape };
-    if (ctx !== undefined) this.#draft.ctx = ctx;
-    if (singleLine) this.#draft.singleLine = true;
+  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void {
+    const draft: OpenDraft = { start, end, parts: [], kind, escape };
+    if (ctx !== undefined) draft.ctx = ctx;
+    if (singleLine) draft.singleLine = true;
+    if (bidiInside) draft.bidiInside = true;
+    this.#draft = draft;
   }
 
   text(value: string): void {
@@ -45,7 +50,14 @@ export class DraftCollector implements SegmentSink {
     this.drafts.push(this.#draft!);
     this.#draft = null;
   }
+
+  /** A whole draft made elsewhere. */
+  add(draft: SegmentDraft): void {
+    this.drafts.push(draft);
+  }
 }
+
+type OpenDraft = { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper; bidiInside?: boolean };
 
 /** Spans of one text run at a time (never nested: `decode` does not mask). */
 const spans = new SpanList();

@@ -19,12 +19,13 @@ import { gfm } from 'micromark-extension-gfm';
 import { markdownEscape, markdownTitleEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
 import { htmlDrafts } from './html.js';
+import { DraftCollector } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
 import { mayHoldPlaceholder, scanPlaceholders, SpanList } from './placeholders.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
-import type { Escaper, Part, SegmentDraft } from './template.js';
+import type { Escaper, SegmentDraft } from './template.js';
 
 /**
  * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);
@@ -129,41 +130,6 @@ interface MarkdownSink {
   commit(): unknown;
   /** A whole draft (HTML inside markdown, from the html adapter). */
   add(draft: SegmentDraft): void;
-}
-
-type OpenDraft = { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper; bidiInside?: boolean };
-
-class DraftSink implements MarkdownSink {
-  readonly drafts: SegmentDraft[] = [];
-  #draft: OpenDraft | null = null;
-
-  begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void {
-    const draft: OpenDraft = { start, end, parts: [], kind, escape };
-    if (ctx !== undefined) draft.ctx = ctx;
-    if (singleLine) draft.singleLine = true;
-    if (bidiInside) draft.bidiInside = true;
-    this.#draft = draft;
-  }
-
-  text(value: string): void {
-    this.#draft!.parts.push({ type: 'text', value });
-  }
-
-  token(type: number, start: number, end: number, pair: number): void {
-    const bytes = { start, end };
-    if (type === OPEN) this.#draft!.parts.push({ type: 'open', bytes, pair });
-    else if (type === CLOSE) this.#draft!.parts.push({ type: 'close', bytes, pair });
-    else this.#draft!.parts.push({ type: 'atom', bytes });
-  }
-
-  commit(): void {
-    this.drafts.push(this.#draft!);
-    this.#draft = null;
-  }
-
-  add(draft: SegmentDraft): void {
-    this.drafts.push(draft);
-  }
 }
 
 /** Placeholder spans of one text run at a time (never nested: decodeText does not mask). */
@@ -587,7 +553,7 @@ export interface MarkdownOptions {
 
 /** The segments of `source` as SegmentDrafts (what the adapter builds, as objects: for tests and benches). */
 export function markdownDrafts(source: string, options: MarkdownOptions = {}): SegmentDraft[] {
-  const sink = new DraftSink();
+  const sink = new DraftCollector();
   extract(source, sink, options);
   return sink.drafts;
 }
