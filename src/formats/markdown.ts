@@ -132,6 +132,30 @@ interface MarkdownSink {
   add(draft: SegmentDraft): void;
 }
 
+let parsedDefinitions: { readonly of: string; readonly lines: readonly { label: string; line: string }[] } | undefined;
+
+/**
+ * The lines of `definitions` (marked's labels as `[label]: #`) whose label `text`
+ * mentions. Appending all of them to every fallback parse made its cost grow with blocks
+ * x definitions: Node's deprecations.md (108 KiB, hundreds of `[label]: url` lines, many
+ * fallback blocks) took 2–3 s. A label matched by mistake only adds a line; labels are
+ * compared as marked stores them (lower case, white space collapsed).
+ */
+export function definitionsUsedBy(text: string, definitions: string): string {
+  if (parsedDefinitions?.of !== definitions) {
+    const lines = definitions.split('\n').map((line) => ({
+      label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase(),
+      line,
+    }));
+    parsedDefinitions = { of: definitions, lines };
+  }
+  const mentioned = text.toLowerCase().replace(/\s+/g, ' ');
+  return parsedDefinitions.lines
+    .filter(({ label }) => mentioned.includes(label))
+    .map(({ line }) => line)
+    .join('\n');
+}
+
 /** Placeholder spans of one text run at a time (never nested: decodeText does not mask). */
 const spans = new SpanList();
 const NO_OPTIONS = {};
@@ -190,35 +214,11 @@ class MarkdownExtractor {
 
   parseGroup(group: Group, definitions: string): void {
     const text = this.source.slice(group.start, group.end);
-    const used = definitions ? this.#definitionsUsedBy(text, definitions) : '';
+    const used = definitions ? definitionsUsedBy(text, definitions) : '';
     const tree = mdastTree(used ? `${text}\n\n${used}\n` : text);
     this.#base = group.start;
     this.#limit = text.length;
     this.#blocks(tree.children);
-  }
-
-  #definitionLines: { readonly of: string; readonly lines: readonly { label: string; line: string }[] } | undefined;
-
-  /**
-   * The definitions whose label the group mentions. Appending all of them made every
-   * fallback parse as long as the document's definitions: Node's deprecations.md (108 KiB,
-   * hundreds of `[label]: url` lines, many fallback blocks) took 2–3 s. A label matched
-   * by mistake only adds a line; labels are compared as marked stores them (lower case,
-   * white space collapsed).
-   */
-  #definitionsUsedBy(text: string, definitions: string): string {
-    if (this.#definitionLines?.of !== definitions) {
-      const lines = definitions.split('\n').map((line) => ({
-        label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase(),
-        line,
-      }));
-      this.#definitionLines = { of: definitions, lines };
-    }
-    const mentioned = text.toLowerCase().replace(/\s+/g, ' ');
-    return this.#definitionLines.lines
-      .filter(({ label }) => mentioned.includes(label))
-      .map(({ line }) => line)
-      .join('\n');
   }
 
   #start(node: Nodes): number {

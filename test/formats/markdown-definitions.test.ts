@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { GROUP_SIZE } from '../../src/formats/markdown.js';
+import { definitionsUsedBy, GROUP_SIZE } from '../../src/formats/markdown.js';
 import { identityRender, LTR, pseudoRender } from './helpers.js';
 import { markdownShape } from './structure.js';
 
@@ -40,7 +40,15 @@ describe('markdown fallback blocks and reference definitions', () => {
     const doc = getAdapter('markdown').extract(source);
     const elapsed = performance.now() - started;
     assert.equal(doc.segments.filter((segment) => /^See <x1\/>\.$/.test(segment.text)).length, 400);
-    // All 400 definitions in each of the 400 fallback parses took ~4 s here; now ~0.2 s.
-    assert.ok(elapsed < 2000, `took ${elapsed.toFixed(0)} ms`);
+    // All 400 definitions in each of the 400 fallback parses took 66 s here; now about
+    // 1 s. The bound is loose so that a loaded CI machine does not fail it.
+    assert.ok(elapsed < 20_000, `took ${elapsed.toFixed(0)} ms`);
+  });
+
+  it('a fallback block gets only the definitions it mentions', () => {
+    const definitions = ['[release notes]: #', '[unused]: #', '[a \\[b\\]]: #', '[^1]: #'].join('\n');
+    assert.equal(definitionsUsedBy('See the [Release\n   Notes].', definitions), '[release notes]: #');
+    assert.equal(definitionsUsedBy('Escaped [a [b]] label and a note[^1].', definitions), '[a \\[b\\]]: #\n[^1]: #');
+    assert.equal(definitionsUsedBy('Nothing here.', definitions), '');
   });
 });
