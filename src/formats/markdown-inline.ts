@@ -8,12 +8,12 @@
  * Implemented, as micromark does it: text, character escapes and references (text to
  * mdast), code spans, emphasis and strong with `*` and `_` (micromark's attention
  * resolution, rule of three included), inline links and images with a destination and
- * title, links not nesting in links, literal brackets when the document has no
- * definitions, hard breaks from trailing spaces, line prefixes not being text, and GFM
+ * title, reference links and images against the document's definition labels, links
+ * not nesting in links, hard breaks from trailing spaces, line prefixes not being text, and GFM
  * literal autolinks (`www.`, `http(s)://`, e-mails; not `npm@1.2.3`), autolinks in
  * `<…>` and inline HTML (tags, comments, instructions, declarations, CDATA).
  * Null for: `~` (strikethrough), `[^` (footnotes), a backslash line break, a bracket
- * that could be a reference while the document has definitions, a `www.` that could be
+ * pair when the definition labels are not known, a `www.` that could be
  * the start of an e-mail, a leading task-list check, NUL, and paragraphs on which
  * micromark's emphasis resolution would go quadratic (a work budget). The reference is
  * markdown.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
@@ -22,7 +22,7 @@
 
 /** An inline node in block-text offsets. */
 export interface ScanNode {
-  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'inlineCode' | 'break' | 'autolink' | 'html';
+  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'linkReference' | 'imageReference' | 'inlineCode' | 'break' | 'autolink' | 'html';
   start: number;
   end: number;
   /** html: the tag's text. */
@@ -30,6 +30,8 @@ export interface ScanNode {
   children?: ScanNode[];
   /** link/image: a non-empty title. */
   title?: boolean;
+  /** linkReference/imageReference: `[text][label]`. */
+  full?: boolean;
 }
 
 const TEXT = 0;
@@ -461,24 +463,36 @@ class Scanner {
       start.balanced = true;
       return -1;
     }
-    const resource = this.text.charCodeAt(at + 1) === 40 ? this.#resource(at + 1) : -1;
-    if (resource === -1) {
-      // `[text][label]`, `[label][]` or `[label]` would be a reference if defined.
-      if (this.#mayBeReference(start.end, at)) throw BAIL;
-      start.balanced = true;
-      return -1;
+    const next = this.text.charCodeAt(at + 1);
+    const resource = next === 40 ? this.#resource(at + 1) : -1;
+    let end: number;
+    let type: ScanNode['type'];
+    let full = false;
+    if (resource !== -1) {
+      end = resource < 0 ? -resource : resource;
+      type = start.image ? 'image' : 'link';
+    } else {
+      // `[text][label]`, `[label][]` or `[label]`: a reference if defined.
+      end = this.#reference(start.end, at);
+      if (end === -1) {
+        start.balanced = true;
+        return -1;
+      }
+      full = end < 0;
+      if (full) end = -end;
+      type = start.image ? 'imageReference' : 'linkReference';
     }
     // The label's text ends here; its items become the node's children.
     if (at > runStart) this.#text(runStart, at);
     starts.pop();
-    const end = resource < 0 ? -resource : resource;
     const node: ScanNode = {
-      type: start.image ? 'image' : 'link',
+      type,
       start: start.start,
       end,
       children: start.image ? [] : resolve(items, startIndex + 1, items.length),
-      title: resource < 0,
     };
+    if (type === 'link' || type === 'image') node.title = resource < 0;
+    else node.full = full;
     items.length = startIndex;
     items.push(item(NODE, start.start, end, node));
     // Links do not contain links: every earlier link start is dead.
@@ -487,26 +501,23 @@ class Scanner {
   }
 
   /**
-   * Whether the label `text[labelStart, end)` (closed by the `]` at `end`) could form a
-   * reference link: micromark's labelEnd with the document's definitions (its own label
-   * defined, or a defined `[label]` right after it).
+   * micromark's labelEnd without a resource, for the label `text[labelStart, close)`:
+   * the end of a reference link (negated for a full one, `[text][label]`), or -1. Its
+   * own label defined makes a shortcut (or, before `[]`, a collapsed) reference; a
+   * defined `[label]` right after it a full one; a `[` after a defined label that
+   * starts neither is no link at all.
    */
-  #mayBeReference(labelStart: number, end: number): boolean {
+  #reference(labelStart: number, close: number): number {
     const definitions = this.definitions;
-    if (definitions === 'unknown') return true;
-    if (definitions.size === 0) return false;
+    if (definitions === 'unknown') throw BAIL;
+    if (definitions.size === 0) return -1;
     const text = this.text;
-    if (definitions.has(normalizeLabel(text.slice(labelStart, end)))) return true;
-    if (text.charCodeAt(end + 1) !== 91) return false;
-    // `[text][label]`: the label up to the next `]` (no `[` in it, at most 999 characters).
-    let i = end + 2;
-    for (; i < text.length && i - end < 1002; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 92) i++;
-      else if (c === 91) return false;
-      else if (c === 93) return definitions.has(normalizeLabel(text.slice(end + 2, i)));
-    }
-    return false;
+    const defined = definitions.has(normalizeLabel(text.slice(labelStart, close)));
+    if (text.charCodeAt(close + 1) !== 91) return defined ? close + 1 : -1;
+    const end = referenceLabelEnd(text, close + 1);
+    if (end !== -1 && definitions.has(normalizeLabel(text.slice(close + 2, end)))) return -(end + 1);
+    if (defined && text.charCodeAt(close + 2) === 93) return close + 3;
+    return -1;
   }
 
   /**
@@ -846,6 +857,35 @@ function inlineHtml(text: string, at: number): number {
       if (c === 47 || c === 62 || spaceOrEnding(c)) break;
       i++;
     }
+  }
+}
+
+/**
+ * micromark's factoryLabel at `open` (a `[`): the index of its `]`, or -1 (a `[` inside,
+ * a blank label, a footnote `^`, over 999 characters, no `]`).
+ */
+function referenceLabelEnd(text: string, open: number): number {
+  let i = open + 1;
+  if (text.charCodeAt(i) === 94) return -1;
+  let size = 0;
+  let seen = false;
+  for (;;) {
+    spend(1);
+    const c = text.charCodeAt(i);
+    if (size > 990 || Number.isNaN(c) || c === 91) return -1;
+    if (c === 93) return seen ? i : -1;
+    if (c !== 10) {
+      size++;
+      if (c !== 32 && c !== 9) seen = true;
+      if (c === 92) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 91 || d === 92 || d === 93) {
+          i++;
+          size++;
+        }
+      }
+    }
+    i++;
   }
 }
 

@@ -138,13 +138,18 @@ export class MarkedMapper {
     const lexer = this.#lexer;
     const tokens = lexer.blockTokens(this.norm, lexer.tokens);
     this.#references = this.norm.includes(']:');
-    this.#definitions = this.#references ? definedLabels(this.norm) : new Set();
     let offset = 0;
+    const definitionStarts = new Set<number>();
+    /** Top-level code and HTML blocks: [start, end) pairs (no definition inside). */
+    const literal: number[] = [];
     for (const token of tokens) {
       if (!this.norm.startsWith(token.raw, offset)) return '';
+      if (token.type === 'def') definitionStarts.add(offset + token.raw.indexOf('['));
+      else if (token.type === 'code' || token.type === 'html') literal.push(offset, offset + token.raw.length);
       offset += token.raw.length;
     }
     if (offset !== this.norm.length) return '';
+    this.#definitions = this.#references ? definedLabels(this.norm, definitionStarts, literal) : new Set();
     this.#tokens = tokens;
     const labels = new Set(Object.keys(lexer.tokens.links));
     if (this.#references) for (const match of this.norm.matchAll(/^ {0,3}\[\^([^\]\n]+)\]:/gm)) labels.add(`^${match[1]}`);
@@ -373,10 +378,17 @@ export class MarkedMapper {
         this.#table(token as Tokens.Table, lines, out);
         return;
       case 'html': {
-        // CommonMark HTML block kinds 1–5 end on their own terms; marked and micromark agree on 6 (block tags).
-        if (!/^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/.test(raw) || /^ {0,3}<(?:script|pre|style|textarea)\b/i.test(raw)) fail();
-        const tag = /^ {0,3}<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(raw)![1]!.toLowerCase();
-        if (!HTML_BLOCK_NAMES.has(tag)) fail();
+        if (raw.startsWith('<!--')) {
+          // Kind 2, a comment: it ends on the line holding the first `-->` (for marked and
+          // CommonMark alike), which must be the token's last line.
+          const close = raw.indexOf('-->', 2);
+          if (close === -1 || raw.slice(close).trimEnd().includes('\n')) fail();
+        } else {
+          // Kinds 1 and 3–5 end on their own terms; marked and micromark agree on 6 (block tags).
+          if (!/^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/.test(raw) || /^ {0,3}<(?:script|pre|style|textarea)\b/i.test(raw)) fail();
+          const tag = /^ {0,3}<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(raw)![1]!.toLowerCase();
+          if (!HTML_BLOCK_NAMES.has(tag)) fail();
+        }
         const last = lines.starts.length - 1;
         const start = this.orig(lines.starts[0]!);
         const end = this.orig(lines.starts[last]! + lines.lengths[last]!);
@@ -429,7 +441,8 @@ export class MarkedMapper {
 
   /** marked's inline tokens of a block (lexed on demand, as marked's `lex` would have). */
   #lexInline(tokens: Token[], text: string): Token[] {
-    if (RISKY_INLINE.test(text) || AUTOLINK_TRIGGER.test(text)) fail();
+    // (marked's reference links follow other rules than micromark's, too.)
+    if (RISKY_INLINE.test(text) || AUTOLINK_TRIGGER.test(text) || (this.#references && text.includes(']'))) fail();
     const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
     if (tokens.length > (checkbox ? 1 : 0)) return tokens;
     if (checkbox && !text.startsWith(checkbox)) fail();
@@ -589,21 +602,56 @@ function sumRaw(tokens: readonly Token[]): number {
 
 const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
+/** What may precede a block on its line: indentation, `>`, list markers. */
+const CONTAINER_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))*$/;
+
 /**
- * Every label a link reference definition in `norm` may have (a superset: any `[label]:`
- * anywhere, normalised as micromark does), or 'unknown' when some `]:` follows a label
- * this does not read (one spanning lines, nested brackets).
+ * The labels of the document's link reference definitions (normalised as micromark
+ * does), when every `[label]:` that opens a line (after container markers) is one of
+ * marked's top-level definitions (`definitionStarts`) or lies in a top-level code or
+ * HTML block (`literal`); otherwise 'unknown' (a definition in a container, a label over
+ * lines or longer than 999 characters …). Footnote labels (`[^x]:`) are not link labels.
  */
-function definedLabels(norm: string): Definitions {
+function definedLabels(norm: string, definitionStarts: ReadonlySet<number>, literal: readonly number[]): Definitions {
   const labels = new Set<string>();
-  let found = 0;
+  const ends = new Set<number>();
   for (const match of norm.matchAll(/\[((?:[^[\]\\\n]|\\[^\n]){1,999})\]:/g)) {
-    labels.add(normalizeLabel(match[1]!));
-    found++;
+    const at = match.index;
+    ends.add(at + match[0].length - 2);
+    if (match[1]!.startsWith('^')) continue;
+    if (definitionStarts.has(at)) {
+      labels.add(normalizeLabel(match[1]!));
+      continue;
+    }
+    // A definition opens its line: after anything but container markers it is none.
+    const lineStart = norm.lastIndexOf('\n', at - 1) + 1;
+    if (!CONTAINER_PREFIX.test(norm.slice(lineStart, at))) continue;
+    // In a code or HTML block (ranges in order): the last one starting at or before it.
+    let lo = 0;
+    let hi = literal.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (literal[2 * mid]! <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0 || at >= literal[2 * (lo - 1) + 1]!) return 'unknown';
   }
-  let colons = 0;
-  for (let at = norm.indexOf(']:'); at !== -1; at = norm.indexOf(']:', at + 2)) colons++;
-  return colons === found ? labels : 'unknown';
+  for (let at = norm.indexOf(']:'); at !== -1; at = norm.indexOf(']:', at + 2)) {
+    if (ends.has(at)) continue;
+    // Not read above: no label if a `]` comes first going back (a label holds none
+    // unescaped) or the `[` is right there (`[npm][]:`: a label is not blank); else
+    // (a `[` further back, a line break) it may be one.
+    let k = at - 1;
+    while (k >= 0 && (norm.charCodeAt(k) === 32 || norm.charCodeAt(k) === 9)) k--;
+    if (norm.charCodeAt(k) === 91) continue;
+    for (; k >= 0; k--) {
+      const c = norm.charCodeAt(k);
+      if ((c === 93 || c === 91) && norm.charCodeAt(k - 1) !== 92) break;
+      if (c === 10) return 'unknown';
+    }
+    if (k < 0 || norm.charCodeAt(k) === 91) return 'unknown';
+  }
+  return labels;
 }
 
 /** Only spaces and tabs in text[from, to). */

@@ -22,6 +22,7 @@ interface Shape {
   end: number;
   children?: Shape[];
   title?: boolean;
+  full?: boolean;
   value?: string;
 }
 
@@ -57,6 +58,17 @@ function mdastShapes(nodes: readonly Nodes[], source: string): Shape[] | null {
         shape.children = [];
         shape.title = Boolean(node.title);
         break;
+      case 'linkReference': {
+        const children = mdastShapes(node.children, source);
+        if (!children) return null;
+        shape.children = children;
+        shape.full = node.referenceType === 'full';
+        break;
+      }
+      case 'imageReference':
+        shape.children = [];
+        shape.full = node.referenceType === 'full';
+        break;
       default:
         return null;
     }
@@ -74,6 +86,7 @@ function scanShapes(nodes: ScanNode[], text: string): Shape[] {
     end: n.end,
     ...(n.children && n.type !== 'autolink' ? { children: n.children.map(shape) } : {}),
     ...(n.type === 'html' ? { value: n.value } : {}),
+    ...(n.type === 'linkReference' || n.type === 'imageReference' ? { full: Boolean(n.full) } : {}),
     ...(n.type === 'link' || n.type === 'image' ? { title: Boolean(n.title) } : {}),
   });
   const out = nodes.map(shape);
@@ -91,13 +104,22 @@ function scanShapes(nodes: ScanNode[], text: string): Shape[] {
   return out;
 }
 
-/** Compares on `source` when mdast reads it as one paragraph; returns whether the reader answered. */
-function compare(source: string): boolean {
-  const tree = mdastTree(source);
+/** Definitions appended to the documents of `compare(source, true)`. */
+const DEFINITIONS = '\n\n[ref]: https://r.example "R"\n[x  Y]: /v\n';
+const LABELS = new Set(['REF', 'X Y']);
+
+/**
+ * Compares on `source` when mdast reads it as one paragraph (with `definitions`, the
+ * document also defines `ref` and `x y`); returns whether the reader answered.
+ */
+function compare(source: string, definitions = false): boolean {
+  const tree = mdastTree(definitions ? source + DEFINITIONS : source);
   const paragraph = tree.children[0];
-  if (tree.children.length !== 1 || paragraph?.type !== 'paragraph' || paragraph.position?.start.offset !== 0) return false;
+  if (tree.children.length !== (definitions ? 3 : 1) || paragraph?.type !== 'paragraph' || paragraph.position?.start.offset !== 0) return false;
+  if (definitions && !tree.children.slice(1).every((node) => node.type === 'definition')) return false;
   const text = source.slice(0, paragraph.position.end.offset);
-  const nodes = scanInline(text, 0, false);
+  if (definitions && text.length !== source.trimEnd().length) return false;
+  const nodes = scanInline(text, 0, definitions ? LABELS : false);
   if (!nodes) return false;
   assert.deepEqual(scanShapes(nodes, text), mdastShapes(paragraph.children, source), JSON.stringify(text));
   return true;
@@ -125,6 +147,22 @@ describe('markdown inline reader', () => {
       propertyRuns(3000),
     );
     assert.ok(answered > 1200, `answered ${answered} of 3000`);
+  });
+
+  it('reads reference links and images exactly as mdast, given the definition labels', () => {
+    const references = fc.constantFrom('[ref]', '[t][ref]', '[Ref][]', '[ REF ]', '[x][]', '[x y]', '[a][x  y]', '![ref]', '![i][ref]', '[ref][', '[ref][x]', '[t][]', '[[ref]]', '[a [ref] b](u)', '[ref](u)');
+    const withReferences = fc.array(fc.oneof({ weight: 3, arbitrary: piece }, { weight: 1, arbitrary: references }), { minLength: 1, maxLength: 24 }).map((p) => p.join(''));
+    let answered = 0;
+    fc.assert(
+      fc.property(withReferences, (source) => {
+        if (compare(source, true)) answered++;
+      }),
+      propertyRuns(2000),
+    );
+    assert.ok(answered > 600, `answered ${answered} of 2000`);
+    for (const source of ['See [ref], [t][ref], [Ref][] and ![i][ref]; not [nope] or [ref][nope].', '[a [ref] b](u) and [[ref]]']) {
+      assert.ok(compare(source, true), source);
+    }
   });
 
   it('known cases: emphasis, links, code spans, breaks, line prefixes', () => {
@@ -166,10 +204,12 @@ describe('markdown inline reader', () => {
       'write www.x@y.com',
     ];
     for (const source of declined) assert.equal(scanInline(source, 0, false), null, JSON.stringify(source));
-    // With definitions in the document, a bracket pair that is not an inline link may be a reference.
+    // When the document's definition labels are not known, a bracket pair that is not an
+    // inline link may be a reference.
     assert.equal(scanInline('a [ref] b', 0, true), null);
     assert.ok(scanInline('a [ref] b', 0, false));
     assert.ok(scanInline('a [text](u) b', 0, true));
+    assert.deepEqual(scanInline('a [ref] b', 0, new Set(['REF']))?.map((n) => n.type), ['text', 'linkReference', 'text']);
     // Literal autolinks are nodes (atoms), except inside code spans and link destinations.
     assert.deepEqual(
       scanInline('a me@ex.com b', 0, false)?.map((n) => n.type),
@@ -226,6 +266,20 @@ describe('markdown inline reader in the marked path', () => {
     assert.equal(identityRender(fast), source);
     assert.deepEqual(fast.segments, reference.segments);
     for (const target of [LTR, RTL]) assert.equal(pseudoRender(fast, target), pseudoRender(reference, target));
+  });
+
+  it('reference links are read against the definitions the document holds', () => {
+    const body = '# Use\n\nSee [the guide][guide], [Guide][] and [guide]; not [other] or [guide][other].\n\n- [x] task [guide]\n- item ![logo][img]\n\n```\n[code]: not a definition\nconst o = { [key]: 1 };\n```\n\n[guide]: https://g.example "G"\n[img]: i.png\n';
+    assert.equal(fallbacks(body), 0);
+    // A definition in a block quote is not one of marked's top-level ones: labels unknown,
+    // every bracket block goes the slow way, with the same result.
+    for (const source of [body, `${body}\n> [quoted]: https://q.example\n\nAnd [quoted].\n`]) {
+      const reference = docOf(source, 'mdast');
+      const fast = docOf(source, 'marked');
+      assert.equal(identityRender(fast), source);
+      assert.deepEqual(fast.segments, reference.segments);
+      for (const target of [LTR, RTL]) assert.equal(pseudoRender(fast, target), pseudoRender(reference, target));
+    }
   });
 
   it('a block the reader declines is read from marked inline tokens or mdast, same result', () => {
