@@ -139,17 +139,18 @@ let parsedDefinitions: { readonly of: string; readonly lines: readonly { label: 
  * mentions. Appending all of them to every fallback parse made its cost grow with blocks
  * x definitions: Node's deprecations.md (108 KiB, hundreds of `[label]: url` lines, many
  * fallback blocks) took 2–3 s. A label matched by mistake only adds a line; labels are
- * compared as marked stores them (lower case, white space collapsed).
+ * compared as micromark matches them (lower- then upper-cased, so `ß` meets `SS`; white
+ * space collapsed).
  */
 export function definitionsUsedBy(text: string, definitions: string): string {
   if (parsedDefinitions?.of !== definitions) {
     const lines = definitions.split('\n').map((line) => ({
-      label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase(),
+      label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase().toUpperCase(),
       line,
     }));
     parsedDefinitions = { of: definitions, lines };
   }
-  const mentioned = text.toLowerCase().replace(/\s+/g, ' ');
+  const mentioned = text.toLowerCase().toUpperCase().replace(/\s+/g, ' ');
   return parsedDefinitions.lines
     .filter(({ label }) => mentioned.includes(label))
     .map(({ line }) => line)

@@ -50,5 +50,7 @@ describe('markdown fallback blocks and reference definitions', () => {
     assert.equal(definitionsUsedBy('See the [Release\n   Notes].', definitions), '[release notes]: #');
     assert.equal(definitionsUsedBy('Escaped [a [b]] label and a note[^1].', definitions), '[a \\[b\\]]: #\n[^1]: #');
     assert.equal(definitionsUsedBy('Nothing here.', definitions), '');
+    // micromark folds case as lower- then upper-case: `[STRASSE]` refers to `[straße]`.
+    assert.equal(definitionsUsedBy('See [STRASSE].', '[straße]: #'), '[straße]: #');
   });
 });
