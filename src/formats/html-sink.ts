@@ -7,7 +7,7 @@
 import { CLOSE, OPEN } from './template.js';
 import type { Escaper, Part, SegmentDraft } from './template.js';
 import type { SegmentKind } from './segment.js';
-import { scanPlaceholders, SpanList } from './placeholders.js';
+import { mayHoldPlaceholder, scanPlaceholders, SpanList } from './placeholders.js';
 
 /** The part of DocumentBuilder the adapter uses. */
 export interface SegmentSink {
@@ -65,11 +65,16 @@ const NO_OPTIONS = {};
 
 /**
  * The raw text `source[start, end)` into `sink`: placeholders become tokens (their source
- * bytes), the text between them is decoded by `decode`.
+ * bytes), the text between them is decoded by `decode`. Used by the html and markdown
+ * adapters (json and plain, which need no decoding, use placeholders.ts's maskInto).
  */
 export function maskText(sink: SegmentSink, source: string, start: number, end: number, decode: (raw: string) => string): void {
   if (end <= start) return;
   const raw = source.slice(start, end);
+  if (!mayHoldPlaceholder(source, start, end)) {
+    sink.text(decode(raw));
+    return;
+  }
   scanPlaceholders(raw, NO_OPTIONS, spans);
   const data = spans.data;
   const count = spans.length;

@@ -19,10 +19,9 @@ import { gfm } from 'micromark-extension-gfm';
 import { markdownEscape, markdownTitleEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
 import { htmlDrafts } from './html.js';
-import { DraftCollector } from './html-sink.js';
+import { DraftCollector, maskText } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
-import { mayHoldPlaceholder, scanPlaceholders, SpanList } from './placeholders.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Escaper, SegmentDraft } from './template.js';
@@ -157,9 +156,6 @@ export function definitionsUsedBy(text: string, definitions: string): string {
     .join('\n');
 }
 
-/** Placeholder spans of one text run at a time (never nested: decodeText does not mask). */
-const spans = new SpanList();
-const NO_OPTIONS = {};
 
 function findAltEnd(source: string, from: number, to: number): number {
   let depth = 0;
@@ -430,26 +426,7 @@ class MarkdownExtractor {
 
   /** The text `source[start, end)`: placeholders become tokens, the rest is decoded. */
   #text(start: number, end: number): void {
-    const source = this.source;
-    const sink = this.sink;
-    if (end <= start) return;
-    if (!mayHoldPlaceholder(source, start, end)) {
-      sink.text(decodeText(source.slice(start, end)));
-      return;
-    }
-    const raw = source.slice(start, end);
-    scanPlaceholders(raw, NO_OPTIONS, spans);
-    const data = spans.data;
-    const count = spans.length;
-    let last = 0;
-    for (let k = 0; k < count; k += 4) {
-      const spanStart = data[k]!;
-      const spanEnd = data[k + 1]!;
-      if (spanStart > last) sink.text(decodeText(raw.slice(last, spanStart)));
-      sink.token(data[k + 2]!, start + spanStart, start + spanEnd, data[k + 3]!);
-      last = spanEnd;
-    }
-    if (last < raw.length) sink.text(decodeText(last === 0 ? raw : raw.slice(last)));
+    maskText(this.sink, this.source, start, end, decodeText);
   }
 
   /** Source between nodes: a line prefix after a text run's line break, whitespace, or an atom. */

@@ -7,7 +7,7 @@
  * (decision in docs/formats.md).
  */
 import { ATOM, CLOSE, newPairId, OPEN } from './template.js';
-import type { DocumentBuilder, Part, TokenBytes } from './template.js';
+import type { DocumentBuilder } from './template.js';
 
 export interface Span {
   readonly start: number;
@@ -72,9 +72,8 @@ export class SpanList {
 }
 const TYPE_NAMES = ['atom', 'open', 'close'] as const;
 
-/** One list reused by every call that is not nested in another (no allocation per run). */
+/** One list reused by every maskInto call (no allocation per run). */
 const shared = new SpanList();
-let sharedBusy = false;
 
 /**
  * Scans `text` for placeholders, returning spans in order. ICU messages nest, so `{`
@@ -360,54 +359,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
 }
 
 /**
- * Turns a run of text into parts: placeholder spans become tokens, the text between
- * them is decoded by `decode`. With `offset` the token bytes are source ranges (the run
- * is raw source starting there); without it they are `literal(spanText)`.
- */
-export function maskRun(
-  raw: string,
-  decode: (text: string) => string,
-  where: { readonly offset: number } | { readonly literal: (text: string) => string },
-  options: PlaceholderOptions = {},
-  parts: Part[] = [],
-): Part[] {
-  if (!mayHoldPlaceholder(raw, 0, raw.length)) {
-    if (raw.length > 0) parts.push({ type: 'text', value: decode(raw) });
-    return parts;
-  }
-  // `decode` may itself mask (never today): then this call gets its own list.
-  const list = sharedBusy ? new SpanList() : shared;
-  sharedBusy = true;
-  try {
-    scanPlaceholders(raw, options, list);
-    const data = list.data;
-    const count = list.length;
-    if (count === 0) {
-      if (raw.length > 0) parts.push({ type: 'text', value: decode(raw) });
-      return parts;
-    }
-    const offset = 'offset' in where ? where.offset : -1;
-    const literal = 'offset' in where ? undefined : where.literal;
-    let last = 0;
-    for (let k = 0; k < count; k += 4) {
-      const start = data[k]!;
-      const end = data[k + 1]!;
-      const type = data[k + 2]!;
-      if (start > last) parts.push({ type: 'text', value: decode(raw.slice(last, start)) });
-      const bytes: TokenBytes = literal ? { literal: literal(raw.slice(start, end)) } : { start: offset + start, end: offset + end };
-      if (type === ATOM) parts.push({ type: 'atom', bytes });
-      else parts.push({ type: TYPE_NAMES[type]! as 'open' | 'close', bytes, pair: data[k + 3]! });
-      last = end;
-    }
-    if (last < raw.length) parts.push({ type: 'text', value: decode(raw.slice(last)) });
-    return parts;
-  } finally {
-    if (list === shared) sharedBusy = false;
-  }
-}
-
-/**
- * `maskRun` straight into a segment being built (no part objects): the text between
+ * A text run straight into a segment being built (no part objects): the text between
  * placeholders goes in as is (no decoding). A placeholder's bytes are its source range
  * `offset + i` when `offset` ≥ 0, except that with `literal` given, a placeholder
  * holding a UTF-16 surrogate gets `literal(spanText)` instead; with `offset` -1, every
@@ -420,27 +372,23 @@ export function maskInto(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
-  const list = sharedBusy ? new SpanList() : shared;
-  sharedBusy = true;
-  try {
-    scanPlaceholders(raw, options, list);
-    const data = list.data;
-    const count = list.length;
-    let last = 0;
-    for (let k = 0; k < count; k += 4) {
-      const start = data[k]!;
-      const end = data[k + 1]!;
-      if (start > last) out.text(raw.slice(last, start));
-      if (offset >= 0 && (literal === undefined || !holdsSurrogate(raw, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
-      else out.literalToken(data[k + 2]!, literal!(raw.slice(start, end)), data[k + 3]!);
-      last = end;
-    }
-    if (count === 0) {
-      if (raw.length > 0) out.text(raw);
-    } else if (last < raw.length) out.text(raw.slice(last));
-  } finally {
-    if (list === shared) sharedBusy = false;
+  // Nothing called from here scans placeholders again, so one shared list serves.
+  const list = shared;
+  scanPlaceholders(raw, options, list);
+  const data = list.data;
+  const count = list.length;
+  let last = 0;
+  for (let k = 0; k < count; k += 4) {
+    const start = data[k]!;
+    const end = data[k + 1]!;
+    if (start > last) out.text(raw.slice(last, start));
+    if (offset >= 0 && (literal === undefined || !holdsSurrogate(raw, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
+    else out.literalToken(data[k + 2]!, literal!(raw.slice(start, end)), data[k + 3]!);
+    last = end;
   }
+  if (count === 0) {
+    if (raw.length > 0) out.text(raw);
+  } else if (last < raw.length) out.text(raw.slice(last));
 }
 
 function holdsSurrogate(text: string, from: number, to: number): boolean {
