@@ -19,16 +19,20 @@ export interface RenderTarget {
   readonly rtl: boolean;
 }
 
+/** Translations by segment id, or aligned with a document's segments by index. */
+export type Translations = ReadonlyMap<string, string> | readonly (string | undefined)[];
+
 export interface ExtractedDocument {
   readonly format: Format;
   /** In document order; ids are unique within the document. */
   readonly segments: readonly Segment[];
   /**
    * Rebuilds the document with each segment's text replaced by its translation
-   * (masked text, same tokens as the source segment). A segment missing from the map
-   * keeps its source text. Tokens are unmasked to their original bytes.
+   * (masked text, same tokens as the source segment), given by segment id or aligned
+   * with `segments` by index. A segment without one keeps its source text. Tokens are
+   * unmasked to their original bytes.
    */
-  render(translations: ReadonlyMap<string, string>, target: RenderTarget): string;
+  render(translations: Translations, target: RenderTarget): string;
 }
 
 export interface FormatAdapter {

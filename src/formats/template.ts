@@ -7,7 +7,7 @@
  * token) is spliced by the same recursion, and everything outside segments is copied.
  */
 import { ServiceError } from '../errors.js';
-import type { ExtractedDocument, Format, RenderTarget } from './format.js';
+import type { ExtractedDocument, Format, RenderTarget, Translations } from './format.js';
 import { TOKEN_PATTERN, tokenProblem } from './segment.js';
 import type { Segment, SegmentKind } from './segment.js';
 
@@ -407,7 +407,7 @@ function bidiInside(text: string): string {
 const TOKEN_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
 
 /** Translations by segment index. */
-type Translations = readonly (string | undefined)[];
+type Aligned = readonly (string | undefined)[];
 
 /** N-1 for a string `sN` (decimal digits), else -1. */
 function idIndex(id: string): number {
@@ -493,8 +493,8 @@ export class TemplateDocument implements ExtractedDocument {
     this.#tree = patches.length === 0 && built.flat ? null : nest(info, count, patches);
   }
 
-  render(translationsById: ReadonlyMap<string, string>, target: RenderTarget): string {
-    const translations = this.#align(translationsById);
+  render(given: Translations, target: RenderTarget): string {
+    const translations = Array.isArray(given) ? (given as Aligned) : this.#align(given as ReadonlyMap<string, string>);
     this.#out = [];
     this.#copyFrom = this.#copyTo = 0;
     const tree = this.#tree;
@@ -522,7 +522,7 @@ export class TemplateDocument implements ExtractedDocument {
    * (a key `sN` is segment N-1's id): 30k lookups by id cost several ms per render, in
    * cache misses more than hashing.
    */
-  #align(translations: ReadonlyMap<string, string>): Translations {
+  #align(translations: ReadonlyMap<string, string>): Aligned {
     const segments = this.segments;
     const aligned: (string | undefined)[] = new Array(segments.length);
     if (translations instanceof Map) {
@@ -555,7 +555,7 @@ export class TemplateDocument implements ExtractedDocument {
   }
 
   /** `[start, end)` of the source with the edits from `first` on (siblings) that lie inside it. */
-  #renderRange(start: number, end: number, first: number, translations: Translations, target: RenderTarget): void {
+  #renderRange(start: number, end: number, first: number, translations: Aligned, target: RenderTarget): void {
     const tree = this.#tree!;
     let cursor = start;
     for (let edit = first; edit !== NONE; edit = tree.nextSibling[edit]!) {
@@ -571,13 +571,13 @@ export class TemplateDocument implements ExtractedDocument {
   }
 
   /** `[start, end)` with the children of segment `index` (its nested segments) rendered in it. */
-  #renderInside(index: number, start: number, end: number, translations: Translations, target: RenderTarget): void {
+  #renderInside(index: number, start: number, end: number, translations: Aligned, target: RenderTarget): void {
     const child = this.#tree ? this.#tree.firstChild[index]! : NONE;
     if (child !== NONE) this.#renderRange(start, end, child, translations, target);
     else if (end > start) this.#copy(start, end);
   }
 
-  #renderSegment(index: number, translations: Translations, target: RenderTarget): void {
+  #renderSegment(index: number, translations: Aligned, target: RenderTarget): void {
     const segment = this.segments[index]!;
     const at = INFO * index;
     const info = this.#info;

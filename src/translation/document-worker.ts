@@ -9,7 +9,6 @@ import type { ExtractedDocument } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
 import { countTokens } from '../tokens.js';
 import { serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
-import { translationMap } from './prepared-document.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
@@ -31,7 +30,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
   }
   const document = documents.get(message.doc);
   if (!document) throw new Error(`document ${message.doc} is not held by this worker`);
-  return document.render(translationMap(document.segments, message.translations), message.target);
+  return document.render(message.translations, message.target);
 }
 
 port.on('message', (message: WorkerRequest) => {

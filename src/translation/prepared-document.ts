@@ -30,13 +30,6 @@ export interface PreparedDocument {
   release(): void;
 }
 
-/** Segment translations aligned by index → the id-keyed map an ExtractedDocument renders from. */
-export function translationMap(segments: readonly Segment[], translations: readonly string[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (let i = 0; i < segments.length; i++) map.set(segments[i]!.id, translations[i]!);
-  return map;
-}
-
 /** The inline implementation: the ExtractedDocument on this thread. */
 export function inlineDocument(document: ExtractedDocument, detection: DetectionResult | undefined): PreparedDocument {
   let released = false;
@@ -48,7 +41,7 @@ export function inlineDocument(document: ExtractedDocument, detection: Detection
       if (released) throw new Error('the document was released before rendering');
       const out: Record<string, string> = {};
       for (const { key, target, translations } of requests) {
-        out[key] = document.render(translationMap(document.segments, translations), target);
+        out[key] = document.render(translations, target);
       }
       return out;
     },
