@@ -94,20 +94,76 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
 /** The spans of `text` into `list` (emptied first). */
 export function scanPlaceholders(text: string, options: PlaceholderOptions, list: SpanList): void {
   list.length = 0;
+  rangeEnd = text.length;
+  inRange = false;
+  undecided = false;
   scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
+}
+
+/**
+ * The end of the text as the scan must see it: `text.length`, or the end of the range
+ * `scanRange` reads in place. Nothing at or past it may decide a match.
+ */
+let rangeEnd = 0;
+/** Scanning a range of a larger text (`scanRange`): no regex search, which could run past it. */
+let inRange = false;
+/** Set when a range scan met what only a scan of the sliced range can decide. */
+let undecided = false;
+
+const isAlphanumeric = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A character some pattern's lookbehind tests for: `[\w.+%:/\\-]`. */
+const isLookbehind = (c: number): boolean =>
+  isAlphanumeric(c) || c === 95 /* _ */ || c === 46 /* . */ || c === 43 /* + */ || c === 37 /* % */ || c === 58 /* : */ || c === 47 /* / */ || c === 92 /* \ */ || c === 45; /* - */
+
+/**
+ * The spans of `text[from, to)`, as offsets into `text`, into `list` (emptied first), the
+ * same as `scanPlaceholders(text.slice(from, to))` gives shifted by `from` — without the
+ * slice. Reading a flat source in place is about twice as fast per character as reading
+ * a slice of it (a sliced string is one more indirection per read). Returns false, with
+ * `list` undefined, when the answer could differ or cost a search past `to`: a match that
+ * would end past `to`, a candidate that needs a regex search (`:`, `@`, `%` or `www.`
+ * before an `@`), or a neighbouring character a lookaround would see; the caller then
+ * scans the slice.
+ */
+export function scanRange(text: string, from: number, to: number, options: PlaceholderOptions, list: SpanList): boolean {
+  list.length = 0;
+  // The neighbours a lookbehind (at `from`) or lookahead (`[A-Za-z0-9]`, at `to`) would see.
+  if (from > 0 && isLookbehind(text.charCodeAt(from - 1))) return false;
+  if (to < text.length && isAlphanumeric(text.charCodeAt(to))) return false;
+  rangeEnd = to;
+  inRange = true;
+  undecided = false;
+  scan(text, from, to, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
+  inRange = false;
+  return !undecided;
+}
+
+/** The character code at `i`, or -1 at or past the end of the text as the scan sees it. */
+function codeAt(text: string, i: number): number {
+  return i < rangeEnd ? text.charCodeAt(i) : -1;
+}
+
+function hasCode(text: string, code: number, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === code) return true;
+  return false;
 }
 
 /** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
 export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
+  return mayHoldPlaceholderAt(text, from, to, to) !== -1;
+}
+
+/** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
+function mayHoldPlaceholderAt(text: string, from: number, to: number, end = rangeEnd): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c > 119) {
-      if (c === 123 /* { */ || c === 125 /* } */) return true;
+      if (c === 123 /* { */ || c === 125 /* } */) return i;
     } else if (c === 119 /* w */) {
-      if (i + 3 < to && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return true;
-    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return true;
+      if (i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return i;
+    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
   }
-  return false;
+  return -1;
 }
 
 const CANDIDATE = /[{}%$<:@]|www\./g;
@@ -128,10 +184,12 @@ function nextCandidate(text: string, from: number, to: number): number {
     if (c > 119) {
       if (c === 123 /* { */ || c === 125 /* } */) return i;
     } else if (c === 119 /* w */) {
-      if (text.startsWith('ww.', i + 1)) return i;
+      if (i + 3 < rangeEnd && text.startsWith('ww.', i + 1)) return i;
     } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
   }
   if (near === to) return -1;
+  // In a range of a larger text a regex search could run far past `to`: by char code.
+  if (inRange) return mayHoldPlaceholderAt(text, near, to);
   CANDIDATE.lastIndex = near;
   if (!CANDIDATE.test(text)) return -1;
   const end = CANDIDATE.lastIndex;
@@ -163,7 +221,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     const c = text.charCodeAt(candidate);
     let start: number;
     let matchEnd: number;
-    if (c === 123 /* { */ && text.charCodeAt(candidate + 1) !== 123) {
+    if (c === 123 /* { */ && codeAt(text, candidate + 1) !== 123) {
       start = candidate;
       matchEnd = candidate + 1;
     } else if (
@@ -171,7 +229,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
       c === 125 /* } */ ||
       c === 60 /* < */ ||
       c === 36 /* $ */ ||
-      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= text.indexOf('@', from) === -1))
+      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= !hasCode(text, 64 /* @ */, from, rangeEnd)))
     ) {
       const sticky = STICKY.get(pattern)!;
       sticky.lastIndex = candidate;
@@ -181,7 +239,15 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
       }
       start = candidate;
       matchEnd = sticky.lastIndex;
+      if (matchEnd > rangeEnd) {
+        undecided = true;
+        return;
+      }
     } else {
+      if (inRange) {
+        undecided = true;
+        return;
+      }
       pattern.lastIndex = at;
       const match = pattern.exec(text);
       if (!match || match.index >= to) break;
@@ -191,6 +257,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     at = matchEnd;
     if (matchEnd - start === 1 && text.charCodeAt(start) === 123 /* { */) {
       const end = readIcu(text, start, to, pattern, spans, inPlural ? hashFrom : -1, depth);
+      if (undecided) return;
       if (end < 0) continue;
       hashFrom = at = end;
       continue;
@@ -214,9 +281,7 @@ const URL_START = /^(?:https?|ftp):|^www\./;
 
 /** `#` inside a plural branch is the number: an atom. */
 function pushHashes(text: string, from: number, upTo: number, spans: SpanList): void {
-  for (let i = text.indexOf('#', from); i !== -1 && i < upTo; i = text.indexOf('#', i + 1)) {
-    spans.add(i, i + 1, ATOM, 0);
-  }
+  for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === 35 /* # */) spans.add(i, i + 1, ATOM, 0);
 }
 
 const SPACE = /\s/;
@@ -292,7 +357,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
   const nameEnd = readIdent(text, i, to);
   if (nameEnd === i) return -1;
   i = skipSpace(text, nameEnd, to);
-  const c = text.charCodeAt(i);
+  const c = codeAt(text, i);
   if (c === 125 /* } */) {
     if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
     spans.add(start, i + 1, ATOM, 0);
@@ -310,9 +375,9 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     spans.add(start, end, ATOM, 0);
     return end;
   }
-  if (type === 0 || text.charCodeAt(i) !== 44 /* , */) return -1;
+  if (type === 0 || codeAt(text, i) !== 44 /* , */) return -1;
   i = skipSpace(text, i + 1, to);
-  if (text.startsWith('offset:', i)) {
+  if (i + 7 <= rangeEnd && text.startsWith('offset:', i)) {
     i = skipSpace(text, i + 7, to);
     while (i < to && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
     i = skipSpace(text, i, to);
@@ -324,7 +389,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     const selStart = i;
     const selEnd = text.charCodeAt(i) === 61 /* = */ ? readIdent(text, i + 1, to) : readIdent(text, i, to);
     const braceAt = selEnd === selStart ? -1 : skipSpace(text, selEnd, to);
-    const close = braceAt >= 0 && text.charCodeAt(braceAt) === 123 /* { */ ? matchBrace(text, braceAt, to) : -1;
+    const close = braceAt >= 0 && codeAt(text, braceAt) === 123 /* { */ ? matchBrace(text, braceAt, to) : -1;
     if (close < 0) {
       branchTop = base;
       return -1;
@@ -336,7 +401,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     i = skipSpace(text, close, to);
   }
   const top = branchTop;
-  if (text.charCodeAt(i) !== 125 /* } */ || top === base) {
+  if (codeAt(text, i) !== 125 /* } */ || top === base) {
     branchTop = base;
     return -1;
   }
@@ -351,6 +416,10 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     const close = branchStack[b + 2]!;
     spans.add(branchStack[b]!, open, OPEN, pair);
     scan(text, open, close, pattern, plural, spans, depth + 1);
+    if (undecided) {
+      branchTop = base;
+      return -1;
+    }
     spans.add(close, nextStart, CLOSE, pair);
   }
   branchTop = base;
@@ -389,6 +458,42 @@ export function maskInto(
   if (count === 0) {
     if (raw.length > 0) out.text(raw);
   } else if (last < raw.length) out.text(raw.slice(last));
+}
+
+/**
+ * `maskInto(out, source.slice(from, to), from, literal, options)`, reading the range in
+ * place (`scanRange`); `raw`, when given, is that slice, already made by the caller.
+ */
+export function maskRange(
+  out: DocumentBuilder,
+  source: string,
+  from: number,
+  to: number,
+  raw?: string,
+  literal?: (text: string) => string,
+  options: PlaceholderOptions = {},
+): void {
+  const list = shared;
+  if (!scanRange(source, from, to, options, list)) {
+    maskInto(out, raw ?? source.slice(from, to), from, literal, options);
+    return;
+  }
+  const data = list.data;
+  const count = list.length;
+  if (count === 0) {
+    if (to > from) out.text(raw ?? source.slice(from, to));
+    return;
+  }
+  let last = from;
+  for (let k = 0; k < count; k += 4) {
+    const start = data[k]!;
+    const end = data[k + 1]!;
+    if (start > last) out.text(source.slice(last, start));
+    if (literal === undefined || !holdsSurrogate(source, start, end)) out.token(data[k + 2]!, start, end, data[k + 3]!);
+    else out.literalToken(data[k + 2]!, literal(source.slice(start, end)), data[k + 3]!);
+    last = end;
+  }
+  if (last < to) out.text(source.slice(last, to));
 }
 
 function holdsSurrogate(text: string, from: number, to: number): boolean {

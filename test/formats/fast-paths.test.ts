@@ -5,7 +5,8 @@
  *  - fast-paths.golden.json: segments and a translated render of tricky inputs, as
  *    produced by the implementation before the fast paths (commit 95b058c);
  *  - isProse against its definition (no NON_PROSE pattern matches);
- *  - json ctx and error offsets against jsonc-parser's `visit`.
+ *  - json ctx and error offsets against jsonc-parser's `visit`;
+ *  - a placeholder scan of a range in place against a scan of its slice.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { visit } from 'jsonc-parser';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { isProse, NON_PROSE } from '../../src/formats/json.js';
+import { findPlaceholders, scanRange, SpanList } from '../../src/formats/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
 const RUNS = propertyRuns(300);
@@ -121,5 +123,36 @@ describe('json read with the scanner', () => {
     const source = `${'['.repeat(100_000)}"Deep value"${']'.repeat(100_000)}`;
     const [segment] = getAdapter('json').extract(source).segments;
     assert.equal(segment!.ctx, Array(100_000).fill(0).join('.'));
+  });
+});
+
+describe('scanRange reads a range in place', () => {
+  // Pieces that make placeholders, near-placeholders and the neighbours lookarounds test.
+  const piece = fc.constantFrom(
+    'Hi ', 'x', '_', '.', '-', ':', '/', '\\', '%', '@', '"', ' ', '\n', '{', '}', '{{', '}}', '#', 'www.', 'w', '<', '>',
+    '{name}', '{n, plural, one {# item} other {# items}}', '{s, select, a {A {x}} other {B}}', '{n, number}', '{ n , plural , offset:1 =0 {none} other {#}}',
+    '{{user}}', '{{{raw}}}', '%s', '%1$s', '%(name)s', '%{x}', '${y}', '$t(k.k)', ':name', 'https://a.b/c.', 'www.x.org', 'me@x.org', 'a.b@c.de',
+    '<g1>', '</g2>', '<x3/>', '\ud83d\ude00', '\ud800', 'é',
+  );
+  const text = fc.array(piece, { maxLength: 14 }).map((pieces) => pieces.join(''));
+  it('finds what a scan of the slice finds, or declines', () => {
+    const list = new SpanList();
+    let decided = 0;
+    fc.assert(
+      fc.property(text, text, text, fc.boolean(), (before, range, after, colonMarkers) => {
+        const source = before + range + after;
+        const from = before.length;
+        const to = from + range.length;
+        const sliced = findPlaceholders(range, { colonMarkers }).flatMap((s) => [s.start + from, s.end + from, s.type]);
+        if (!scanRange(source, from, to, { colonMarkers }, list)) return;
+        decided++;
+        const inPlace: (number | string)[] = [];
+        for (let k = 0; k < list.length; k += 4) inPlace.push(list.data[k]!, list.data[k + 1]!, ['atom', 'open', 'close'][list.data[k + 2]!]!);
+        assert.deepEqual(inPlace, sliced);
+      }),
+      { ...RUNS, numRuns: RUNS.numRuns * 10 },
+    );
+    // Most ranges are read in place: a property that always declined would test nothing.
+    assert.ok(decided > RUNS.numRuns, `decided ${decided}`);
   });
 });
