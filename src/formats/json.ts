@@ -7,7 +7,7 @@ import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
 import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskInto } from './placeholders.js';
+import { maskInto, maskRange } from './placeholders.js';
 import { DocumentBuilder } from './template.js';
 
 /** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
@@ -42,14 +42,22 @@ const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags)
   (flags) => new RegExp(NON_PROSE.filter((pattern) => pattern.flags === flags).map((pattern) => `(?:${pattern.source})`).join('|'), flags),
 );
 
+/** SURE_LETTER.test(value), by char code for the usual first character (e, t and z in either case ask the regex). */
+function hasSureLetter(value: string): boolean {
+  const c = value.charCodeAt(0) | 32;
+  if (c >= 97 && c <= 122 && c !== 101 /* e */ && c !== 116 /* t */ && c !== 122 /* z */) return true;
+  return SURE_LETTER.test(value);
+}
+
 /** True when a JSON string value is prose a translator should see. */
 export function isProse(value: string): boolean {
-  if (value.includes(' ') && SURE_LETTER.test(value)) return true;
+  if (value.includes(' ') && hasSureLetter(value)) return true;
   for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return false;
   return true;
 }
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
+const SURROGATE = /[\ud800-\udfff]/;
 const COLON_MARKERS = { colonMarkers: true } as const;
 
 // jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
@@ -76,12 +84,17 @@ function invalid(offset: number): never {
 }
 
 /**
- * Adds the prose string values of `content` (a JSON document) to `out`. A loop over
+ * Adds the prose string values of `out.source` (a JSON document) to `out`. A loop over
  * jsonc-parser's scanner with the grammar of its `visit` (comments and trailing commas
- * refused; the error offset is that of the first token `visit` reports), tracking the
- * key path itself: `ctx` costs one concatenation per value, not an array per value.
+ * refused; the error offset is that of the first token `visit` reports). Segments carry
+ * no key path (`ctx`): nothing reads one, and it was half of an extracted document's
+ * memory (docs/decisions/0007-json-segments-without-key-paths.md).
  */
-export function jsonSegments(out: DocumentBuilder, content = out.source, base = 0): void {
+export function jsonSegments(out: DocumentBuilder): void {
+  const content = out.source;
+  // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
+  // escaped spelling; the test is one pass, and none at all for a one-byte string.
+  const surrogates = SURROGATE.test(content);
   const scanner = createScanner(content, false);
   const next = (): number => {
     for (;;) {
@@ -93,27 +106,19 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
       return token;
     }
   };
-  // Open containers, 1-based: whether an array, what their members' paths start with
-  // (the container's own path, `path.map(String).join('.')`, and a dot; nothing for the
-  // root), whether a comma is due, and the index of an array's current element.
+  // Open containers, 1-based: whether an array, and whether a comma is due.
   const isArray: boolean[] = [false];
-  const prefixes: string[] = [''];
   const needsComma: boolean[] = [false];
-  const indexes: number[] = [0];
   let depth = 0;
-  let key: string | number = '';
   let token = next();
   for (;;) {
     // A value is expected at `token` (the root, or after `key :` / in an array).
     switch (token) {
       case OPEN_BRACE:
       case OPEN_BRACKET: {
-        const prefix = depth === 0 ? '' : `${prefixes[depth]}${key}.`;
         depth++;
         isArray[depth] = token === OPEN_BRACKET;
-        prefixes[depth] = prefix;
         needsComma[depth] = false;
-        indexes[depth] = -1;
         token = next();
         break;
       }
@@ -122,13 +127,15 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
         if (isProse(value)) {
           const offset = scanner.getTokenOffset();
           const length = scanner.getTokenLength();
-          const start = base + offset + 1;
-          const ctx = depth === 0 ? '(root)' : prefixes[depth]! + key || '(root)';
-          out.begin(start, base + offset + length - 1, 'value', jsonStringEscape, ctx);
+          const start = offset + 1;
+          const end = offset + length - 1;
+          out.begin(start, end, 'value', jsonStringEscape);
           // Without escapes in the literal (the value is as long as the text between the
-          // quotes), a placeholder's bytes are its source range: JSON.stringify would
-          // give the same bytes unless the placeholder holds a surrogate.
-          maskInto(out, value, value.length === length - 2 ? start : -1, jsonLiteral, COLON_MARKERS);
+          // quotes), the value is its source range, read in place, and a placeholder's
+          // bytes are its source range: JSON.stringify would give the same bytes unless
+          // the placeholder holds a surrogate.
+          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, COLON_MARKERS);
+          else maskInto(out, value, -1, jsonLiteral, COLON_MARKERS);
           out.commit();
         }
         token = next();
@@ -162,10 +169,8 @@ export function jsonSegments(out: DocumentBuilder, content = out.source, base = 
         token = next();
       } else if (needsComma[depth]) invalid(scanner.getTokenOffset());
       needsComma[depth] = true;
-      if (array) key = ++indexes[depth]!;
-      else {
+      if (!array) {
         if (token !== STRING) invalid(scanner.getTokenOffset());
-        key = scanner.getTokenValue();
         token = next();
         if (token !== COLON) invalid(scanner.getTokenOffset());
         token = next();

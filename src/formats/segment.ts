@@ -15,7 +15,10 @@ export interface Segment {
   /** Masked text: the words plus tokens. */
   readonly text: string;
   readonly kind: SegmentKind;
-  /** A short hint for the model: a JSON key path, `h2`, `img@alt`, `table cell`. */
+  /**
+   * Where the text sits, for tests and debugging: `img@alt`, an attribute's name. Not sent
+   * to models (decision 0005); JSON values have none (decision 0007).
+   */
   readonly ctx?: string;
   /** Headings, table cells and attributes must stay on one line. */
   readonly singleLine?: boolean;

@@ -150,7 +150,8 @@ describe('json rules', () => {
   it('translates prose values only, never keys or non-prose strings', () => {
     const source = '{"Save": "Save", "id": "btn_primary", "url": "https://x.y", "date": "2024-01-02", "v": "1.2.3", "p": "a/b.png", "u": "550e8400-e29b-41d4-a716-446655440000", "k": "checkout.button.label", "n": "42", "e": "a@b.co", "blank": " "}';
     const doc = json.extract(source);
-    assert.deepEqual(doc.segments.map((s) => `${s.ctx}=${s.text}`), ['Save=Save']);
+    // (and with no key path: decision 0007)
+    assert.deepEqual(doc.segments, [{ id: 's1', text: 'Save', kind: 'value' }]);
   });
 
   it('splices JSON-escaped translations at the literal and keeps whitespace', () => {
