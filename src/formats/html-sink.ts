@@ -7,7 +7,7 @@
 import { CLOSE, OPEN } from './template.js';
 import type { Escaper, Part, SegmentDraft } from './template.js';
 import type { SegmentKind } from './segment.js';
-import { mayHoldPlaceholder, scanPlaceholders, SpanList } from './placeholders.js';
+import { mayHoldPlaceholder, scanPlaceholders, scanRange, SpanList } from './placeholders.js';
 
 /** The part of DocumentBuilder the adapter uses. */
 export interface SegmentSink {
@@ -66,29 +66,29 @@ const NO_OPTIONS = {};
 /**
  * The raw text `source[start, end)` into `sink`: placeholders become tokens (their source
  * bytes), the text between them is decoded by `decode`. Used by the html and markdown
- * adapters (json and plain, which need no decoding, use placeholders.ts's maskInto).
+ * adapters (json and plain, which need no decoding, use placeholders.ts's maskRange).
  */
 export function maskText(sink: SegmentSink, source: string, start: number, end: number, decode: (raw: string) => string): void {
   if (end <= start) return;
-  const raw = source.slice(start, end);
   if (!mayHoldPlaceholder(source, start, end)) {
-    sink.text(decode(raw));
+    sink.text(decode(source.slice(start, end)));
     return;
   }
-  scanPlaceholders(raw, NO_OPTIONS, spans);
+  // Spans as source offsets: read in place, or from a scan of the slice when that declines.
+  let shift = 0;
+  if (!scanRange(source, start, end, NO_OPTIONS, spans)) {
+    scanPlaceholders(source.slice(start, end), NO_OPTIONS, spans);
+    shift = start;
+  }
   const data = spans.data;
   const count = spans.length;
-  if (count === 0) {
-    sink.text(decode(raw));
-    return;
-  }
-  let last = 0;
+  let last = start;
   for (let k = 0; k < count; k += 4) {
-    const spanStart = data[k]!;
-    const spanEnd = data[k + 1]!;
-    if (spanStart > last) sink.text(decode(raw.slice(last, spanStart)));
-    sink.token(data[k + 2]!, start + spanStart, start + spanEnd, data[k + 3]!);
+    const spanStart = data[k]! + shift;
+    const spanEnd = data[k + 1]! + shift;
+    if (spanStart > last) sink.text(decode(source.slice(last, spanStart)));
+    sink.token(data[k + 2]!, spanStart, spanEnd, data[k + 3]!);
     last = spanEnd;
   }
-  if (last < raw.length) sink.text(decode(raw.slice(last)));
+  if (last < end) sink.text(decode(source.slice(last, end)));
 }

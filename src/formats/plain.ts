@@ -5,7 +5,7 @@
  */
 import { plainEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskInto } from './placeholders.js';
+import { maskRange } from './placeholders.js';
 import { ATOM, DocumentBuilder } from './template.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
@@ -60,7 +60,7 @@ function endParagraph(out: DocumentBuilder, runStart: number, end: number): void
 
 /** A run of text between line breaks: placeholders become atoms. */
 function run(out: DocumentBuilder, start: number, end: number): void {
-  if (end > start) maskInto(out, out.source.slice(start, end), start);
+  if (end > start) maskRange(out, out.source, start, end);
 }
 
 const SPACE = /\s/;
