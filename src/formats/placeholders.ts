@@ -150,18 +150,22 @@ function hasCode(text: string, code: number, from: number, to: number): boolean 
 
 /** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
 export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
-  return mayHoldPlaceholderAt(text, from, to, to) !== -1;
+  return candidateIn(text, from, to, to) !== -1;
 }
 
+/** By char code below 128: 1 for `{}%$<:@`, 2 for `w` (a candidate where `www.` starts). */
+const CANDIDATE_CHAR = new Uint8Array(128);
+for (const c of '{}%$<:@') CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
+CANDIDATE_CHAR[119 /* w */] = 2;
+
 /** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
-function mayHoldPlaceholderAt(text: string, from: number, to: number, end = rangeEnd): number {
+function candidateIn(text: string, from: number, to: number, end: number): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c > 119) {
-      if (c === 123 /* { */ || c === 125 /* } */) return i;
-    } else if (c === 119 /* w */) {
+    if (c < 128 && CANDIDATE_CHAR[c] !== 0) {
+      if (CANDIDATE_CHAR[c] === 1) return i;
       if (i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return i;
-    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
+    }
   }
   return -1;
 }
@@ -177,19 +181,11 @@ const CANDIDATE = /[{}%$<:@]|www\./g;
  * latest: that is the end of the text or a branch's closing `}`.
  */
 function nextCandidate(text: string, from: number, to: number): number {
-  // A few characters by char code first (a regex call costs about as much as 16 of them).
-  const near = Math.min(to, from + 16);
-  for (let i = from; i < near; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 119) {
-      if (c === 123 /* { */ || c === 125 /* } */) return i;
-    } else if (c === 119 /* w */) {
-      if (i + 3 < rangeEnd && text.startsWith('ww.', i + 1)) return i;
-    } else if (c === 37 /* % */ || c === 36 /* $ */ || c === 60 /* < */ || c === 58 /* : */ || c === 64 /* @ */) return i;
-  }
-  if (near === to) return -1;
-  // In a range of a larger text a regex search could run far past `to`: by char code.
-  if (inRange) return mayHoldPlaceholderAt(text, near, to);
+  // By char code: a few characters first (a regex call costs about as much as 16 of
+  // them), all of them in a range of a larger text (a regex search could run far past `to`).
+  const near = inRange ? to : Math.min(to, from + 16);
+  const found = candidateIn(text, from, near, rangeEnd);
+  if (found !== -1 || near === to) return found;
   CANDIDATE.lastIndex = near;
   if (!CANDIDATE.test(text)) return -1;
   const end = CANDIDATE.lastIndex;
