@@ -87,6 +87,18 @@ function isAsciiPunctuation(code: number): boolean {
 
 
 
+/**
+ * Where a text item that runs up to a node at `node` ends: at `node`, or, when only a
+ * line's indentation lies between the last line break and `node`, right after that
+ * break. Text merged across a line (`a\n  x_y…`) holds the next line's indentation, and
+ * mdast's text ends at the break when a node starts the line.
+ */
+function textEndBefore(text: string, start: number, node: number): number {
+  let end = node;
+  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+  return end > start && text.charCodeAt(end - 1) === 10 ? end : node;
+}
+
 /** GFM e-mail local part characters (micromark's gfmAtext). */
 function isAtext(code: number): boolean {
   return code === 43 || code === 45 || code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
@@ -376,7 +388,7 @@ class Scanner {
     const last = items[items.length - 1];
     if (last && last.end > start) {
       if (last.kind !== TEXT) throw BAIL;
-      last.end = start;
+      last.end = textEndBefore(text, last.start, start);
     }
     if (runStart < start) this.#text(runStart, start);
     items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));

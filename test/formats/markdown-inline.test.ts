@@ -180,6 +180,9 @@ describe('markdown inline reader', () => {
       '\\*not\\* and \\[not\\](x) and &#42;not&#42;',
       'a [link](u\n  "multi\n  line") b',
       'mail me@ex.com, x.y+z@e-x.com. and _u@v.com',
+      // an e-mail whose local part holds `_` at the start of an indented line: the text
+      // before it ends at the line break (the indentation is no one's), as in mdast
+      'a\n  x_ya@b.coa and\n\tu_v@w.io',
       'bump npm@5.2.0. and deps: mime-db@1.52.0',
       // e-mails micromark leaves as text (mdast-util-gfm-autolink-literal's later pass, which
       // made links without offsets of them, is not part of the reading).
