@@ -164,10 +164,15 @@ function candidateIn(text: string, from: number, to: number, end: number): numbe
     const c = text.charCodeAt(i);
     if (c < 128 && CANDIDATE_CHAR[c] !== 0) {
       if (CANDIDATE_CHAR[c] === 1) return i;
-      if (i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46) return i;
+      if (startsWww(text, i, end)) return i;
     }
   }
   return -1;
+}
+
+/** Whether the `w` at `i` starts `www.` ending before `end`. */
+function startsWww(text: string, i: number, end: number): boolean {
+  return i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46;
 }
 
 const CANDIDATE = /[{}%$<:@]|www\./g;
@@ -280,35 +285,41 @@ function pushHashes(text: string, from: number, upTo: number, spans: SpanList): 
   for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === 35 /* # */) spans.add(i, i + 1, ATOM, 0);
 }
 
+/**
+ * The ICU reader (`readIcu`, `readBranches`) reads each character of an argument once:
+ * `c`, the code of the character at `i`, goes from one step to the next, where each
+ * step used to read again the character the last one stopped at, and branch bodies were
+ * read three times. Reading arguments was most of the JSON adapter's placeholder time.
+ *
+ * At `to` and past it, `c` is `END`: no character, and in no class. (Some steps used to
+ * read up to `rangeEnd`; the same, as `to` is `rangeEnd` except in a branch body, where
+ * the braces balance, so no argument read there runs up to the body's end.)
+ */
+const END = 0x10000;
+/** The char code at `i`, or `END` at or past `to`. */
+const codeBefore = (text: string, i: number, to: number): number => (i < to ? text.charCodeAt(i) : END);
+
+/** By char code below 128: `SPACE_CHAR` for `\s`, `IDENT_CHAR` for `[A-Za-z0-9_$.-]`. */
+const ICU_CHAR = new Uint8Array(128);
+const SPACE_CHAR = 1;
+const IDENT_CHAR = 2;
+for (const c of ' \t\n\v\f\r') ICU_CHAR[c.charCodeAt(0)] = SPACE_CHAR;
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-') ICU_CHAR[c.charCodeAt(0)] = IDENT_CHAR;
+
 const SPACE = /\s/;
-/** `\s` for one UTF-16 unit: ASCII by char code, anything else asks the regex. */
-function isSpaceAt(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return SPACE.test(text[i]!);
-}
-
-function skipSpace(text: string, i: number, to: number): number {
-  while (i < to && isSpaceAt(text, i)) i++;
-  return i;
-}
-
 const IDENT = /[\p{L}\p{N}_$.-]/u;
-function readIdent(text: string, i: number, to: number): number {
-  for (; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128) {
-      // a-z A-Z 0-9 _ $ . -
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c === 46 || c === 45)) break;
-    } else if (!IDENT.test(text[i]!)) break;
-  }
-  return i;
+/** Whether `c` (a code unit, or `END`) is `\s`: ASCII by table, anything else asks the regex. */
+const isSpace = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === SPACE_CHAR : c !== END && isWide(SPACE, c));
+/** Whether `c` (a code unit, or `END`) may be in an ICU identifier: `[\p{L}\p{N}_$.-]`. */
+const isIdent = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === IDENT_CHAR : c !== END && isWide(IDENT, c));
+/** A code unit beyond ASCII against a one-character class: rare, so apart, and the loops stay small. */
+function isWide(charClass: RegExp, c: number): boolean {
+  return charClass.test(String.fromCharCode(c));
 }
 
-/** The index just past the `}` that balances the `{` at `open`, or -1. */
-function matchBrace(text: string, open: number, to: number): number {
-  let depth = 0;
-  for (let i = open; i < to; i++) {
+/** The index just past the `}` that brings `depth` open braces before `from` to 0, or -1. */
+function closeBrace(text: string, from: number, to: number, depth: number): number {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === 123) depth++;
     else if (c === 125 && --depth === 0) return i + 1;
@@ -316,13 +327,16 @@ function matchBrace(text: string, open: number, to: number): number {
   return -1;
 }
 
-/** The ICU argument type at `text[from, to)`: 0 none of ours, 1 simple, 2 plural-like, 3 select. */
+/**
+ * The ICU argument type at `text[from, to)`: 0 none of ours, 1 simple, 2 plural-like,
+ * 3 select. (`plural` and `select` are tried first: they are the common ones.)
+ */
 function argumentType(text: string, from: number, to: number): number {
   switch (to - from) {
     case 4:
       return text.startsWith('date', from) || text.startsWith('time', from) ? 1 : 0;
     case 6:
-      return text.startsWith('number', from) ? 1 : text.startsWith('plural', from) ? 2 : text.startsWith('select', from) ? 3 : 0;
+      return text.startsWith('plural', from) ? 2 : text.startsWith('select', from) ? 3 : text.startsWith('number', from) ? 1 : 0;
     case 7:
       return text.startsWith('ordinal', from) ? 1 : 0;
     case 8:
@@ -335,11 +349,14 @@ function argumentType(text: string, from: number, to: number): number {
 }
 
 /**
- * Branch positions (selector start, body start, body end) of the ICU messages being
- * read; nested reads stack above. `branchTop` is its used length (shrinking the array
- * itself would free its storage, and the next message would allocate it again).
+ * Branch positions of the ICU messages being read, `BRANCH_SLOTS` per branch: selector
+ * start, body start, body end, and the stretch of the body to read for `#`s (from its
+ * first `#` to just past its last), or -1 and 0 for a body that needs a scan. Nested
+ * reads stack above. `branchTop` is its used length (shrinking the array itself would
+ * free its storage, and the next message would allocate it again).
  */
 const branchStack: number[] = [];
+const BRANCH_SLOTS = 5;
 let branchTop = 0;
 
 /**
@@ -349,78 +366,117 @@ let branchTop = 0;
  * Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first.
  */
 function readIcu(text: string, start: number, to: number, pattern: RegExp, spans: SpanList, hashFrom: number, depth: number): number {
-  let i = skipSpace(text, start + 1, to);
-  const nameEnd = readIdent(text, i, to);
-  if (nameEnd === i) return -1;
-  i = skipSpace(text, nameEnd, to);
-  const c = codeAt(text, i);
-  if (c === 125 /* } */) {
-    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
-    spans.add(start, i + 1, ATOM, 0);
-    return i + 1;
-  }
+  // `{` name `}`, or `{` name `,` type, then `}` for a simple type, else `,` [offset] branches.
+  let i = start + 1;
+  let c = codeBefore(text, i, to);
+  while (isSpace(c)) c = codeBefore(text, ++i, to);
+  const nameStart = i;
+  while (isIdent(c)) c = codeBefore(text, ++i, to);
+  if (i === nameStart) return -1;
+  while (isSpace(c)) c = codeBefore(text, ++i, to);
+  if (c === 125 /* } */) return addArgument(text, start, i + 1, spans, hashFrom);
   if (c !== 44 /* , */) return -1;
-  i = skipSpace(text, i + 1, to);
-  const typeEnd = readIdent(text, i, to);
-  const type = argumentType(text, i, typeEnd);
-  i = skipSpace(text, typeEnd, to);
-  if (type === 1) {
-    const end = matchBrace(text, start, to);
-    if (end < 0) return -1;
-    if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
-    spans.add(start, end, ATOM, 0);
-    return end;
+  c = codeBefore(text, ++i, to);
+  while (isSpace(c)) c = codeBefore(text, ++i, to);
+  const typeStart = i;
+  while (isIdent(c)) c = codeBefore(text, ++i, to);
+  const type = argumentType(text, typeStart, i);
+  if (type === 1) return addArgument(text, start, closeBrace(text, start, to, 0), spans, hashFrom);
+  if (type === 0) return -1;
+  while (isSpace(c)) c = codeBefore(text, ++i, to);
+  if (c !== 44 /* , */) return -1;
+  c = codeBefore(text, ++i, to);
+  while (isSpace(c)) c = codeBefore(text, ++i, to);
+  if (c === 111 /* o */ && i + 7 <= to && text.startsWith('offset:', i)) {
+    i += 7;
+    c = codeBefore(text, i, to);
+    while (isSpace(c)) c = codeBefore(text, ++i, to);
+    while (c >= 48 && c <= 57) c = codeBefore(text, ++i, to);
+    while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
-  if (type === 0 || codeAt(text, i) !== 44 /* , */) return -1;
-  i = skipSpace(text, i + 1, to);
-  if (i + 7 <= rangeEnd && text.startsWith('offset:', i)) {
-    i = skipSpace(text, i + 7, to);
-    while (i < to && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
-    i = skipSpace(text, i, to);
-  }
-  // Branches: selector ws `{` message `}` ws, repeated, then the closing `}`.
-  const headerEnd = i;
+  return readBranches(text, start, i, to, pattern, spans, hashFrom, type === 2, depth);
+}
+
+/** A simple argument `[start, end)` as one atom (none for `end` -1); returns `end`. */
+function addArgument(text: string, start: number, end: number, spans: SpanList, hashFrom: number): number {
+  if (end < 0) return -1;
+  if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
+  spans.add(start, end, ATOM, 0);
+  return end;
+}
+
+/**
+ * The rest of an ICU message for `readIcu`: its branches from `headerEnd` (selector ws
+ * `{` body `}` ws, repeated) up to its closing `}`, then its spans. Returns its end
+ * index, or -1 with nothing added.
+ *
+ * A body is read once, in the loop over the branches. One without a candidate character
+ * (see `nextCandidate`) holds no placeholder and no nested message, so a scan would only
+ * find its `#`s: the branch keeps where they are. Any other body is matched to its `}`
+ * here and scanned while the spans are added (brace matching, the scan's candidate loop
+ * and a `#` loop used to read every body three times).
+ */
+function readBranches(text: string, start: number, headerEnd: number, to: number, pattern: RegExp, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
+  let i = headerEnd;
+  let c = codeBefore(text, i, to);
   const base = branchTop;
-  while (i < to && text.charCodeAt(i) !== 125 /* } */) {
+  let top = base;
+  while (c !== 125 /* } */) {
     const selStart = i;
-    const selEnd = text.charCodeAt(i) === 61 /* = */ ? readIdent(text, i + 1, to) : readIdent(text, i, to);
-    const braceAt = selEnd === selStart ? -1 : skipSpace(text, selEnd, to);
-    const close = braceAt >= 0 && codeAt(text, braceAt) === 123 /* { */ ? matchBrace(text, braceAt, to) : -1;
-    if (close < 0) {
-      branchTop = base;
-      return -1;
+    if (c === 61 /* = */) c = codeBefore(text, ++i, to);
+    while (isIdent(c)) c = codeBefore(text, ++i, to);
+    if (i === selStart) return -1;
+    while (isSpace(c)) c = codeBefore(text, ++i, to);
+    if (c !== 123 /* { */) return -1;
+    branchStack[top] = selStart;
+    branchStack[top + 1] = i + 1;
+    let needsScan = false;
+    let firstHash = -1;
+    let lastHash = -1;
+    for (c = codeBefore(text, ++i, to); c !== 125 /* } */; c = codeBefore(text, ++i, to)) {
+      if (c === 35 /* # */) {
+        if (firstHash < 0) firstHash = i;
+        lastHash = i;
+      } else if (c >= 128) {
+        if (c === END) return -1;
+      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== 119 /* w */ || startsWww(text, i, rangeEnd))) {
+        // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
+        i = closeBrace(text, i, to, 1) - 1;
+        if (i < 0) return -1;
+        needsScan = true;
+        break;
+      }
     }
-    branchStack[branchTop] = selStart;
-    branchStack[branchTop + 1] = braceAt + 1;
-    branchStack[branchTop + 2] = close - 1;
-    branchTop += 3;
-    i = skipSpace(text, close, to);
+    branchStack[top + 2] = i;
+    // Its `#`s lie from `firstHash` to `lastHash` (none: an empty stretch at its end).
+    branchStack[top + 3] = needsScan ? -1 : firstHash < 0 ? i : firstHash;
+    branchStack[top + 4] = lastHash + 1;
+    top += BRANCH_SLOTS;
+    c = codeBefore(text, ++i, to);
+    while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
-  const top = branchTop;
-  if (codeAt(text, i) !== 125 /* } */ || top === base) {
-    branchTop = base;
-    return -1;
-  }
-  const end = i + 1;
-  const plural = type !== 3;
+  if (top === base) return -1;
   if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
   spans.add(start, headerEnd, ATOM, 0);
-  for (let b = base; b < top; b += 3) {
+  // One pair per branch: from its selector to its body, and from the end of its body to
+  // the next selector or the closing `}` at `i`. Bodies scanned now stack above `top`.
+  branchTop = top;
+  for (let b = base; b < top; b += BRANCH_SLOTS) {
     const pair = newPairId();
-    const nextStart = b + 3 < top ? branchStack[b + 3]! : i;
-    const open = branchStack[b + 1]!;
-    const close = branchStack[b + 2]!;
-    spans.add(branchStack[b]!, open, OPEN, pair);
-    scan(text, open, close, pattern, plural, spans, depth + 1);
-    if (undecided) {
-      branchTop = base;
-      return -1;
-    }
-    spans.add(close, nextStart, CLOSE, pair);
+    const bodyEnd = branchStack[b + 2]!;
+    spans.add(branchStack[b]!, branchStack[b + 1]!, OPEN, pair);
+    if (branchStack[b + 3]! < 0) {
+      scan(text, branchStack[b + 1]!, bodyEnd, pattern, plural, spans, depth + 1);
+      if (undecided) {
+        branchTop = base;
+        return -1;
+      }
+    } else if (plural) pushHashes(text, branchStack[b + 3]!, branchStack[b + 4]!, spans);
+    spans.add(bodyEnd, b + BRANCH_SLOTS < top ? branchStack[b + BRANCH_SLOTS]! : i, CLOSE, pair);
   }
   branchTop = base;
-  spans.add(i, end, ATOM, 0);
-  return end;
+  spans.add(i, i + 1, ATOM, 0);
+  return i + 1;
 }
 
 /**

@@ -162,3 +162,50 @@ describe('scanRange reads a range in place', () => {
     assert.ok(decided > RUNS.numRuns, `decided ${decided}`);
   });
 });
+
+describe('the ICU reader takes its shortcuts only where they change nothing', () => {
+  // ICU messages of every shape the reader knows, nested, some of them broken. `!` stands
+  // for a character that means nothing anywhere; `<` means nothing here either, but it is
+  // a candidate character (`nextCandidate`), so a body holding it is one a scan reads.
+  const ws = fc.constantFrom('', '', ' ', '  ', '\t', '\n');
+  const message: fc.Arbitrary<string> = fc.letrec<{ message: string; body: string }>((tie) => ({
+    body: fc
+      .array(fc.oneof({ depthSize: 'small' }, fc.constantFrom('!', 'word', ' ', '#', '##', '{name}', 'é', 'w', 'ww', '}', '{'), tie('message')), { maxLength: 5 })
+      .map((parts) => parts.join('')),
+    message: fc.oneof(
+      fc.tuple(ws, fc.constantFrom('n', 'count', 'x_1', 'a.b', '$v', 'é', ''), ws).map(([a, name, b]) => `{${a}${name}${b}}`),
+      fc
+        .tuple(
+          fc.tuple(ws, fc.constantFrom('n', 'count', 'é'), ws, ws, fc.constantFrom('plural', 'select', 'selectordinal', 'number', 'date', 'other'), ws, ws),
+          fc.constantFrom('', '', 'offset:1 ', 'offset: 2', 'offset:'),
+          fc.array(fc.tuple(fc.constantFrom('one', 'other', '=0', '=12', 'few', 'male', '='), ws, tie('body'), ws), { maxLength: 4 }),
+          fc.nat(60),
+        )
+        .map(([[a, name, b, c, type, d, e], offset, branches, cut]) => {
+          const text = `{${a}${name}${b},${c}${type}${d},${e}${offset}${branches.map(([sel, f, body, g]) => `${sel}${f}{${body}}${g}`).join('')}}`;
+          // Sometimes cut short, to end mid-message.
+          return cut < 50 ? text : text.slice(0, text.length - (cut - 49));
+        }),
+    ),
+  })).message;
+  const text = fc.tuple(fc.constantFrom('', 'You have ', 'x', '%s '), message, fc.constantFrom('', '!', ' {other}', ' x'));
+  const spans = (source: string, colonMarkers: boolean) => findPlaceholders(source, { colonMarkers }).map((s) => [s.start, s.end, s.type]);
+
+  it('reads ASCII spaces as the regex reads U+00A0, and a plain body as a scan reads it', () => {
+    let pairs = 0;
+    fc.assert(
+      fc.property(text, fc.boolean(), ([before, icu, after], colonMarkers) => {
+        const source = before + icu + after;
+        const expected = spans(source, colonMarkers);
+        pairs += expected.filter(([, , type]) => type === 'open').length;
+        // Spaces beyond ASCII are read by a regex rather than the ASCII table.
+        assert.deepEqual(spans(source.replaceAll(' ', '\u00a0'), colonMarkers), expected);
+        // A body with a `<` is scanned, rather than read once for its `#`s as it is matched.
+        assert.deepEqual(spans(source.replaceAll('!', '<'), colonMarkers), expected);
+      }),
+      { ...RUNS, numRuns: RUNS.numRuns * 10 },
+    );
+    // Most messages are read as messages: a property without pairs would test little.
+    assert.ok(pairs > RUNS.numRuns, `pairs ${pairs}`);
+  });
+});
