@@ -494,22 +494,8 @@ export function maskInto(
   options: PlaceholderOptions = {},
 ): void {
   // Nothing called from here scans placeholders again, so one shared list serves.
-  const list = shared;
-  scanPlaceholders(raw, options, list);
-  const data = list.data;
-  const count = list.length;
-  let last = 0;
-  for (let k = 0; k < count; k += 4) {
-    const start = data[k]!;
-    const end = data[k + 1]!;
-    if (start > last) out.text(raw.slice(last, start));
-    if (offset >= 0 && (literal === undefined || !holdsSurrogate(raw, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
-    else out.literalToken(data[k + 2]!, literal!(raw.slice(start, end)), data[k + 3]!);
-    last = end;
-  }
-  if (count === 0) {
-    if (raw.length > 0) out.text(raw);
-  } else if (last < raw.length) out.text(raw.slice(last));
+  scanPlaceholders(raw, options, shared);
+  emitRun(out, raw, 0, raw.length, offset, literal);
 }
 
 /**
@@ -525,27 +511,29 @@ export function maskRange(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
-  const list = shared;
-  if (!scanRange(source, from, to, options, list)) {
-    maskInto(out, raw ?? source.slice(from, to), from, literal, options);
-    return;
-  }
-  const data = list.data;
-  const count = list.length;
-  if (count === 0) {
-    if (to > from) out.text(raw ?? source.slice(from, to));
-    return;
-  }
+  if (!scanRange(source, from, to, options, shared)) maskInto(out, raw ?? source.slice(from, to), from, literal, options);
+  else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
+  else if (to > from) out.text(raw ?? source.slice(from, to));
+}
+
+/**
+ * `text[from, to)` into `out` with the spans in `shared` (offsets into `text`) as tokens.
+ * A token's bytes are its source range `offset + span`, except that with `literal` given
+ * one holding a UTF-16 surrogate gets `literal(spanText)`; with `offset` -1 every token does.
+ */
+function emitRun(out: DocumentBuilder, text: string, from: number, to: number, offset: number, literal?: (text: string) => string): void {
+  const data = shared.data;
+  const count = shared.length;
   let last = from;
   for (let k = 0; k < count; k += 4) {
     const start = data[k]!;
     const end = data[k + 1]!;
-    if (start > last) out.text(source.slice(last, start));
-    if (literal === undefined || !holdsSurrogate(source, start, end)) out.token(data[k + 2]!, start, end, data[k + 3]!);
-    else out.literalToken(data[k + 2]!, literal(source.slice(start, end)), data[k + 3]!);
+    if (start > last) out.text(text.slice(last, start));
+    if (offset >= 0 && (literal === undefined || !holdsSurrogate(text, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
+    else out.literalToken(data[k + 2]!, literal!(text.slice(start, end)), data[k + 3]!);
     last = end;
   }
-  if (last < to) out.text(source.slice(last, to));
+  if (last < to) out.text(text.slice(last, to));
 }
 
 function holdsSurrogate(text: string, from: number, to: number): boolean {
