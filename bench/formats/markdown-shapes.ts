@@ -9,18 +9,10 @@
 import { Parser as CommonmarkParser } from 'commonmark';
 import { marked } from 'marked';
 import { getAdapter } from '../../src/formats/index.js';
+import { build, time as bestOf } from './measure.js';
 
-const SIZE = 2 * 1024 * 1024;
-
-function build(unit: (i: number) => string): string {
-  const parts: string[] = [];
-  for (let i = 0, size = 0; size < SIZE; i++) {
-    const part = unit(i);
-    parts.push(part);
-    size += part.length;
-  }
-  return parts.join('');
-}
+/** Best of 5 after 2 warm-ups (fewer than run.ts: these documents are slow to parse). */
+const time = (fn: () => unknown): number => bestOf(fn, 5, 2);
 
 const SHAPES: Record<string, string> = {
   'nested lists': build((i) => `## T ${i}\n\n- item *${i}* with [a link](https://x.y/${i})\n  - nested item \`code\` here\n    - deeper **bold** item\n- back to top\n\n`),
@@ -31,18 +23,6 @@ const SHAPES: Record<string, string> = {
   headings: build((i) => `# Heading ${i}\n\nShort paragraph ${i}.\n\n`),
   'fenced code': build((i) => `Text ${i}:\n\n\`\`\`js\nconst x = ${i};\n\`\`\`\n\n`),
 };
-
-/** Best of 5 after 2 warm-ups (as run.ts, fewer runs: these documents are slow to parse). */
-function time(fn: () => unknown): number {
-  for (let i = 0; i < 2; i++) fn();
-  let best = Infinity;
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
 
 const adapter = getAdapter('markdown');
 const commonmark = new CommonmarkParser();

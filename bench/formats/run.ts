@@ -19,20 +19,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { getAdapter } from '../../src/formats/index.js';
 import type { Format } from '../../src/formats/format.js';
-
-const SIZE = 2 * 1024 * 1024;
-
-function build(unit: (i: number) => string, prefix = '', suffix = ''): string {
-  const parts: string[] = [prefix];
-  let size = prefix.length + suffix.length;
-  for (let i = 0; size < SIZE; i++) {
-    const part = unit(i);
-    parts.push(part);
-    size += part.length;
-  }
-  parts.push(suffix);
-  return parts.join('');
-}
+import { build, time } from './measure.js';
 
 const prose = (i: number) =>
   `Paragraph ${i} explains how the service keeps your *documents* intact, with a [link](https://example.com/p/${i}) and \`code\`.\nIt wraps onto a second line with **strong** words and a {name} placeholder.\n\n`;
@@ -105,22 +92,6 @@ const cases: Case[] = [
     baseline: 'htmlparser2',
   },
 ];
-
-/**
- * Best of `runs` timed calls after three untimed ones, for the adapter and every parser
- * alike: on a shared 2-core VM single runs vary by ±15%, and V8 is still tiering up a
- * function during its first calls.
- */
-function time(fn: () => unknown, runs = 10): number {
-  for (let i = 0; i < 3; i++) fn(); // warm up
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
 
 const only = process.argv.slice(2);
 console.log('| document | size | extract + render | segments | bare parses (baseline *) | ratio to baseline | peak RSS |');
