@@ -3,10 +3,13 @@
  * HTML file under a directory (by default this project's node_modules — hundreds of
  * READMEs, changelogs, package manifests and locale files from other people).
  *
- *   npx tsx bench/formats/real-world.ts [dir ...] [--show N]
+ *   npx tsx bench/formats/real-world.ts [dir ...] [--show N] [--only CHECK] [--format F]
  *
  * Per file, with the format its extension names:
  *  - identity:  extract + identity render returns the file byte for byte;
+ *  - bytes:     a pseudo translation (LTR and RTL) with the pseudo marks removed is the
+ *               file byte for byte, but for html lang/dir and escapes decoded inside
+ *               translated text (test/formats/byte-exact.ts; docs/formats.md);
  *  - structure: a pseudo translation (LTR and RTL) keeps the structure — the markdown
  *               node tree minus text, the JSON value minus prose, the HTML tag sequence;
  *  - detection: detectFormat without a hint names the same format (a .md file without
@@ -21,6 +24,7 @@ import { detectFormat } from '../../src/formats/detect.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from '../../test/formats/helpers.js';
+import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { htmlShape, markdownShape } from '../../test/formats/structure.js';
 
 const FORMAT_BY_EXTENSION: Record<string, Format> = {
@@ -32,7 +36,7 @@ const FORMAT_BY_EXTENSION: Record<string, Format> = {
 };
 const MAX_BYTES = 4 * 1024 * 1024;
 
-type Check = 'identity' | 'structure' | 'detection';
+type Check = 'identity' | 'bytes' | 'structure' | 'detection';
 interface Failure {
   readonly file: string;
   readonly check: Check;
@@ -65,14 +69,18 @@ function structureProblem(format: Format, source: string, output: string): strin
 function main(): void {
   const args = process.argv.slice(2);
   let show = 20;
+  let only: string | undefined;
+  let onlyFormat: string | undefined;
   const roots: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--show') show = Number(args[++i]);
+    else if (args[i] === '--only') only = args[++i];
+    else if (args[i] === '--format') onlyFormat = args[++i];
     else roots.push(args[i]!);
   }
   const dirs = roots.length > 0 ? roots : [join(import.meta.dirname, '..', '..', 'node_modules')];
 
-  const stats = new Map<Format, { files: number; bytes: number; ms: number; rejected: number; failed: number; segments: number; plainMarkdown: number }>();
+  const stats = new Map<Format, { files: number; bytes: number; ms: number; rejected: number; failed: number; inexact: number; segments: number; plainMarkdown: number }>();
   const failures: Failure[] = [];
   const rejected: string[] = [];
   for (const dir of dirs) {
@@ -80,9 +88,10 @@ function main(): void {
       const size = statSync(file).size;
       if (size === 0 || size > MAX_BYTES) continue;
       const format = FORMAT_BY_EXTENSION[extname(file).toLowerCase()]!;
+      if (onlyFormat && format !== onlyFormat) continue;
       const content = readFileSync(file, 'utf8');
       const name = relative(process.cwd(), file);
-      const stat = stats.get(format) ?? { files: 0, bytes: 0, ms: 0, rejected: 0, failed: 0, segments: 0, plainMarkdown: 0 };
+      const stat = stats.get(format) ?? { files: 0, bytes: 0, ms: 0, rejected: 0, failed: 0, inexact: 0, segments: 0, plainMarkdown: 0 };
       stats.set(format, stat);
       stat.files++;
       stat.bytes += size;
@@ -94,6 +103,18 @@ function main(): void {
         stat.ms += performance.now() - started;
         stat.segments += doc.segments.length;
         if (identity !== content) fileFailures.push({ file: name, check: 'identity', detail: firstDifference(content, identity) });
+        for (const target of [LTR, RTL]) {
+          const difference = byteExactProblem(doc, target);
+          if (difference) {
+            stat.inexact++;
+            fileFailures.push({
+              file: name,
+              check: 'bytes',
+              detail: `${target.code} at ${difference.at}: expected ${JSON.stringify(difference.expected)}, got ${JSON.stringify(difference.actual)}`,
+            });
+            break;
+          }
+        }
         for (const target of [LTR, RTL]) {
           const problem = structureProblem(format, content, pseudoRender(doc, target));
           if (problem) {
@@ -117,17 +138,19 @@ function main(): void {
     }
   }
 
-  console.log('| format | files | MiB | rejected as invalid | files with a failure | no syntax, detected plain | segments | extract + render MiB/s |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| format | files | MiB | rejected as invalid | byte-exact | files with a failure | no syntax, detected plain | segments | extract + render MiB/s |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [format, s] of stats) {
     const mib = s.bytes / 1024 / 1024;
-    console.log(`| ${format} | ${s.files} | ${mib.toFixed(2)} | ${s.rejected} | ${s.failed} | ${s.plainMarkdown} | ${s.segments} | ${(mib / (s.ms / 1000)).toFixed(1)} |`);
+    const judged = s.files - s.rejected;
+    const exact = `${judged - s.inexact}/${judged} (${((100 * (judged - s.inexact)) / Math.max(1, judged)).toFixed(1)}%)`;
+    console.log(`| ${format} | ${s.files} | ${mib.toFixed(2)} | ${s.rejected} | ${exact} | ${s.failed} | ${s.plainMarkdown} | ${s.segments} | ${(mib / (s.ms / 1000)).toFixed(1)} |`);
   }
   const byCheck = new Map<Check, number>();
   for (const failure of failures) byCheck.set(failure.check, (byCheck.get(failure.check) ?? 0) + 1);
   console.log(`\nfailures by check: ${[...byCheck].map(([check, n]) => `${check} ${n}`).join(', ') || 'none'}`);
   if (rejected.length > 0) console.log(`\nrejected:\n${rejected.slice(0, show).map((line) => `- ${line}`).join('\n')}`);
-  for (const failure of failures.slice(0, show)) console.log(`- [${failure.check}] ${failure.file}: ${failure.detail}`);
+  for (const failure of failures.filter((f) => !only || f.check === only).slice(0, show)) console.log(`- [${failure.check}] ${failure.file}: ${failure.detail}`);
   if (failures.length > 0) process.exitCode = 1;
 }
 
