@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   advanced_not_available: 403,
   not_found: 404,
   payload_too_large: 413,
+  document_too_complex: 422,
   token_limit_reached: 429,
   rate_limit_reached: 429,
   translation_error: 500,
