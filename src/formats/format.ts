@@ -3,6 +3,7 @@
  * with opaque tokens, see segment.ts) plus a template, and renders back by replacing
  * only the segments' source ranges. Everything outside a segment stays byte-identical.
  */
+import type { DocumentLimits } from './limits.js';
 import type { Segment } from './segment.js';
 
 export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
@@ -37,8 +38,12 @@ export interface ExtractedDocument {
 
 export interface FormatAdapter {
   readonly format: Format;
-  /** Throws ServiceError('invalid_request') when the content cannot be read as this format. */
-  extract(content: string): ExtractedDocument;
+  /**
+   * Throws ServiceError('invalid_request') when the content cannot be read as this
+   * format, and ServiceError('document_too_complex') when it goes past `limits`
+   * (DEFAULT_DOCUMENT_LIMITS when omitted).
+   */
+  extract(content: string, limits?: DocumentLimits): ExtractedDocument;
 }
 
 export interface DetectionResult {
