@@ -5,8 +5,9 @@
  * The slot is held for one HTTP attempt only, not during backoff sleeps.
  *
  * Slots are shared fairly between callers (one caller per request, batch or job), not
- * first come first served by call: a free slot goes to the next caller in a round-robin
- * over the callers that have calls waiting, and within one caller to its oldest call.
+ * first come first served by call: a free slot goes to the waiting caller that holds
+ * the fewest slots, of those the one served longest ago (a round-robin), and within one
+ * caller to its oldest call.
  * A request that fans out into 36 calls therefore takes its turn with a one-call request
  * that arrives after it, instead of making it wait for all 36
  * (docs/decisions/0012-latency-planned-model-calls.md).
@@ -20,8 +21,13 @@ interface Waiter {
 
 export class FairLimiter {
   private running = 0;
-  /** Callers with waiting calls, in round-robin order: the first is served next. */
+  /** Callers with waiting calls, each with its calls in arrival order. */
   private readonly waiting = new Map<object, Waiter[]>();
+  /** Slots each caller holds now. */
+  private readonly holding = new WeakMap<object, number>();
+  /** When each caller last got a slot (a counter, not a clock). */
+  private readonly servedAt = new WeakMap<object, number>();
+  private served = 0;
   private peak = 0;
 
   constructor(public concurrency: number) {}
@@ -53,6 +59,8 @@ export class FairLimiter {
       const start = (): void => {
         this.running++;
         this.peak = Math.max(this.peak, this.running);
+        this.holding.set(caller, (this.holding.get(caller) ?? 0) + 1);
+        this.servedAt.set(caller, ++this.served);
         signal?.removeEventListener('abort', onAbort);
         let result: Promise<T>;
         try {
@@ -63,6 +71,7 @@ export class FairLimiter {
         }
         result.then(resolve, reject).finally(() => {
           this.running--;
+          this.holding.set(caller, this.holding.get(caller)! - 1);
           this.next();
         });
       };
@@ -85,16 +94,23 @@ export class FairLimiter {
   }
 
   private next(): void {
-    while (this.running < this.concurrency) {
-      const first = this.waiting.entries().next();
-      if (first.done) return;
-      const [caller, queue] = first.value;
+    while (this.running < this.concurrency && this.waiting.size > 0) {
+      let chosen: object | undefined;
+      for (const caller of this.waiting.keys()) {
+        if (chosen === undefined || this.before(caller, chosen)) chosen = caller;
+      }
+      const queue = this.waiting.get(chosen!)!;
       const waiter = queue.shift()!;
-      // The caller goes to the back of the rotation, or leaves it when it has nothing left.
-      this.waiting.delete(caller);
-      if (queue.length > 0) this.waiting.set(caller, queue);
+      if (queue.length === 0) this.waiting.delete(chosen!);
       waiter.start();
     }
+  }
+
+  /** Fewer slots held first; then the caller served longest ago (never served: first of all). */
+  private before(a: object, b: object): boolean {
+    const held = (this.holding.get(a) ?? 0) - (this.holding.get(b) ?? 0);
+    if (held !== 0) return held < 0;
+    return (this.servedAt.get(a) ?? 0) < (this.servedAt.get(b) ?? 0);
   }
 }
 

@@ -31,7 +31,7 @@ export const OUTPUT_EXPANSION = 1.5;
 /** Output tokens per segment and target beyond its text: quotes and comma in the answer's array (measured 1.1–1.9). */
 const SEGMENT_ENVELOPE_TOKENS = 2;
 /** A split call must write at least this much; below it, the fixed block it repeats costs more than the wait it saves. */
-export const MIN_CALL_OUTPUT_TOKENS = 120;
+export const MIN_CALL_OUTPUT_TOKENS = 150;
 /** A chunk cut for latency keeps at least this much source, so the model still sees context. */
 export const MIN_CHUNK_SOURCE_TOKENS = 80;
 /** A call's time to first token, in output tokens written meanwhile (400 ms at 80 tokens/s is 32). */
