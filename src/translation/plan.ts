@@ -122,38 +122,36 @@ function chooseShape(sizes: readonly number[], targetCount: number, budget: Call
   const chunksForInput = Math.min(sizes.length, Math.ceil(source / budget.maxInputTokens));
 
   const total = targetCount * perTarget;
-  let best: (Shape & { time: number }) | undefined;
   const candidates: (Shape & { time: number })[] = [];
   for (let groups = 1; groups <= targetCount; groups++) {
     const groupSize = Math.ceil(targetCount / groups);
     // Only the group counts that shrink the largest group are distinct plans.
     if (groups > 1 && groupSize === Math.ceil(targetCount / (groups - 1))) continue;
     const groupOutput = groupSize * perTarget;
-    // A few segments for all the group's targets must fit the budget, or the group is too big.
+    // One segment for all the group's targets must fit the budget, or the group is too big.
+    if (groupSize > 1 && groupSize * largestSegment > callBudget) continue;
     const slack = groupSize * typicalSegment;
-    if (groupSize > 1 && (groupSize * largestSegment > callBudget || 2 * slack > callBudget)) continue;
     const byBudget = groupOutput <= callBudget ? 1 : Math.ceil(groupOutput / Math.max(1, callBudget - slack));
     const fewest = Math.max(1, chunksForInput, byBudget);
     if (fewest > sizes.length) continue;
-    // Chunks thinner than context needs: smaller target groups instead, unless the input limit cuts them anyway.
-    if (groupSize > 1 && fewest > Math.max(chunksForContext, chunksForInput)) continue;
+    if (groupSize > 1 && fewest > 1) {
+      // Chunks of a segment or two, or thinner than context needs: smaller target groups
+      // instead, unless the input limit cuts them that thin anyway.
+      if (2 * slack > callBudget || fewest > Math.max(chunksForContext, chunksForInput)) continue;
+    }
     const most = Math.max(fewest, chunksForContext);
     for (let chunks = fewest; chunks <= most; chunks++) {
       const calls = groups * chunks;
-      // A split made for speed must leave every call enough to write; one forced by the limits is kept.
-      const forced = groups === 1 && chunks === fewest;
-      if (calls > 1 && !forced && total / calls < MIN_CALL_OUTPUT_TOKENS) break;
       const rounds = Math.ceil(calls / slots);
       const largestCallOutput = chunks === 1 ? groupOutput : Math.max(groupOutput / chunks + slack, groupSize * largestSegment);
       const time = rounds * (CALL_LATENCY_TOKENS + largestCallOutput);
       const inputTokens = calls * FIXED_INPUT_TOKENS + groups * source;
-      const candidate = { groups, chunks, time, estimate: { calls, rounds, largestCallOutput, inputTokens } };
-      candidates.push(candidate);
-      if (!best || time < best.time) best = candidate;
+      candidates.push({ groups, chunks, time, estimate: { calls, rounds, largestCallOutput, inputTokens } });
+      if (total / calls < MIN_CALL_OUTPUT_TOKENS) break; // more chunks only make calls smaller still
       if (rounds > 1 && calls % slots === 0) break; // more chunks only add rounds
     }
   }
-  if (!best) {
+  if (candidates.length === 0) {
     // Even one target per call cannot keep a segment under the budget: one segment per call.
     const calls = targetCount * sizes.length;
     return {
@@ -167,9 +165,16 @@ function chooseShape(sizes: readonly number[], targetCount: number, budget: Call
       },
     };
   }
+  // A split made for speed must leave every call enough to write; the fewest calls the
+  // limits allow are always a choice.
+  const fewestCalls = Math.min(...candidates.map((candidate) => candidate.estimate.calls));
+  const allowed = candidates.filter(
+    (candidate) => candidate.estimate.calls === fewestCalls || total / candidate.estimate.calls >= MIN_CALL_OUTPUT_TOKENS,
+  );
+  const best = allowed.reduce((fastest, candidate) => (candidate.time < fastest.time ? candidate : fastest));
   const fastEnough = best.time * (1 + TIME_TOLERANCE);
   let chosen = best;
-  for (const candidate of candidates) {
+  for (const candidate of allowed) {
     if (candidate.time <= fastEnough && candidate.estimate.inputTokens < chosen.estimate.inputTokens) chosen = candidate;
   }
   return { groups: chosen.groups, chunks: chosen.chunks, estimate: chosen.estimate };
