@@ -104,6 +104,18 @@ describe('openai engine: answers', () => {
     assert.match(SYSTEM_PROMPT, /identify the language yourself/);
   });
 
+  test('reads the cached prompt tokens OpenAI reports and keeps them inside the input tokens', async () => {
+    const reply = openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1500, output: 12 }) as { json: { usage: Record<string, unknown> } };
+    reply.json.usage.prompt_tokens_details = { cached_tokens: 1280 };
+    provider.reply(reply as never);
+    const { engine } = openaiEngine(provider);
+
+    const result = await engine.translate(chunk(HELLO, [DE]));
+
+    assert.deepEqual(result.usage, { inputTokens: 1500, outputTokens: 12, cachedInputTokens: 1280 });
+    assert.equal(result.calls, 1);
+  });
+
   test('reads JSON wrapped in code fences after a preamble without another call', async () => {
     const fenced = 'Sure! Here are the translations:\n```json\n{"translations":[{"lang":"de","segments":["Hallo <g1>Welt</g1>"]}]}\n```\nEnjoy.';
     provider.reply(openaiReply(fenced, { input: 50, output: 40 }));

@@ -96,9 +96,31 @@ describe('model calls planned for latency, against a provider that takes its tim
     }
     assert.equal(asked.size, 3 * PARAGRAPHS.length);
     assert.ok([...asked.values()].every((count) => count === 1));
-    // Usage is the sum over the calls made.
+    // Usage is the sum over the calls made, and the request's log line says how it was spent.
     assert.equal(body.usage.input_tokens, 100 * calls);
     assert.equal(body.usage.output_tokens, 40 * calls);
+    const line = t.logs.findLast((log) => log.msg === 'translation done');
+    assert.deepEqual(
+      line && [line.modelCalls, line.inputTokens, line.outputTokens, line.cachedInputTokens],
+      [calls, 100 * calls, 40 * calls, 0],
+    );
+  });
+
+  test('cached prompt tokens the provider reports are logged and charged as the input tokens they are', async () => {
+    const echo = echoTranslator({ input: 1200, output: 40 });
+    provider.fallback((request, index) => {
+      const reply = echo(request, index) as { json: { usage: Record<string, unknown> } };
+      reply.json.usage.prompt_tokens_details = { cached_tokens: 1024 };
+      return reply as ReturnType<typeof echo>;
+    });
+
+    const response = await translate({ content: DOCUMENT, targets: ['de'], format: 'plain' });
+
+    assert.equal(response.statusCode, 200, response.body);
+    const calls = provider.requests.length;
+    assert.equal(json(response).usage.input_tokens, 1200 * calls);
+    const line = t.logs.findLast((log) => log.msg === 'translation done');
+    assert.equal(line?.cachedInputTokens, 1024 * calls);
   });
 
   test('calls that split one chunk between target groups send the same prefix: instructions, schema, segments', async () => {
