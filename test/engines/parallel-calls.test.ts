@@ -32,6 +32,11 @@ const CONCURRENCY = 3;
 /** The document as the echo translator returns it for `code`. */
 const echoed = (code: string, paragraphs: readonly string[] = PARAGRAPHS) => paragraphs.map((p) => `[${code}] ${p}`).join('\n\n');
 
+/** The app's last log line with message `msg`. */
+function lastLog(t: TestApp, msg: string): Record<string, unknown> | undefined {
+  return t.logs.filter((log) => log.msg === msg).at(-1);
+}
+
 /** Waits until `check` holds, polling; fails after `ms`. */
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -99,7 +104,7 @@ describe('model calls planned for latency, against a provider that takes its tim
     // Usage is the sum over the calls made, and the request's log line says how it was spent.
     assert.equal(body.usage.input_tokens, 100 * calls);
     assert.equal(body.usage.output_tokens, 40 * calls);
-    const line = t.logs.findLast((log) => log.msg === 'translation done');
+    const line = lastLog(t, 'translation done');
     assert.deepEqual(
       line && [line.modelCalls, line.inputTokens, line.outputTokens, line.cachedInputTokens],
       [calls, 100 * calls, 40 * calls, 0],
@@ -119,7 +124,7 @@ describe('model calls planned for latency, against a provider that takes its tim
     assert.equal(response.statusCode, 200, response.body);
     const calls = provider.requests.length;
     assert.equal(json(response).usage.input_tokens, 1200 * calls);
-    const line = t.logs.findLast((log) => log.msg === 'translation done');
+    const line = lastLog(t, 'translation done');
     assert.equal(line?.cachedInputTokens, 1024 * calls);
   });
 
