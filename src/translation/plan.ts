@@ -17,11 +17,13 @@
  *    call repeats the fixed instruction block, and every target group repeats its
  *    chunk's source, so chunks are preferred to target groups, and fewer calls to more.
  *
- * A split is worth making only when each call still writes at least
- * MIN_CALL_OUTPUT_TOKENS and each chunk carries at least MIN_CHUNK_SOURCE_TOKENS of
- * source (context for the model), unless the budget forces it. Chunks cut only between
- * segments, in document order, at even shares of the expected output; an oversized
- * segment travels alone and is never cut.
+ * A split made for speed is worth it only when the calls still write
+ * MIN_CALL_OUTPUT_TOKENS on average and each chunk carries at least
+ * MIN_CHUNK_SOURCE_TOKENS of source (context for the model); the fewest calls the limits
+ * allow are always a choice. Chunks cut only between segments, in document order, at
+ * even shares of the expected output; an oversized segment travels alone and is never
+ * cut. Chunks are listed target group by target group, so the first group's calls have
+ * written a chunk's prefix to the provider's cache before the next group's read it.
  */
 import type { CallBudget, EngineLanguage, EngineSegment } from '../engines/engine.js';
 import { countTokens } from '../tokens.js';
@@ -36,7 +38,7 @@ export const MIN_CALL_OUTPUT_TOKENS = 150;
 export const MIN_CHUNK_SOURCE_TOKENS = 80;
 /** A call's time to first token, in output tokens written meanwhile (400 ms at 80 tokens/s is 32). */
 const CALL_LATENCY_TOKENS = 40;
-/** The input every call repeats: system prompt, answer schema, header lines (docs/decisions/0005: 589). */
+/** The input every call repeats: system prompt, answer schema, header lines (605 with prompt mt-2026-11-v4). */
 export const FIXED_INPUT_TOKENS = 600;
 /** Of the provider's output limit, the share a chunk may be planned to fill (an answer cut at the limit costs a call). */
 const HARD_LIMIT_SHARE = 0.75;
