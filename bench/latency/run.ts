@@ -13,6 +13,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,15 +135,25 @@ async function startService(model: FakeModel, concurrency: number): Promise<Serv
   };
 }
 
+/** POST over node:http: fetch gives up on headers after 300 s, and a long request may take longer. */
 async function post(service: Service, path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${service.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: service.auth, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+  const payload = JSON.stringify(body);
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = httpRequest(
+      `${service.url}${path}`,
+      { method: 'POST', headers: { authorization: service.auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
   });
-  const json = await response.json();
-  if (!response.ok && response.status !== 202) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
+  if (status !== 200 && status !== 202) throw new Error(`${path} answered ${status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
 }
 
 /** Input tokens of the one-call plan: the instructions, the schema and every distinct segment once, all targets in one call. */
