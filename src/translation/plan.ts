@@ -9,8 +9,9 @@
  * 1. Every call's expected answer stays under the output budget
  *    (`budget.callOutputTokens`, CALL_OUTPUT_BUDGET_TOKENS) and its source under
  *    `budget.maxInputTokens`.
- * 2. Among the plans that keep (1), the one with the fewest rounds of calls on
- *    `budget.parallelCalls` slots, weighted by its largest call, wins: a large request
+ * 2. Among the plans that keep (1), the fastest wins — rounds of calls on
+ *    `budget.parallelCalls` slots, each as long as an average call, plus the largest
+ *    call's excess over the average once: a large request
  *    fans out into chunks (runs of segments) × target groups that fill the slots in
  *    even waves; a request too small to be worth splitting stays one call.
  * 3. Among plans about as fast, the one that sends the fewest input tokens wins: every
@@ -43,7 +44,7 @@ export const FIXED_INPUT_TOKENS = 600;
 /** Of the provider's output limit, the share a chunk may be planned to fill (an answer cut at the limit costs a call). */
 const HARD_LIMIT_SHARE = 0.75;
 /** Plans within this share of the fastest count as fast as it; the cheapest of them wins. */
-const TIME_TOLERANCE = 0.1;
+const TIME_TOLERANCE = 0.15;
 
 export interface Chunk {
   readonly segments: readonly EngineSegment[];
@@ -72,10 +73,12 @@ export function planChunks(
   const sizes = segments.map(tokensOf);
   const shape = chooseShape(sizes, targets.length, budget);
   const chunks: Chunk[] = [];
-  for (const group of splitEvenly(targets, shape.groups)) {
+  const groups = splitEvenly(targets, shape.groups);
+  for (const group of groups) {
     // The budget holds on average through the chunk count; a chunk is cut again only past the hard limit.
     const limit = Math.max(1, Math.floor((HARD_LIMIT_SHARE * budget.maxOutputTokens) / group.length));
-    for (const range of cutSegments(sizes, shape.chunks, limit, budget.maxInputTokens)) {
+    const count = chunksOfGroup(shape.chunks, group.length, groups[0]!.length);
+    for (const range of cutSegments(sizes, count, limit, budget.maxInputTokens)) {
       chunks.push({ segments: segments.slice(range[0], range[1]), targets: group });
     }
   }
@@ -96,7 +99,7 @@ export function estimatePlan(
 interface Shape {
   /** Target groups, as even as the count allows. */
   readonly groups: number;
-  /** Chunks per target group. */
+  /** Chunks per target group of the largest size (smaller groups get proportionally fewer). */
   readonly chunks: number;
   readonly estimate: PlanEstimate;
 }
@@ -111,7 +114,7 @@ function outputBudget(budget: CallBudget): number {
   return Math.max(1, Math.min(budget.callOutputTokens ?? hard, hard));
 }
 
-/** Chooses target groups × chunks per group by rounds × largest call, then by input tokens. */
+/** Chooses target groups × chunks per group by expected time, then by input tokens. */
 function chooseShape(sizes: readonly number[], targetCount: number, budget: CallBudget): Shape {
   const source = sizes.reduce((sum, size) => sum + size, 0);
   const perTarget = sizes.reduce((sum, size) => sum + expectedOutput(size), 0);
@@ -137,16 +140,20 @@ function chooseShape(sizes: readonly number[], targetCount: number, budget: Call
     const fewest = Math.max(1, chunksForInput, byBudget);
     if (fewest > sizes.length) continue;
     if (groupSize > 1 && fewest > 1) {
-      // Chunks of a segment or two, or thinner than context needs: smaller target groups
-      // instead, unless the input limit cuts them that thin anyway.
-      if (2 * slack > callBudget || fewest > Math.max(chunksForContext, chunksForInput)) continue;
+      // Chunks of fewer than about three segments, or thinner than context needs: smaller
+      // target groups instead, unless the input limit cuts them that thin anyway.
+      if (4 * slack > callBudget || fewest > Math.max(chunksForContext, chunksForInput)) continue;
     }
     const most = Math.max(fewest, chunksForContext);
+    const sizesOfGroups = splitEvenly(Array.from({ length: targetCount }), groups).map((group) => group.length);
     for (let chunks = fewest; chunks <= most; chunks++) {
-      const calls = groups * chunks;
+      const calls = sizesOfGroups.reduce((sum, size) => sum + chunksOfGroup(chunks, size, groupSize), 0);
       const rounds = Math.ceil(calls / slots);
       const largestCallOutput = chunks === 1 ? groupOutput : Math.max(groupOutput / chunks + slack, groupSize * largestSegment);
-      const time = rounds * (CALL_LATENCY_TOKENS + largestCallOutput);
+      // Slots take the next call as soon as one ends: rounds of average calls, and the
+      // largest call's excess once, at the end (exact for one round and for equal calls).
+      const averageCallOutput = total / calls;
+      const time = rounds * (CALL_LATENCY_TOKENS + averageCallOutput) + (largestCallOutput - averageCallOutput);
       const inputTokens = calls * FIXED_INPUT_TOKENS + groups * source;
       candidates.push({ groups, chunks, time, estimate: { calls, rounds, largestCallOutput, inputTokens } });
       if (total / calls < MIN_CALL_OUTPUT_TOKENS) break; // more chunks only make calls smaller still
@@ -236,6 +243,11 @@ function recut(
   }
   ranges.push([start, to]);
   return ranges;
+}
+
+/** A smaller group writes less per chunk, so it gets proportionally fewer chunks of the same size. */
+function chunksOfGroup(chunksOfLargest: number, size: number, largest: number): number {
+  return Math.ceil((chunksOfLargest * size) / largest);
 }
 
 /** `items` in `count` consecutive groups whose sizes differ by at most one. */
