@@ -7,7 +7,7 @@
  * reported as `cached_tokens`, in steps of 128 tokens from 1,024 on.
  *
  * Run on its own to point a service at it by hand:
- *   npx tsx bench/latency/fake-model.ts --port 9100 --ttft 400 --tps 80
+ *   npx tsx bench/latency/fake-model.ts --ttft 400 --tps 80 --expansion 1.5   (prints its base URL)
  */
 import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
