@@ -43,6 +43,8 @@ export interface Config {
   /** Per-call budget handed to the chunk planner. */
   readonly maxInputTokensPerCall: number;
   readonly maxOutputTokensPerCall: number;
+  /** Output tokens one model call is planned to write, sized for latency (docs/decisions/0012). */
+  readonly callOutputBudgetTokens: number;
   /** Per model call: timeout and how many calls one process makes at once per provider. */
   readonly engineTimeoutMs: number;
   readonly engineConcurrency: number;
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maxInputTokensPerCall: integer('MAX_INPUT_TOKENS_PER_CALL', 6_000, 50, 1_000_000),
     maxOutputTokensPerCall: integer('MAX_OUTPUT_TOKENS_PER_CALL', 16_384, 256, 1_000_000),
+    callOutputBudgetTokens: integer('CALL_OUTPUT_BUDGET_TOKENS', 1_500, 100, 1_000_000),
     engineTimeoutMs: integer('ENGINE_TIMEOUT_SECONDS', 120, 1, 3600) * SECOND,
     engineConcurrency: integer('ENGINE_CONCURRENCY', 8, 1, 1000),
     workerConcurrency: integer('WORKER_CONCURRENCY', 4, 1, 1000),

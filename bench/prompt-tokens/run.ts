@@ -48,9 +48,9 @@ class CapturingClient implements ModelClient {
   async complete(request: ModelRequest): Promise<ModelAnswer> {
     this.requests.push(request);
     // Echo every line back (tokens intact) so the engine accepts the answer in one call.
-    const lines = request.user.split('\n');
+    const lines = request.user.prefix.split('\n');
     const countLine = lines.findIndex((line) => /^segments \(\d+\):$/.test(line));
-    const targetsLine = lines.find((line) => line.startsWith('targets: '))!;
+    const targetsLine = request.user.rest.split('\n').find((line) => line.startsWith('targets: '))!;
     const codes = [...targetsLine.matchAll(/\(([^()]+)\)/g)].map((match) => match[1]!);
     const segments = lines.slice(countLine + 1).map((line) => {
       const escaped = line.replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"');
@@ -116,9 +116,10 @@ async function main(): Promise<void> {
     });
     if (client.requests.length !== 1) throw new Error(`${file}: expected one call, got ${client.requests.length}`);
     const request = client.requests[0]!;
-    const all = request.user.split('\n');
+    const all = request.user.prefix.split('\n');
     const countLine = all.findIndex((line) => /^segments \(\d+\):$/.test(line));
-    const head = all.slice(0, countLine + 1).join('\n');
+    // The header: the lines before the segments and the ones after them (targets, plurals).
+    const head = `${all.slice(0, countLine + 1).join('\n')}\n${request.user.rest}`;
     const lines = countTokens(all.slice(countLine + 1).join('\n'));
     const fixed = countTokens(request.system) + countTokens(JSON.stringify(request.schema)) + countTokens(`${head}\n`);
     fixedBlocks.add(fixed);
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
       percent(lines - text, text),
       String(fixed + lines),
       String(whole),
-      String(markupLeaks(request.user, format)),
+      String(markupLeaks(request.user.prefix, format)),
       String(answer),
       envelope(answer, text, segments),
     ]);

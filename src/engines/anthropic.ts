@@ -17,6 +17,7 @@ export interface AnthropicClientOptions {
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const ANTHROPIC_VERSION = '2023-06-01';
+const EPHEMERAL = { type: 'ephemeral' } as const;
 
 export class AnthropicMessagesClient implements ModelClient {
   readonly provider = 'anthropic';
@@ -34,8 +35,19 @@ export class AnthropicMessagesClient implements ModelClient {
       model: this.model,
       max_tokens: request.maxOutputTokens,
       temperature: 0,
-      system: request.system,
-      messages: [{ role: 'user', content: request.user }],
+      // Breakpoints for the prompt cache: the tool and the system block are the same for
+      // every call of a request, the user message's first part for every call over one
+      // chunk. Anthropic ignores a breakpoint on a prefix below its minimum length.
+      system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: request.user.prefix, cache_control: EPHEMERAL },
+            { type: 'text', text: request.user.rest },
+          ],
+        },
+      ],
       tools: [
         {
           name: ANSWER_NAME,
@@ -86,6 +98,8 @@ function readMessage(response: unknown): ModelAnswer {
       // Cached prompt tokens are input tokens too; Anthropic reports them apart.
       inputTokens: count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens),
       outputTokens: count(usage.output_tokens),
+      ...(count(usage.cache_read_input_tokens) > 0 ? { cachedInputTokens: count(usage.cache_read_input_tokens) } : {}),
+      ...(count(usage.cache_creation_input_tokens) > 0 ? { cacheWriteTokens: count(usage.cache_creation_input_tokens) } : {}),
     },
   };
 }

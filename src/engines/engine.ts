@@ -29,11 +29,28 @@ export interface TranslateChunkInput {
   readonly format: Format;
   /** Aborted when the client goes away or the job is released; engines stop their calls. */
   readonly signal?: AbortSignal;
+  /**
+   * Every target of the request this chunk belongs to (a superset of `targets`). Calls
+   * of one request describe the answer with this same list, so their prompts share a
+   * prefix that providers cache. Default: `targets`.
+   */
+  readonly requestTargets?: readonly EngineLanguage[];
+  /**
+   * Who the call is made for (one object per request, batch or job). Model-call slots
+   * go round-robin between callers waiting for one (provider-limit.ts); calls without
+   * a caller each count as their own.
+   */
+  readonly caller?: object;
 }
 
 export interface TokenUsage {
+  /** Every prompt token sent, cached ones included: what the user is charged. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of `inputTokens`, those the provider read from its prompt cache (reported, not charged apart). */
+  readonly cachedInputTokens?: number;
+  /** Of `inputTokens`, those the provider wrote to its prompt cache (Anthropic reports them). */
+  readonly cacheWriteTokens?: number;
 }
 
 export interface ChunkTranslation {
@@ -41,14 +58,23 @@ export interface ChunkTranslation {
   readonly translations: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Summed over every model call the chunk needed (repairs and retries included). */
   readonly usage: TokenUsage;
+  /** Model calls that returned an answer (repairs included); absent for engines without calls. */
+  readonly calls?: number;
 }
 
-/** Per-call limits the chunk planner must respect. */
+/** Per-call limits the call planner (translation/plan.ts) must respect. */
 export interface CallBudget {
   /** Source tokens (o200k estimate) one call may carry. */
   readonly maxInputTokens: number;
-  /** Output tokens one call may produce (all targets together). */
+  /** Output tokens one call may produce (all targets together): the provider's hard limit. */
   readonly maxOutputTokens: number;
+  /**
+   * Output tokens one call is planned to write, sized for the time a user waits
+   * (config CALL_OUTPUT_BUDGET_TOKENS). Default: `maxOutputTokens`.
+   */
+  readonly callOutputTokens?: number;
+  /** Calls that may run at once (the provider's concurrency); the planner fans out to fill them. Default 1. */
+  readonly parallelCalls?: number;
 }
 
 export interface TranslationEngine {

@@ -5,12 +5,17 @@
  * request to its JSON body and its response back.
  */
 import type { TokenUsage } from './engine.js';
+import type { UserParts } from './prompt.js';
 
 export type ProviderName = 'openai' | 'anthropic';
 
 export interface ModelRequest {
   readonly system: string;
-  readonly user: string;
+  /**
+   * The user message: `prefix` is the same for every call of a request over one chunk
+   * (a prompt-cache prefix), `rest` varies. Sent as `prefix`, a line break, `rest`.
+   */
+  readonly user: UserParts;
   /** JSON Schema of the answer (strict-mode compatible), sent where the provider supports it. */
   readonly schema: Record<string, unknown>;
   readonly maxOutputTokens: number;
@@ -23,7 +28,7 @@ export interface ModelAnswer {
   readonly object?: unknown;
   /** The answer as text, parsed tolerantly when `object` is absent. */
   readonly text: string;
-  /** The provider's own counts for this call. */
+  /** The provider's own counts for this call (cached prompt tokens are part of inputTokens). */
   readonly usage: TokenUsage;
   /** The answer stopped at the output-token limit. */
   readonly truncated: boolean;

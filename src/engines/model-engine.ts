@@ -20,8 +20,10 @@
  * that come back for combinations already accepted are ignored. The repair's fix
  * entries point at lines by their position in the repair message itself.
  * Each model call is itself retried on transport faults (retry.ts) and runs under the
- * provider's shared concurrency cap (provider-limit.ts). Usage is the provider's own
- * count, summed over every call that returned one.
+ * provider's shared concurrency cap (provider-limit.ts), which serves the chunk's
+ * `caller` in turn with the other callers. The answer schema lists every target of the
+ * request (`requestTargets`), so the calls of one request share a cacheable prefix.
+ * Usage is the provider's own count, summed over every call that returned one.
  */
 import {
   EngineError,
@@ -30,11 +32,12 @@ import {
   type EngineLanguage,
   type EngineSegment,
   type TranslateChunkInput,
+  type TokenUsage,
   type TranslationEngine,
 } from './engine.js';
 import type { ModelAnswer, ModelClient } from './model-client.js';
 import { parseAnswerText } from './parse-answer.js';
-import { SYSTEM_PROMPT, answerSchema, buildUserMessage, type FixRequest } from './prompt.js';
+import { SYSTEM_PROMPT, answerSchema, buildUserParts, type FixRequest } from './prompt.js';
 import { ProviderCallError } from './provider-http.js';
 import { providerLimit, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
@@ -52,6 +55,18 @@ export interface ModelEngineOptions {
 }
 
 type Round = 'call' | 'repair';
+/** Usage summed over a chunk's calls, and how many calls there were. */
+type CallTally = { -readonly [K in keyof TokenUsage]-?: number } & { calls: number };
+
+/** The tally as TokenUsage: the cache counts only when the provider reported any. */
+function usageOf(tally: CallTally): TokenUsage {
+  return {
+    inputTokens: tally.inputTokens,
+    outputTokens: tally.outputTokens,
+    ...(tally.cachedInputTokens > 0 ? { cachedInputTokens: tally.cachedInputTokens } : {}),
+    ...(tally.cacheWriteTokens > 0 ? { cacheWriteTokens: tally.cacheWriteTokens } : {}),
+  };
+}
 const ROUNDS: readonly Round[] = ['call', 'repair', 'call'];
 
 export class ModelEngine implements TranslationEngine {
@@ -71,7 +86,7 @@ export class ModelEngine implements TranslationEngine {
     chunk.signal?.throwIfAborted();
     // Inside the loop a segment is known by its position in the chunk, so ids are unique.
     const segments: EngineSegment[] = chunk.segments.map((segment, index) => ({ ...segment, id: String(index + 1) }));
-    const usage = { inputTokens: 0, outputTokens: 0 };
+    const usage: CallTally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0 };
     const done = new Map<string, Map<string, string>>(chunk.targets.map((t) => [t.code, new Map()]));
     const isPending = (lang: string, id: string): boolean => !done.get(lang)!.has(id);
     let problems: AnswerProblem[] = [];
@@ -101,7 +116,7 @@ export class ModelEngine implements TranslationEngine {
           new Map(chunk.segments.map((segment, index) => [segment.id, done.get(target.code)!.get(String(index + 1))!])),
         ]),
       );
-      return { translations, usage };
+      return { translations, usage: usageOf(usage), calls: usage.calls };
     }
     throw new EngineError(answerFailureMessage(problems), true);
   }
@@ -111,14 +126,14 @@ export class ModelEngine implements TranslationEngine {
     chunk: TranslateChunkInput,
     segments: readonly EngineSegment[],
     targets: readonly EngineLanguage[],
-    usage: { inputTokens: number; outputTokens: number },
+    usage: CallTally,
     fix?: readonly FixRequest[],
   ): Promise<ModelAnswer> {
-    const user = buildUserMessage(
+    const user = buildUserParts(
       { segments, targets, format: chunk.format, ...(chunk.source ? { source: chunk.source } : {}) },
       fix,
     );
-    const schema = answerSchema(targets.map((target) => target.code));
+    const schema = answerSchema((chunk.requestTargets ?? chunk.targets).map((target) => target.code));
     const signal = chunk.signal;
     const limit = providerLimit(this.client.provider, this.options.concurrency);
     try {
@@ -136,12 +151,16 @@ export class ModelEngine implements TranslationEngine {
                 ...(signal ? { signal } : {}),
               }),
             signal,
+            chunk.caller,
           ),
         this.retry,
         signal,
       );
       usage.inputTokens += answer.usage.inputTokens;
       usage.outputTokens += answer.usage.outputTokens;
+      usage.cachedInputTokens += answer.usage.cachedInputTokens ?? 0;
+      usage.cacheWriteTokens += answer.usage.cacheWriteTokens ?? 0;
+      usage.calls++;
       return answer;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

@@ -11,7 +11,7 @@
 import type { OpenAIResponseFormat } from '../config.js';
 import { countTokens } from '../tokens.js';
 import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
-import { ANSWER_NAME } from './prompt.js';
+import { ANSWER_NAME, joinUserParts } from './prompt.js';
 import { ProviderCallError, postJson } from './provider-http.js';
 
 export interface OpenAIClientOptions {
@@ -42,7 +42,8 @@ export class OpenAIChatClient implements ModelClient {
       model: this.model,
       messages: [
         { role: 'system', content: request.system },
-        { role: 'user', content: request.user },
+        // One string: OpenAI caches any identical prefix of 1,024 tokens or more on its own.
+        { role: 'user', content: joinUserParts(request.user) },
       ],
     };
     // OpenAI's reasoning models reject both a temperature and `max_tokens`; the servers
@@ -78,7 +79,7 @@ function isReasoningModel(model: string): boolean {
 
 interface ChatCompletion {
   choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[];
-  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } };
 }
 
 function readChatCompletion(response: unknown, request: ModelRequest): ModelAnswer {
@@ -87,13 +88,17 @@ function readChatCompletion(response: unknown, request: ModelRequest): ModelAnsw
   if (!choice?.message) throw new ProviderCallError('bad-response', 'chat completion without choices[0].message');
   const content = choice.message.content;
   const text = typeof content === 'string' ? content : '';
+  const cached = count(completion.usage?.prompt_tokens_details?.cached_tokens);
   return {
     text,
     truncated: choice.finish_reason === 'length',
     usage: {
       // Some local servers omit usage; an o200k estimate then stands in for their count.
-      inputTokens: count(completion.usage?.prompt_tokens) ?? countTokens(request.system) + countTokens(request.user),
+      inputTokens:
+        count(completion.usage?.prompt_tokens) ?? countTokens(request.system) + countTokens(joinUserParts(request.user)),
       outputTokens: count(completion.usage?.completion_tokens) ?? countTokens(text),
+      // Part of prompt_tokens: reported for logs and benchmarks, charged like any input token.
+      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
     },
   };
 }

@@ -1,16 +1,21 @@
 /**
  * The prompt every model engine sends: one fixed, versioned system block (identical for
- * every call, so provider-side prompt caching can reuse it) and a compact user message
- * that carries only what varies: languages, format and the segments.
+ * every call) and a compact user message in two parts. The first part carries what the
+ * calls of one request share for a chunk — source language, format and the segments —
+ * and the second what varies between them: targets, plural categories, a repair's fix
+ * list. Calls that split a chunk's targets between them therefore send the same bytes
+ * up to the targets line, and with the same answer schema (its `lang` enum lists every
+ * target of the request) that prefix is what providers' prompt caches reuse: OpenAI on
+ * its own for prefixes of 1,024 tokens and more, Anthropic where the client marks it
+ * (anthropic.ts). See docs/decisions/0012-latency-planned-model-calls.md.
  *
- * The user message is a few header lines, `segments (<count>):`, and then one line per
- * segment holding only its text, with JSON string escapes so that a segment is always
- * one line. A segment is known by its position: line 1 is the first segment of this
- * message. Measured on the bench corpus (docs/benchmarks.md, "Prompt tokens"), a JSON
- * envelope per segment (`{"id":…,"text":…}`) cost 40–150% on top of the text, numbered
- * lines (`12 text`) 3–21%, and bare lines 0–7%. Segment `ctx` hints (JSON key paths,
- * `h2`) are not sent for the same reason: they cost as much as the short strings they
- * describe.
+ * The segments are `segments (<count>):` and then one line per segment holding only its
+ * text, with JSON string escapes so that a segment is always one line. A segment is
+ * known by its position: line 1 is the first segment of this message. Measured on the
+ * bench corpus (docs/benchmarks.md, "Prompt tokens"), a JSON envelope per segment
+ * (`{"id":…,"text":…}`) cost 40–150% on top of the text, numbered lines (`12 text`)
+ * 3–21%, and bare lines 0–7%. Segment `ctx` hints (JSON key paths, `h2`) are not sent for
+ * the same reason: they cost as much as the short strings they describe.
  *
  * The answer is JSON grouped by target (ENGINE-NOTES b4), each target an array of
  * strings in the order of the lines, so a truncated reply still holds the targets
@@ -24,18 +29,17 @@ import type { EngineLanguage, EngineSegment } from './engine.js';
 import type { Format } from '../formats/format.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-01-v3';
+export const PROMPT_VERSION = 'mt-2026-11-v4';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
 
 export const SYSTEM_PROMPT = `You are a professional translator for a software and content localization service.
-The user message has header lines, then "segments (N):" and N segment lines.
+The user message has header lines, then "segments (N):" and N segment lines, then the lines that say what to do with them.
 - "source:" the source language as "Name (code)". When there is no source line, identify the language yourself.
-- "targets:" the target languages, each "Name (code)".
 - "format:" the kind of document the segments come from (plain, markdown, html or json; json segments are UI strings and other values in key order).
-- "plurals:" (optional) the plural categories of each target.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
+- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) the plural categories of each target.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
@@ -65,25 +69,46 @@ export interface FixRequest {
   readonly previous?: string;
 }
 
+/** The two parts of a user message; see buildUserParts. */
+export interface UserParts {
+  readonly prefix: string;
+  readonly rest: string;
+}
+
 const ICU_PLURAL = /\{\s*[\w.]+\s*,\s*(?:plural|selectordinal)\s*,/;
 
 export function languageLabel(language: EngineLanguage): string {
   return `${language.name} (${language.code})`;
 }
 
-/** The user message: header lines, then `segments (<count>):` and one escaped line per segment. */
-export function buildUserMessage(input: PromptInput, fix?: readonly FixRequest[]): string {
-  const lines: string[] = [];
-  if (input.source) lines.push(`source: ${languageLabel(input.source)}`);
-  lines.push(`targets: ${input.targets.map(languageLabel).join(', ')}`);
-  lines.push(`format: ${input.format}`);
+/**
+ * The user message in its two parts (the message is `prefix`, a line break, `rest`):
+ * `prefix` is the source and format lines, `segments (<count>):` and one escaped line
+ * per segment, the same for every call of a request over these segments; `rest` is the
+ * targets line, the plural categories when a segment has an ICU plural, and a repair's
+ * fix list.
+ */
+export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]): UserParts {
+  const shared: string[] = [];
+  if (input.source) shared.push(`source: ${languageLabel(input.source)}`);
+  shared.push(`format: ${input.format}`);
+  shared.push(`segments (${input.segments.length}):`);
+  for (const segment of input.segments) shared.push(escapeSegmentText(segment.text));
+  const rest: string[] = [`targets: ${input.targets.map(languageLabel).join(', ')}`];
   if (input.segments.some((segment) => ICU_PLURAL.test(segment.text))) {
-    lines.push(`plurals: ${input.targets.map((t) => `${t.code}=${pluralCategories(t.code)}`).join('; ')}`);
+    rest.push(`plurals: ${input.targets.map((t) => `${t.code}=${pluralCategories(t.code)}`).join('; ')}`);
   }
-  if (fix && fix.length > 0) lines.push(`fix: ${JSON.stringify(fix)}`);
-  lines.push(`segments (${input.segments.length}):`);
-  for (const segment of input.segments) lines.push(escapeSegmentText(segment.text));
-  return lines.join('\n');
+  if (fix && fix.length > 0) rest.push(`fix: ${JSON.stringify(fix)}`);
+  return { prefix: shared.join('\n'), rest: rest.join('\n') };
+}
+
+/** The user message as one text: `prefix`, a line break, `rest`. */
+export function buildUserMessage(input: PromptInput, fix?: readonly FixRequest[]): string {
+  return joinUserParts(buildUserParts(input, fix));
+}
+
+export function joinUserParts(parts: UserParts): string {
+  return `${parts.prefix}\n${parts.rest}`;
 }
 
 /**

@@ -16,7 +16,13 @@ export function createEngine(spec: string, config: Config): TranslationEngine {
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
   if (spec === 'pseudo') return new PseudoEngine(budget);
   const [provider, model] = splitSpec(spec);
-  const limits = { budget, timeoutMs: config.engineTimeoutMs, concurrency: config.engineConcurrency };
+  // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
+  // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).
+  const limits = {
+    budget: { ...budget, callOutputTokens: config.callOutputBudgetTokens, parallelCalls: config.engineConcurrency },
+    timeoutMs: config.engineTimeoutMs,
+    concurrency: config.engineConcurrency,
+  };
   if (provider === 'openai' && model) {
     const client = new OpenAIChatClient({
       model,

@@ -12,7 +12,14 @@ import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
 
 export type JobOutcome =
-  | { readonly kind: 'completed'; readonly translations: Record<string, string>; readonly usage: Usage }
+  | {
+      readonly kind: 'completed';
+      readonly translations: Record<string, string>;
+      readonly usage: Usage;
+      /** For the log: model calls made and input tokens the provider had cached. */
+      readonly calls: number;
+      readonly cachedInputTokens: number;
+    }
   | { readonly kind: 'retry'; readonly error: string }
   | { readonly kind: 'failed'; readonly error: string };
 
@@ -31,7 +38,13 @@ export async function runJob(job: JobRow, engines: EngineRegistry, signal: Abort
       engine: engines[request.model],
       signal,
     }).finally(() => prepared.release());
-    return { kind: 'completed', translations: result.translations, usage: result.usage };
+    return {
+      kind: 'completed',
+      translations: result.translations,
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      calls: result.calls,
+      cachedInputTokens: result.usage.cachedInputTokens ?? 0,
+    };
   } catch (error) {
     if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: error.message };
     if (isServiceError(error)) return { kind: 'failed', error: error.message };

@@ -140,7 +140,11 @@ export class JobWorker extends EventEmitter {
       const now = this.clock();
       if (outcome.kind === 'completed') {
         const done = await completeJob(db, { job, workerId: this.workerId, translations: outcome.translations, usage: outcome.usage, now });
-        if (done) this.emit('job:complete', job.id);
+        if (done) {
+          const { calls, cachedInputTokens, usage } = outcome;
+          log.info({ modelCalls: calls, ...usage, cachedInputTokens }, 'job completed');
+          this.emit('job:complete', job.id);
+        }
         else log.warn('job was no longer ours at completion; its result was dropped and nothing charged');
       } else if (outcome.kind === 'retry' && job.attempts < job.max_attempts) {
         const runAt = now + this.backoff(job.attempts);

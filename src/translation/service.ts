@@ -9,18 +9,15 @@ import { ServiceError } from '../errors.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import { assertModelAccess, reserveForPreCheck } from './access.js';
-import { runLimited } from './run-limited.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import {
   prepareDocument,
   prepareDocuments,
   translatePrepared,
+  translatePreparedAll,
   type DocumentTranslation,
   type PreparedDocument,
 } from './translate-document.js';
-
-/** Batch items translated at once; results keep request order regardless. */
-const BATCH_CONCURRENCY = 4;
 
 export interface BatchTranslation {
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
@@ -38,6 +35,7 @@ export async function translateForUser(
     assertModelAccess(user, input.model);
     const estimate = estimateTokens(input.content.length, input.targets.length);
     return await withReservation(deps, user, estimate, async () => {
+      const started = performance.now();
       const result = await asTranslationError(() =>
         translatePrepared({
           prepared,
@@ -47,6 +45,13 @@ export async function translateForUser(
           signal,
         }),
       );
+      logWork(deps, 'translation done', {
+        documents: 1,
+        targets: input.targets.length,
+        started,
+        usage: result.usage,
+        calls: result.calls,
+      });
       return { value: result, usage: result.usage };
     });
   } finally {
@@ -81,42 +86,52 @@ async function translatePreparedBatch(
     input.targets.length,
   );
   return withReservation(deps, user, estimate, async () => {
-    // One failed item fails them all: abort the others' model calls at once.
-    const batchAbort = new AbortController();
-    const onAbort = () => batchAbort.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const results = new Array<DocumentTranslation>(input.items.length);
-      await runLimited(prepared, BATCH_CONCURRENCY, async (document, index) => {
-        try {
-          results[index] = await asTranslationError(() =>
-            translatePrepared({
-              prepared: document,
-              targets: input.targets,
-              ...(input.source ? { source: input.source } : {}),
-              engine: deps.engines[input.model],
-              signal: batchAbort.signal,
-            }),
-          );
-        } catch (error) {
-          batchAbort.abort(error);
-          throw error;
-        }
-      });
-      signal.throwIfAborted();
-      const usage = results.reduce(
-        (sum, r) => ({ inputTokens: sum.inputTokens + r.usage.inputTokens, outputTokens: sum.outputTokens + r.usage.outputTokens }),
-        { inputTokens: 0, outputTokens: 0 },
-      );
-      const value = {
-        results: input.items.map((item, i) => ({ id: item.id, translations: results[i]!.translations })),
-        usage,
-      };
-      return { value, usage };
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
+    // All items are one piece of work: planned together, one caller for fair slots, and
+    // the first failure cancels every other call (translatePreparedAll).
+    const started = performance.now();
+    const result = await asTranslationError(() =>
+      translatePreparedAll(prepared, {
+        targets: input.targets,
+        ...(input.source ? { source: input.source } : {}),
+        engine: deps.engines[input.model],
+        signal,
+      }),
+    );
+    logWork(deps, 'batch translation done', {
+      documents: prepared.length,
+      targets: input.targets.length,
+      started,
+      usage: result.usage,
+      calls: result.calls,
+    });
+    const value = {
+      results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
+      usage: result.usage,
+    };
+    return { value, usage: result.usage };
   });
+}
+
+/** One line per delivered request: what its model calls cost and how long they took. */
+function logWork(
+  deps: AppDeps,
+  message: string,
+  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number },
+): void {
+  const { usage } = work;
+  deps.logger.info(
+    {
+      documents: work.documents,
+      targets: work.targets,
+      modelCalls: work.calls,
+      inputTokens: usage.inputTokens,
+      cachedInputTokens: usage.cachedInputTokens ?? 0,
+      ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+      outputTokens: usage.outputTokens,
+      ms: Math.round(performance.now() - work.started),
+    },
+    message,
+  );
 }
 
 /** Holds the pre-check reservation around `work`; charges on success, releases on failure. */

@@ -177,13 +177,13 @@ describe('buildUserMessage', () => {
       message,
       [
         'source: English (en)',
-        'targets: German (de), Russian (ru)',
         'format: json',
-        'plurals: de=one other; ru=few many one other',
         'segments (3):',
         '{count, plural, one {# file} other {# files}}',
         'Line one\\nLine "two" \\\\ end\\t!\\r\\u2028',
         '  indented ',
+        'targets: German (de), Russian (ru)',
+        'plurals: de=one other; ru=few many one other',
       ].join('\n'),
     );
   });
@@ -198,7 +198,7 @@ describe('buildUserMessage', () => {
     );
     assert.equal(
       message,
-      'targets: German (de)\nformat: plain\nfix: [{"lang":"de","line":1,"problem":"missing token <x1/>","previous":"Hallo"},{"lang":"fr","problem":"expected 1 translation, got 2"}]\nsegments (1):\nHi <x1/>',
+      'format: plain\nsegments (1):\nHi <x1/>\ntargets: German (de)\nfix: [{"lang":"de","line":1,"problem":"missing token <x1/>","previous":"Hallo"},{"lang":"fr","problem":"expected 1 translation, got 2"}]',
     );
   });
 });

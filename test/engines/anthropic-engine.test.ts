@@ -50,8 +50,13 @@ describe('anthropic engine', () => {
     assert.equal(request.headers['anthropic-version'], '2023-06-01');
     assert.equal(request.body.model, 'claude-test');
     assert.equal(request.body.max_tokens, MAX_OUTPUT_TOKENS);
-    assert.equal(request.body.system, SYSTEM_PROMPT);
+    assert.deepEqual(request.body.system, [{ type: 'text', text: SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } }]);
     assert.equal(request.body.messages.length, 1);
+    // The segments are the cacheable prefix; the targets follow in a block of their own.
+    const [shared, rest] = request.body.messages[0].content;
+    assert.deepEqual(shared.cache_control, { type: 'ephemeral' });
+    assert.match(shared.text, /^source: English \(en\)\nformat: markdown\nsegments \(2\):\n/);
+    assert.deepEqual(rest, { type: 'text', text: 'targets: German (de), French (fr)' });
     assert.deepEqual(userMessage(request).segments, ['Hello <g1>world</g1>', 'Press <x1/>.']);
     assert.deepEqual(request.body.tool_choice, { type: 'tool', name: 'submit_translations' });
     assert.equal(request.body.tools.length, 1);
@@ -80,7 +85,7 @@ describe('anthropic engine', () => {
     assert.equal(provider.requests.length, 1);
   });
 
-  test('cached prompt tokens count as input tokens', async () => {
+  test('cached prompt tokens count as input tokens and are reported apart', async () => {
     const reply = anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 10, output: 5 }) as {
       json: { usage: Record<string, number> };
     };
@@ -91,7 +96,7 @@ describe('anthropic engine', () => {
 
     const result = await engine.translate(chunk(SEGMENTS, [DE]));
 
-    assert.deepEqual(result.usage, { inputTokens: 740, outputTokens: 5 });
+    assert.deepEqual(result.usage, { inputTokens: 740, outputTokens: 5, cachedInputTokens: 700, cacheWriteTokens: 30 });
   });
 
   test('529 overloaded and 429 are retried and usage sums the repair round', async () => {

@@ -2,7 +2,7 @@
  * Shared set-up for the engine tests: languages, an engine per provider pointed at the
  * fake server, and a retry policy whose sleeps are recorded instead of waited for.
  */
-import type { EngineLanguage, EngineSegment, TranslateChunkInput } from '../../src/engines/engine.js';
+import type { CallBudget, EngineLanguage, EngineSegment, TranslateChunkInput } from '../../src/engines/engine.js';
 import { AnthropicMessagesClient } from '../../src/engines/anthropic.js';
 import { ModelEngine } from '../../src/engines/model-engine.js';
 import { OpenAIChatClient } from '../../src/engines/openai.js';
@@ -28,13 +28,15 @@ export interface EngineOptions {
   readonly concurrency?: number;
   readonly responseFormat?: OpenAIResponseFormat;
   readonly retry?: Partial<RetryPolicy>;
+  /** The planner's budget beyond the fixed limits (callOutputTokens, parallelCalls). */
+  readonly budget?: Partial<CallBudget>;
 }
 
 function engineFor(client: OpenAIChatClient | AnthropicMessagesClient, options: EngineOptions): EngineUnderTest {
   const sleeps: number[] = [];
   const engine = new ModelEngine({
     client,
-    budget: { maxInputTokens: 6000, maxOutputTokens: MAX_OUTPUT_TOKENS },
+    budget: { maxInputTokens: 6000, maxOutputTokens: MAX_OUTPUT_TOKENS, ...options.budget },
     timeoutMs: options.timeoutMs ?? 5000,
     concurrency: options.concurrency ?? 8,
     retry: {

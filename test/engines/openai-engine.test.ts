@@ -49,7 +49,7 @@ describe('openai engine: answers', () => {
     });
     assert.equal(
       request.body.messages[1].content,
-      'source: English (en)\ntargets: German (de)\nformat: markdown\nsegments (1):\nHello <g1>world</g1>',
+      'source: English (en)\nformat: markdown\nsegments (1):\nHello <g1>world</g1>\ntargets: German (de)',
     );
     const format = request.body.response_format;
     assert.equal(format.type, 'json_schema');
@@ -83,7 +83,7 @@ describe('openai engine: answers', () => {
     assert.equal(provider.requests.length, 1);
     const content: string = provider.requests[0]!.body.messages[1].content;
     assert.equal(
-      content.split('segments (3):\n')[1],
+      content.split('segments (3):\n')[1]!.split('\ntargets: ')[0],
       ['Getting started', 'Run <x1/> to install\\nin "C:\\\\tools".', 'Read the <g1>guide</g1>.'].join('\n'),
     );
     const message = userMessage(provider.requests[0]!);
@@ -102,6 +102,18 @@ describe('openai engine: answers', () => {
 
     assert.equal('source' in userMessage(provider.requests[0]!), false);
     assert.match(SYSTEM_PROMPT, /identify the language yourself/);
+  });
+
+  test('reads the cached prompt tokens OpenAI reports and keeps them inside the input tokens', async () => {
+    const reply = openaiReply({ de: ['Hallo <g1>Welt</g1>'] }, { input: 1500, output: 12 }) as { json: { usage: Record<string, unknown> } };
+    reply.json.usage.prompt_tokens_details = { cached_tokens: 1280 };
+    provider.reply(reply as never);
+    const { engine } = openaiEngine(provider);
+
+    const result = await engine.translate(chunk(HELLO, [DE]));
+
+    assert.deepEqual(result.usage, { inputTokens: 1500, outputTokens: 12, cachedInputTokens: 1280 });
+    assert.equal(result.calls, 1);
   });
 
   test('reads JSON wrapped in code fences after a preamble without another call', async () => {
@@ -168,9 +180,10 @@ describe('openai engine: repair of bad answers', () => {
     assert.deepEqual(repair.targets, ['French (fr)']);
     assert.deepEqual(repair.segments, ['Open <x1/> now.', 'Save <g1>all</g1>']);
     assert.deepEqual(repair.fix, [{ lang: 'fr', problem: 'missing from the answer' }]);
+    // The schema stays the request's (every target), so every call shares its prefix.
     assert.deepEqual(
       provider.requests[1]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum,
-      ['fr'],
+      ['de', 'fr'],
     );
   });
 
@@ -222,7 +235,7 @@ describe('openai engine: repair of bad answers', () => {
     const repair = userMessage(provider.requests[1]!);
     assert.deepEqual(repair.targets, ['German (de)']);
     assert.deepEqual(repair.segments, ['Open <x1/> now.', 'Quit <x1/>']);
-    assert.match(provider.requests[1]!.body.messages[1].content, /\nsegments \(2\):\nOpen <x1\/> now\.\nQuit <x1\/>$/);
+    assert.match(provider.requests[1]!.body.messages[1].content, /\nsegments \(2\):\nOpen <x1\/> now\.\nQuit <x1\/>\ntargets: German \(de\)\nfix: /);
     assert.deepEqual(repair.fix, [
       { lang: 'de', line: 1, problem: 'missing token <x1/>', previous: 'Öffne jetzt.' },
       // the third segment is the second line of the repair message

@@ -3,7 +3,9 @@
  * OpenAI chat-completions (`POST /v1/chat/completions`) and Anthropic messages
  * (`POST /v1/messages`) wire formats. Each test scripts the replies in order (or with a
  * function of the request) and then asserts on the request bodies it received, on how
- * many requests were in flight at once, and on requests the client gave up on.
+ * many requests were in flight at once (and when each was), and on requests the client
+ * gave up on. Given a speed, it answers like a model that writes its output: after a
+ * time to first token, at so many output tokens a second (the reply's own usage count).
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,6 +28,21 @@ export type FakeReply =
 
 export type ReplyScript = (request: RecordedRequest, index: number) => FakeReply;
 
+export interface FakeProviderOptions {
+  /** Milliseconds before the first output token (default 0). */
+  readonly ttftMs?: number;
+  /** Output tokens written per second and call; the reply's usage says how many (default: instant). */
+  readonly tokensPerSecond?: number;
+}
+
+/** When one request was open: milliseconds on the provider's clock (performance.now). */
+export interface CallSpan {
+  readonly path: string;
+  readonly start: number;
+  /** Absent while the request is open. */
+  end?: number;
+}
+
 export interface FakeProvider {
   /** `http://127.0.0.1:<port>/v1`: OPENAI_BASE_URL, and ANTHROPIC_BASE_URL (either form works). */
   readonly baseUrl: string;
@@ -36,6 +53,12 @@ export interface FakeProvider {
   fallback(script: ReplyScript): void;
   /** The most requests that were open at the same time. */
   readonly maxInFlight: number;
+  /** Requests open now. */
+  readonly inFlight: number;
+  /** Every request's open interval, in arrival order. */
+  readonly spans: CallSpan[];
+  /** Forgets requests, spans and the in-flight peak (between tests that share a provider). */
+  reset(): void;
   /** Requests whose client closed the connection before the reply was complete. */
   readonly clientAborts: number;
   /** Resolves when `count` requests have arrived. */
@@ -43,7 +66,7 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-export async function startFakeProvider(): Promise<FakeProvider> {
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let fallback: ReplyScript = () => ({ status: 500, json: { error: { message: 'fake provider: no scripted reply' } } });
@@ -52,12 +75,16 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   let clientAborts = 0;
   const waiters: { count: number; resolve: () => void }[] = [];
   const hanging = new Set<ServerResponse>();
+  const spans: CallSpan[] = [];
 
   const server = createServer(async (req, res) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    const span: CallSpan = { path: req.url ?? '', start: performance.now() };
+    spans.push(span);
     let finished = false;
     res.on('close', () => {
+      span.end = performance.now();
       inFlight--;
       hanging.delete(res);
       if (!finished) clientAborts++;
@@ -87,7 +114,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       setTimeout(() => res.destroy(), 5);
       return;
     }
-    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    const delayMs = (reply.delayMs ?? 0) + writingTimeMs(reply.json, options);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (res.destroyed) return;
     const body = JSON.stringify(reply.json);
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
@@ -106,6 +134,15 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     get maxInFlight() {
       return maxInFlight;
     },
+    get inFlight() {
+      return inFlight;
+    },
+    spans,
+    reset() {
+      requests.length = 0;
+      spans.length = 0;
+      maxInFlight = inFlight;
+    },
     get clientAborts() {
       return clientAborts;
     },
@@ -118,6 +155,15 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       await once(server, 'close');
     },
   };
+}
+
+/** Time to first token plus the reply's output tokens (usage) at the configured speed. */
+function writingTimeMs(json: any, options: FakeProviderOptions): number {
+  if (!options.ttftMs && !options.tokensPerSecond) return 0;
+  const usage = json?.usage;
+  const output = Number(usage?.completion_tokens ?? usage?.output_tokens ?? 0);
+  const writing = options.tokensPerSecond && output > 0 ? (output / options.tokensPerSecond) * 1000 : 0;
+  return (options.ttftMs ?? 0) + writing;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -193,26 +239,35 @@ export interface UserMessage {
   fix?: { lang?: string; line?: number; problem: string; previous?: string }[];
 }
 
-/**
- * Reads the user message the engine sent (OpenAI or Anthropic body): header lines, then
- * `segments (N):` and exactly N lines of escaped text; anything else throws.
- */
-export function userMessage(request: RecordedRequest): UserMessage {
-  const messages: { role: string; content: string }[] = request.body.messages;
+/** The user message's text: OpenAI's string, or Anthropic's text blocks joined by line breaks. */
+export function userText(request: RecordedRequest): string {
+  const messages: { role: string; content: string | { type: string; text: string }[] }[] = request.body.messages;
   const user = messages.find((message) => message.role === 'user');
   if (!user) throw new Error('request has no user message');
-  const lines = user.content.split('\n');
+  return typeof user.content === 'string' ? user.content : user.content.map((block) => block.text).join('\n');
+}
+
+/**
+ * Reads the user message the engine sent (OpenAI or Anthropic body): header lines, then
+ * `segments (N):` and exactly N lines of escaped text, then header lines again (targets,
+ * plurals, fix); anything else throws.
+ */
+export function userMessage(request: RecordedRequest): UserMessage {
+  const lines = userText(request).split('\n');
   const message: UserMessage = { targets: [], format: '', segments: [] };
+  let segmentsRead = false;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     const count = /^segments \((\d+)\):$/.exec(line);
-    if (count) {
-      const body = lines.slice(index + 1);
+    if (count && !segmentsRead) {
+      const body = lines.slice(index + 1, index + 1 + Number(count[1]));
       if (body.length !== Number(count[1])) {
         throw new Error(`the message announces ${count[1]} segment lines and has ${body.length}`);
       }
       message.segments = body.map(unescapeLine);
-      return message;
+      segmentsRead = true;
+      index += body.length;
+      continue;
     }
     const [key, ...rest] = line.split(': ');
     const value = rest.join(': ');
@@ -223,7 +278,9 @@ export function userMessage(request: RecordedRequest): UserMessage {
     else if (key === 'fix') message.fix = JSON.parse(value);
     else throw new Error(`unexpected header line in the user message: ${line}`);
   }
-  throw new Error('the user message has no "segments (N):" line');
+  if (!segmentsRead) throw new Error('the user message has no "segments (N):" line');
+  if (message.targets.length === 0) throw new Error('the user message has no "targets:" line');
+  return message;
 }
 
 /** A segment line back to its text: JSON string escapes, quotes left bare. */

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { CallBudget, EngineLanguage, EngineSegment } from '../../src/engines/engine.js';
+import { OUTPUT_EXPANSION, estimatePlan, planChunks, type Chunk } from '../../src/translation/plan.js';
+
+const LANGS: EngineLanguage[] = Array.from({ length: 36 }, (_, i) => ({ code: `l${i}`, name: `Language ${i}`, rtl: false }));
+/** The defaults a model engine plans with: 1,500 output tokens a call, 8 calls at once. */
+const MODEL: CallBudget = { maxInputTokens: 6000, maxOutputTokens: 16384, callOutputTokens: 1500, parallelCalls: 8 };
+
+/** Segments with given o200k sizes; the planner reads sizes through `tokensOf`. */
+function segments(sizes: readonly number[]): { list: EngineSegment[]; tokensOf: (segment: EngineSegment) => number } {
+  const list = sizes.map((_, i) => ({ id: `s${i}`, text: `segment ${i}` }));
+  const size = new Map(list.map((segment, i) => [segment, sizes[i]!]));
+  return { list, tokensOf: (segment) => size.get(segment)! };
+}
+
+/** 30 UI strings of 10–20 tokens (452 in all), like the bench's JSON file. */
+const UI_STRINGS = Array.from({ length: 30 }, (_, i) => 10 + ((i * 7) % 11));
+/** 400 paragraphs of 40–160 tokens (~40k in all), like the bench's markdown document. */
+const LONG_DOCUMENT = Array.from({ length: 400 }, (_, i) => 40 + ((i * 37) % 120));
+
+const expected = (chunk: Chunk, size: (segment: EngineSegment) => number): number =>
+  chunk.targets.length * chunk.segments.reduce((sum, segment) => sum + size(segment) * OUTPUT_EXPANSION + 2, 0);
+
+/** Every (segment, target) pair exactly once, and each chunk's segments in document order. */
+function assertCoversEachPairOnce(chunks: readonly Chunk[], list: readonly EngineSegment[], targets: readonly EngineLanguage[]): void {
+  const seen = new Map<string, number>();
+  for (const chunk of chunks) {
+    const positions = chunk.segments.map((segment) => list.indexOf(segment));
+    assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'segments keep document order');
+    for (let i = 1; i < positions.length; i++) assert.equal(positions[i], positions[i - 1]! + 1, 'a chunk is a run of segments');
+    for (const segment of chunk.segments) {
+      for (const target of chunk.targets) {
+        const key = `${segment.id}/${target.code}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  assert.equal(seen.size, list.length * targets.length, 'every pair is planned');
+  assert.ok([...seen.values()].every((count) => count === 1), 'no pair is planned twice');
+}
+
+describe('planChunks', () => {
+  test('a short text into many targets is one call', () => {
+    const { list, tokensOf } = segments([4]);
+    const chunks = planChunks(list, LANGS, MODEL, tokensOf);
+    assert.equal(chunks.length, 1);
+    assert.equal(chunks[0]!.targets.length, 36);
+  });
+
+  test('a UI file into one target fans out into a few parallel chunks that each still write a fair amount', () => {
+    const { list, tokensOf } = segments(UI_STRINGS);
+    const chunks = planChunks(list, LANGS.slice(0, 1), MODEL, tokensOf);
+    assert.ok(chunks.length >= 3 && chunks.length <= 8, `${chunks.length} calls`);
+    for (const chunk of chunks) assert.ok(expected(chunk, tokensOf) >= 100, 'no call is too small to be worth its fixed block');
+    assertCoversEachPairOnce(chunks, list, LANGS.slice(0, 1));
+  });
+
+  test('a UI file into 36 targets keeps every call near the output budget, in full rounds of the slots', () => {
+    const { list, tokensOf } = segments(UI_STRINGS);
+    const chunks = planChunks(list, LANGS, MODEL, tokensOf);
+    assertCoversEachPairOnce(chunks, list, LANGS);
+    for (const chunk of chunks) assert.ok(expected(chunk, tokensOf) <= 1500 * 1.1, `a call of ${expected(chunk, tokensOf)}`);
+    const total = 36 * UI_STRINGS.reduce((sum, size) => sum + size * OUTPUT_EXPANSION + 2, 0);
+    const rounds = Math.ceil(chunks.length / 8);
+    assert.equal(rounds, Math.ceil(total / 1500 / 8), 'no more rounds than the budget forces');
+    assert.equal(chunks.length % 8, 0, 'the last round is full');
+  });
+
+  test('with 36 slots the 36-target file runs in one round', () => {
+    const { list, tokensOf } = segments(UI_STRINGS);
+    const chunks = planChunks(list, LANGS, { ...MODEL, parallelCalls: 36 }, tokensOf);
+    assert.ok(chunks.length <= 36, `${chunks.length} calls`);
+    assertCoversEachPairOnce(chunks, list, LANGS);
+  });
+
+  test('a long document into one target is cut into runs of segments under the budget, targets never split', () => {
+    const { list, tokensOf } = segments(LONG_DOCUMENT);
+    const chunks = planChunks(list, LANGS.slice(0, 1), MODEL, tokensOf);
+    assertCoversEachPairOnce(chunks, list, LANGS.slice(0, 1));
+    for (const chunk of chunks) assert.ok(expected(chunk, tokensOf) <= 1500, `a call of ${expected(chunk, tokensOf)}`);
+    assert.equal(estimatePlan(list, 1, MODEL, tokensOf).calls, chunks.length, 'the estimate is the plan');
+  });
+
+  test('a long document into many targets splits targets rather than packing a chunk with one segment', () => {
+    const { list, tokensOf } = segments(LONG_DOCUMENT);
+    const targets = LANGS.slice(0, 5);
+    const chunks = planChunks(list, targets, MODEL, tokensOf);
+    assertCoversEachPairOnce(chunks, list, targets);
+    for (const chunk of chunks) {
+      assert.ok(expected(chunk, tokensOf) <= 1500 * 1.1, `a call of ${expected(chunk, tokensOf)}`);
+      assert.ok(chunk.segments.length >= 2, 'each call has context');
+    }
+  });
+
+  test('the input limit holds, and a segment larger than it travels alone', () => {
+    const { list, tokensOf } = segments([30, 26, 900, 40, 35]);
+    const chunks = planChunks(list, LANGS.slice(0, 2), { ...MODEL, maxInputTokens: 60 }, tokensOf);
+    assertCoversEachPairOnce(chunks, list, LANGS.slice(0, 2));
+    for (const chunk of chunks) {
+      const source = chunk.segments.reduce((sum, segment) => sum + tokensOf(segment), 0);
+      assert.ok(source <= 60 || chunk.segments.length === 1, `${source} source tokens in ${chunk.segments.length} segments`);
+    }
+  });
+
+  test('an engine without slots (pseudo) gets the fewest calls its limits allow', () => {
+    const { list, tokensOf } = segments(UI_STRINGS);
+    const chunks = planChunks(list, LANGS, { maxInputTokens: 6000, maxOutputTokens: 16384 }, tokensOf);
+    assert.ok(chunks.length <= 3, `${chunks.length} calls`);
+    assertCoversEachPairOnce(chunks, list, LANGS);
+  });
+
+  test('nothing to translate is no call', () => {
+    assert.deepEqual(planChunks([], LANGS, MODEL), []);
+    assert.deepEqual(planChunks([{ id: 'a', text: 'Hello' }], [], MODEL), []);
+  });
+});
