@@ -19,6 +19,8 @@ import { DraftCollector, maskText } from './html-sink.js';
 import type { SegmentSink } from './html-sink.js';
 import { HtmlTree } from './html-tree.js';
 import type { TagAttributes, TreeHandler } from './html-tree.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Patch, SegmentDraft } from './template.js';
@@ -154,6 +156,8 @@ export interface HtmlOptions {
    * outside it, where nothing a translation adds can land in front of them.
    */
   readonly inMarkdown?: boolean;
+  /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
+  readonly limits?: DocumentLimits;
 }
 
 /**
@@ -174,6 +178,7 @@ class SegmentMaker implements TreeHandler {
   #lastEnd: number;
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
+  readonly #maxDepth: number;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -183,6 +188,7 @@ class SegmentMaker implements TreeHandler {
     private readonly options: HtmlOptions,
   ) {
     this.#lastEnd = from;
+    this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
   }
 
@@ -203,6 +209,9 @@ class SegmentMaker implements TreeHandler {
     const start = isImplied ? this.#lastEnd : this.from + tagStart;
     const end = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = end;
+    // Nothing here recurses, but a page nested far deeper than real ones is a hostile
+    // one: refused (document_too_complex), not worked on.
+    if (this.#stack.length >= this.#maxDepth && !VOID.has(name)) throw tooComplex('element nesting', this.#maxDepth);
     if (this.#hidden > 0) {
       if (!VOID.has(name)) {
         this.#stack.push(start, 0, NO_ITEM, 'inside');
@@ -416,8 +425,10 @@ export function htmlSegments(
 
 export const htmlAdapter: FormatAdapter = {
   format: 'html',
-  extract(content) {
+  extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
     const out = new DocumentBuilder('html', content);
-    return out.document(htmlSegments(out, content));
+    const doc = out.document(htmlSegments(out, content, 0, content.length, { directionPatches: true, limits }));
+    if (doc.segments.length > limits.maxSegments) throw tooComplex('the number of segments', limits.maxSegments);
+    return doc;
   },
 };
