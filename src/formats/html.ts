@@ -12,9 +12,9 @@
  * each, and the allocations were most of the cost.
  */
 import { decodeHTML } from 'entities/decode';
-import { htmlTextEscape } from './escape.js';
+import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './html-text.js';
 import type { FormatAdapter } from './format.js';
-import { AttributeList, directionPatches, isSpaceCode } from './html-attributes.js';
+import { AttributeList, directionPatches } from './html-attributes.js';
 import { DraftCollector, maskText } from './html-sink.js';
 import type { SegmentSink } from './html-sink.js';
 import { HtmlTree } from './html-tree.js';
@@ -347,8 +347,7 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
       start = starts[first]!;
       break;
     }
-    let s = starts[first]!;
-    while (s < ends[first]! && isSpaceCode(source.charCodeAt(s))) s++;
+    const s = skipLeadingSpace(source, starts[first]!, ends[first]!);
     if (s < ends[first]!) {
       start = s;
       break;
@@ -360,15 +359,14 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
       end = ends[last]!;
       break;
     }
-    let e = ends[last]!;
-    while (e > starts[last]! && isSpaceCode(source.charCodeAt(e - 1))) e--;
+    const e = skipTrailingSpace(source, starts[last]!, ends[last]!);
     if (e > starts[last]!) {
       end = e;
       break;
     }
   }
   if (start < 0 || end <= start) return;
-  sink.begin(start, end, kindOf(block), htmlTextEscape, block);
+  sink.begin(start, end, kindOf(block), htmlSourceText, block);
   let cursor = start;
   for (let i = first; i <= last; i++) {
     const type = types[i]!;

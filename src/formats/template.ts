@@ -20,7 +20,28 @@ export type Part =
   | { readonly type: 'open' | 'close'; readonly bytes: TokenBytes; readonly pair: number };
 
 /** Escapes a translated text run for its place in the document. */
-export type Escaper = (run: string, at: { readonly first: boolean; readonly last: boolean }) => string;
+export interface Escaper {
+  (run: string, at: { readonly first: boolean; readonly last: boolean }): string;
+  /**
+   * Optional: the escaper for one changed translation of one segment, asked before its
+   * runs are escaped (in order). html gives back the source's own whitespace runs and
+   * character references where the translation lines up with the source text.
+   */
+  forSegment?(segment: SegmentSource, translated: string): Escaper;
+}
+
+/** What `Escaper.forSegment` sees of a segment. */
+export interface SegmentSource {
+  readonly source: string;
+  /** The segment's range in the source. */
+  readonly start: number;
+  readonly end: number;
+  /** The segment's masked text, as extracted. */
+  readonly text: string;
+  /** Where one of the segment's tokens (`<x1/>`, `<g2>`, `</g2>`) lies in the source; undefined for literal bytes. */
+  tokenStart(token: string): number | undefined;
+  tokenEnd(token: string): number | undefined;
+}
 
 export interface SegmentDraft {
   /** The source range the segment replaces (outer whitespace excluded). */
@@ -601,10 +622,29 @@ export class TemplateDocument implements ExtractedDocument {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
     if (info[at + BIDI]) translated = bidiInside(translated);
-    const escape = this.#escapes[info[at + ESCAPE]!]!;
     const firstToken = info[at + FIRST_TOKEN]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
+    let escape = this.#escapes[info[at + ESCAPE]!]!;
+    if (escape.forSegment) {
+      // Where a token's bytes are: entry `k` of the token table, as in the loop below.
+      const entry = (token: string): number =>
+        token.charCodeAt(1) === 120 /* x */
+          ? firstToken + tokenNumber(token, 2) - 1
+          : firstToken + atoms + 2 * (tokenNumber(token, token.charCodeAt(1) === 47 /* / */ ? 3 : 2) - 1) + (token.charCodeAt(1) === 47 ? 1 : 0);
+      const { source } = this;
+      escape = escape.forSegment(
+        {
+          source,
+          start: info[at + START]!,
+          end: info[at + END]!,
+          text: segment.text,
+          tokenStart: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
+          tokenEnd: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
+        },
+        translated,
+      );
+    }
     let last = 0;
     let first = true;
     const re = TOKEN_SCAN;
