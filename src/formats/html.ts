@@ -175,6 +175,13 @@ class SegmentMaker implements TreeHandler {
   readonly #attributes = new AttributeList();
   /** Depth inside an atomic or skipped subtree. */
   #hidden = 0;
+  /**
+   * The depth inside it from which attributes are not translated either (0: they are).
+   * An atom's content is not text to translate, but attributes in it may be: `label` of
+   * a `<track>` in a `<video>`, `alt` of an `<img>` in a `<picture>` or of an `<area>`
+   * in a `<map>`. Code-like, untranslated and skipped subtrees keep theirs.
+   */
+  #attributesOffFrom = 0;
   #lastEnd: number;
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
@@ -213,7 +220,15 @@ class SegmentMaker implements TreeHandler {
     // one: refused (document_too_complex), not worked on.
     if (this.#stack.length >= this.#maxDepth && !VOID.has(name)) throw tooComplex('element nesting', this.#maxDepth);
     if (this.#hidden > 0) {
-      if (!VOID.has(name)) {
+      const isVoid = VOID.has(name);
+      if (!isImplied && this.#attributesOffFrom === 0) {
+        if (isNoTranslate(attribs) || NO_ATTRS.has(name) || SKIPPED.has(name)) {
+          if (!isVoid) this.#attributesOffFrom = this.#hidden + 1;
+        } else {
+          this.#attributes.addFrom(this.source, name, start, end, attribs);
+        }
+      }
+      if (!isVoid) {
         this.#stack.push(start, 0, NO_ITEM, 'inside');
         this.#hidden++;
       }
@@ -251,7 +266,10 @@ class SegmentMaker implements TreeHandler {
       return;
     }
     let item = NO_ITEM;
-    if (mode === 'atomic' || mode === 'skip') this.#hidden = 1;
+    if (mode === 'atomic' || mode === 'skip') {
+      this.#hidden = 1;
+      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && !NO_ATTRS.has(name) ? 0 : 1;
+    }
     else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
     this.#stack.push(start, this.#run.id, item, mode);
   }
@@ -266,6 +284,7 @@ class SegmentMaker implements TreeHandler {
     if (!isImplied) this.#lastEnd = closeEnd;
     switch (stack.modes[element]) {
       case 'inside':
+        if (this.#hidden === this.#attributesOffFrom) this.#attributesOffFrom = 0;
         this.#hidden--;
         return;
       case 'atomic':
