@@ -25,7 +25,6 @@ const AMPERSAND = 38;
 const SEMICOLON = 59;
 const SPACE = ' ';
 /** HTML's whitespace in text (not `\v`, not U+00A0: a no-break space is a character like any other). */
-const SPACE_RUN = /[ \t\n\r\f]+/g;
 const IS_SPACE = /^[ \t\n\r\f]+$/;
 /** What may hold more than one space, a line break or a character reference: else there is nothing to give back. */
 const SOURCE_TO_KEEP = /[\t\n\r\f&]| {2}/;
@@ -34,6 +33,17 @@ const TOKENS = new RegExp(TOKEN_PATTERN.source, 'g');
 
 function isSpaceCode(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+}
+
+const SLASH = 47;
+const LETTER_X = 120;
+
+/** A small number per token, the same for equal tokens: `<xN/>` 3N, `<gN>` 3N + 1, `</gN>` 3N + 2. */
+function tokenKey(token: string): number {
+  const closing = token.charCodeAt(1) === SLASH;
+  let n = 0;
+  for (let i = closing ? 3 : 2, c = token.charCodeAt(i); c >= 48 && c <= 57; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
+  return 3 * n + (token.charCodeAt(1) === LETTER_X ? 0 : closing ? 2 : 1);
 }
 
 /** A masked text cut at its tokens: `texts[i]` lies between `tokens[i - 1]` and `tokens[i]`. */
@@ -58,13 +68,20 @@ function piecesOf(text: string): Pieces {
 
 /** What the source's text gives back to a translation. */
 class SourceText {
-  /** The whitespace run right after a token, and right before one (by token). */
-  readonly afterToken = new Map<string, string>();
-  readonly beforeToken = new Map<string, string>();
+  /** The whitespace run right after a token, and right before one (by tokenKey). */
+  readonly afterToken: string[] = [];
+  readonly beforeToken: string[] = [];
   /** The other runs, in order. */
   readonly innerRuns: string[] = [];
   /** For each character the source spells at least once as a reference: its spellings, in order. */
   readonly spellings = new Map<string, string[]>();
+}
+
+/** A whitespace run `source[start, end)` of piece `i` (between `tokens[i - 1]` and `tokens[i]`), filed by where it is. */
+function fileRun(found: SourceText, tokens: readonly string[], i: number, raw: string, afterToken: boolean, beforeToken: boolean): void {
+  if (afterToken) found.afterToken[tokenKey(tokens[i - 1]!)] = raw;
+  if (beforeToken) found.beforeToken[tokenKey(tokens[i]!)] = raw;
+  if (!afterToken && !beforeToken) found.innerRuns.push(raw);
 }
 
 /**
@@ -76,107 +93,134 @@ function readSource(segment: SegmentSource): SourceText | undefined {
   const { source, text } = segment;
   const { texts, tokens } = piecesOf(text);
   const found = new SourceText();
-  const chars: string[] = [];
-  const spelled: string[] = [];
-  const referenced = new Set<string>();
+  /** References to one character other than whitespace: the character, its spelling, its offset in `texts.join('')`. */
+  const referenced = new Map<number, string>();
+  const characters = new Set<string>();
+  let offset = 0;
   for (let i = 0; i < texts.length; i++) {
     const from = i === 0 ? segment.start : segment.tokenEnd(tokens[i - 1]!);
     const to = i === texts.length - 1 ? segment.end : segment.tokenStart(tokens[i]!);
     if (from === undefined || to === undefined || to < from) return undefined;
     let collapsed = '';
     let runStart = -1;
-    const endRun = (at: number): void => {
-      if (runStart < 0) return;
-      const raw = source.slice(runStart, at);
-      const afterToken = runStart === from && i > 0;
-      const beforeToken = at === to && i < tokens.length;
-      if (afterToken) found.afterToken.set(tokens[i - 1]!, raw);
-      if (beforeToken) found.beforeToken.set(tokens[i]!, raw);
-      if (!afterToken && !beforeToken) found.innerRuns.push(raw);
-      collapsed += SPACE;
-      runStart = -1;
-    };
+    let plainFrom = from;
     for (let k = from; k < to; ) {
-      let decoded: string;
+      let decoded: string | undefined;
       let length = 1;
-      if (source.charCodeAt(k) === AMPERSAND) {
+      const c = source.charCodeAt(k);
+      if (c === AMPERSAND) {
         REFERENCE.lastIndex = k;
         const reference = REFERENCE.exec(source)?.[0];
-        decoded = reference === undefined || reference.length > to - k ? '&' : decodeHTML(reference);
-        if (reference !== undefined && decoded !== reference) length = reference.length;
-        else decoded = '&';
-      } else {
-        decoded = source[k]!;
+        if (reference !== undefined && reference.length <= to - k) {
+          const value = decodeHTML(reference);
+          if (value !== reference) {
+            decoded = value;
+            length = reference.length;
+          }
+        }
       }
-      if (length === 1 ? isSpaceCode(decoded.charCodeAt(0)) : IS_SPACE.test(decoded)) {
-        if (runStart < 0) runStart = k;
-      } else {
-        endRun(k);
-        collapsed += decoded;
-        // A legacy reference without `;` may decode to several characters (`&copy2020`): those keep no spelling.
-        const spelling = length === 1 ? decoded : decoded.length === 1 ? source.slice(k, k + length) : undefined;
-        for (const c of decoded) {
-          chars.push(c);
-          spelled.push(spelling ?? c);
-          if (spelling !== undefined && spelling !== c) referenced.add(c);
+      const isSpace = decoded === undefined ? isSpaceCode(c) : IS_SPACE.test(decoded);
+      if (isSpace) {
+        if (runStart < 0) {
+          collapsed += source.slice(plainFrom, k);
+          runStart = k;
+        }
+      } else if (runStart >= 0 || decoded !== undefined) {
+        if (runStart >= 0) {
+          fileRun(found, tokens, i, source.slice(runStart, k), runStart === from && i > 0, false);
+          collapsed += SPACE;
+          runStart = -1;
+        } else {
+          collapsed += source.slice(plainFrom, k);
+        }
+        plainFrom = k;
+        if (decoded !== undefined) {
+          // A legacy reference without `;` may stand for several characters (`&copy2020`): no spelling is kept for those.
+          if (decoded.length === 1) {
+            referenced.set(offset + collapsed.length, source.slice(k, k + length));
+            characters.add(decoded);
+          }
+          collapsed += decoded;
+          plainFrom = k + length;
         }
       }
       k += length;
     }
-    endRun(to);
+    if (runStart >= 0) {
+      fileRun(found, tokens, i, source.slice(runStart, to), runStart === from && i > 0, i < tokens.length);
+      collapsed += SPACE;
+    } else {
+      collapsed += source.slice(plainFrom, to);
+    }
     if (collapsed !== texts[i]) return undefined;
+    offset += collapsed.length;
   }
-  for (let k = 0; k < chars.length; k++) {
-    const c = chars[k]!;
-    if (!referenced.has(c)) continue;
-    let list = found.spellings.get(c);
-    if (!list) found.spellings.set(c, (list = []));
-    list.push(spelled[k]!);
+  // Every occurrence of a referenced character, in order: its reference, or the bare character.
+  for (const c of characters) {
+    const list: string[] = [];
+    let base = 0;
+    for (const piece of texts) {
+      for (let at = piece.indexOf(c); at >= 0; at = piece.indexOf(c, at + 1)) list.push(referenced.get(base + at) ?? c);
+      base += piece.length;
+    }
+    found.spellings.set(c, list);
   }
   return found;
 }
 
-/**
- * The translation's text pieces as they go into the page, in order (the template asks
- * for the non-empty ones). `found` undefined: single spaces and the least escaping.
- */
-function renderPieces(translated: string, found: SourceText | undefined): string[] {
-  const { texts, tokens } = piecesOf(translated);
-  const last = texts.length - 1;
-  const inner = found !== undefined && innerRunCount(texts) === found.innerRuns.length ? found.innerRuns : undefined;
-  let innerIndex = 0;
-  const spelling = found && found.spellings.size > 0 ? new Spelling(texts, found.spellings) : undefined;
-  const out: string[] = [];
-  for (let i = 0; i <= last; i++) {
-    const piece = texts[i]!;
-    let rendered = '';
-    let from = 0;
-    for (const run of piece.matchAll(SPACE_RUN)) {
-      rendered += textOf(piece, from, run.index, false, spelling);
-      from = run.index + run[0].length;
-      const atStart = run.index === 0;
-      const atEnd = from === piece.length;
-      // The translation's own edges: the whitespace around a segment is template.
-      if ((atStart && i === 0) || (atEnd && i === last)) continue;
-      let raw: string | undefined;
-      if (atStart) raw = found?.afterToken.get(tokens[i - 1]!) ?? (atEnd ? found?.beforeToken.get(tokens[i]!) : undefined);
-      else if (atEnd) raw = found?.beforeToken.get(tokens[i]!);
-      else raw = inner?.[innerIndex++];
-      rendered += raw ?? SPACE;
-    }
-    rendered += textOf(piece, from, piece.length, i < last, spelling);
-    out.push(rendered);
-  }
-  return out;
+/** The end of the whitespace run starting at `from` of `text` (`from` itself when there is none). */
+function spaceEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isSpaceCode(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** The translation's whitespace runs that touch no token and no edge (the source's k-th inner run goes to the k-th). */
 function innerRunCount(texts: readonly string[]): number {
   let count = 0;
   for (const piece of texts) {
-    for (const run of piece.matchAll(SPACE_RUN)) if (run.index > 0 && run.index + run[0].length < piece.length) count++;
+    for (let i = 1; i < piece.length; i++) {
+      if (!isSpaceCode(piece.charCodeAt(i))) continue;
+      const end = spaceEnd(piece, i);
+      if (end < piece.length) count++;
+      i = end;
+    }
   }
   return count;
+}
+
+/**
+ * The translation's text pieces as they go into the page, in order (the template asks
+ * for the non-empty ones). `found` undefined: single spaces and the least escaping.
+ */
+function renderPieces(texts: readonly string[], tokens: readonly string[], found: SourceText | undefined): string[] {
+  const last = texts.length - 1;
+  const inner = found !== undefined && innerRunCount(texts) === found.innerRuns.length ? found.innerRuns : undefined;
+  let innerIndex = 0;
+  const spelling = found && found.spellings.size > 0 ? new Spelling(texts, found.spellings) : undefined;
+  const out: string[] = new Array(texts.length);
+  for (let i = 0; i <= last; i++) {
+    const piece = texts[i]!;
+    let rendered = '';
+    let from = 0;
+    for (let k = 0; k < piece.length; k++) {
+      if (!isSpaceCode(piece.charCodeAt(k))) continue;
+      const runEnd = spaceEnd(piece, k);
+      rendered += textOf(piece, from, k, false, spelling);
+      const atStart = k === 0;
+      const atEnd = runEnd === piece.length;
+      from = k = runEnd;
+      // The translation's own edges: the whitespace around a segment is template.
+      if ((atStart && i === 0) || (atEnd && i === last)) continue;
+      let raw: string | undefined;
+      if (atStart) raw = found?.afterToken[tokenKey(tokens[i - 1]!)] ?? (atEnd ? found?.beforeToken[tokenKey(tokens[i]!)] : undefined);
+      else if (atEnd) raw = found?.beforeToken[tokenKey(tokens[i]!)];
+      else raw = inner?.[innerIndex++];
+      rendered += raw ?? SPACE;
+    }
+    out[i] = rendered + textOf(piece, from, piece.length, i < last, spelling);
+  }
+  return out;
 }
 
 /** The source's spellings of the characters it spells as references, for those the translation has as often. */
@@ -185,9 +229,17 @@ class Spelling {
   readonly #used = new Map<string, number>();
 
   constructor(texts: readonly string[], spellings: ReadonlyMap<string, string[]>) {
-    const counts = new Map<string, number>();
-    for (const piece of texts) for (const c of piece) if (spellings.has(c)) counts.set(c, (counts.get(c) ?? 0) + 1);
-    for (const [c, list] of spellings) if (counts.get(c) === list.length) this.#aligned.set(c, list);
+    for (const [c, list] of spellings) {
+      let count = 0;
+      for (const piece of texts) for (let at = piece.indexOf(c); at >= 0; at = piece.indexOf(c, at + 1)) count++;
+      if (count === list.length) this.#aligned.set(c, list);
+    }
+  }
+
+  /** Whether any character of `text` may take a spelling. */
+  touches(text: string): boolean {
+    for (const c of this.#aligned.keys()) if (text.includes(c)) return true;
+    return false;
   }
 
   /** The source's spelling of this occurrence of `c`, or undefined (then it is written as it is). */
@@ -203,8 +255,8 @@ class Spelling {
 /** `piece[from, to)` (no whitespace in it), escaped: the source's references where they line up, else as little as HTML needs. */
 function textOf(piece: string, from: number, to: number, markupFollows: boolean, spelling: Spelling | undefined): string {
   if (to <= from) return '';
-  const text = piece.slice(from, to);
-  if (spelling === undefined) return escapeHtmlText(text, markupFollows);
+  const text = from === 0 && to === piece.length ? piece : piece.slice(from, to);
+  if (spelling === undefined || !spelling.touches(text)) return escapeHtmlText(text, markupFollows);
   let out = '';
   let plainFrom = 0;
   for (let k = 0; k < text.length; k++) {
@@ -224,8 +276,8 @@ export const htmlSourceText: Escaper = Object.assign((run: string, at: { readonl
   forSegment(segment: SegmentSource, translated: string): Escaper {
     const raw = segment.source.slice(segment.start, segment.end);
     const found = SOURCE_TO_KEEP.test(raw) ? readSource(segment) : undefined;
-    const pieces = renderPieces(translated, found);
-    const { texts } = piecesOf(translated);
+    const { texts, tokens } = piecesOf(translated);
+    const pieces = renderPieces(texts, tokens, found);
     let next = 0;
     return (run: string, at: { readonly first: boolean; readonly last: boolean }): string => {
       while (next < texts.length && texts[next] === '') next++;

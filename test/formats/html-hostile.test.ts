@@ -47,6 +47,12 @@ describe('hostile html', () => {
     assert.ok(ms < BOUND_MS, `${ms.toFixed(0)} ms`);
   });
 
+  it('one run whose every piece has a line break and a reference to give back renders in linear time', () => {
+    const { segments, ms } = translateAsRequest(fill('<b>Hi</b>\n  &amp; '));
+    assert.equal(segments, 1);
+    assert.ok(ms < BOUND_MS, `${ms.toFixed(0)} ms`);
+  });
+
   it('a translatable attribute in every inline tag of one run renders in linear time', () => {
     const { format, segments, ms } = translateAsRequest(fill('<span title="A tip">x</span> '));
     assert.equal(format, 'html');
