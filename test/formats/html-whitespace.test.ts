@@ -58,7 +58,22 @@ describe('html whitespace and references under the pseudo engine', () => {
   });
 });
 
+describe('html whitespace inside markdown (HTML blocks go through the same escaper)', () => {
+  it('gives back the runs of spaces and the line breaks of an HTML block under pseudo', () => {
+    const source = '# Title\n\n<div align="center">\n  <img src="logo.png" alt="The logo">\n  <p>Fast,   small\n  and <b>safe</b> &amp; sound</p>\n</div>\n\nText.\n';
+    const doc = getAdapter('markdown').extract(source);
+    assert.ok(doc.segments.some((s) => s.text === 'Fast, small<x1/>and <g1>safe</g1> & sound'));
+    for (const target of [LTR, RTL]) assert.equal(byteExactProblem(doc, target), undefined, target.code);
+  });
+});
+
 describe('html whitespace and references with a real model answer', () => {
+  it('falls back to single spaces when the source text cannot be lined up (token-like text is a literal atom)', () => {
+    const doc = html.extract('<p>Type\n  &lt;g1&gt; here,\n  then go.</p>');
+    assert.deepEqual(doc.segments.map((s) => s.text), ['Type <x1/> here, then go.']);
+    assert.equal(doc.render(['Tapez <x1/> ici,\n puis allez.'], LTR), '<p>Tapez &lt;g1&gt; ici, puis allez.</p>');
+  });
+
   it('keeps the whitespace around the segment and each tag as the source has it, and reflowed words get single spaces', () => {
     const source = '<ul>\n  <li>\n    Read the <a href="/docs">manual\n    pages</a> before you\n    start.\n  </li>\n</ul>\n';
     const doc = html.extract(source);
