@@ -23,6 +23,7 @@ import type { Escaper, SegmentSource } from './template.js';
 
 const AMPERSAND = 38;
 const SEMICOLON = 59;
+const SPACE_CODE = 32;
 const SPACE = ' ';
 /** HTML's whitespace in text (not `\v`, not U+00A0: a no-break space is a character like any other). */
 const IS_SPACE = /^[ \t\n\r\f]+$/;
@@ -32,7 +33,7 @@ const REFERENCE = /&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]*;?)/y;
 const TOKENS = new RegExp(TOKEN_PATTERN.source, 'g');
 
 function isSpaceCode(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+  return c === SPACE_CODE || c === 9 /* tab */ || c === 10 /* line feed */ || c === 13 /* carriage return */ || c === 12 /* form feed */;
 }
 
 const SLASH = 47;
@@ -269,6 +270,34 @@ function textOf(piece: string, from: number, to: number, markupFollows: boolean,
 }
 
 /**
+ * A run with one space for each whitespace run, none at the translation's edges, and the
+ * least escaping: what a translation gets when the source has nothing to give back (no
+ * line break, tab, double space or reference). The template's `first` and `last` are the
+ * translation's first and last pieces, so each run is done on its own.
+ */
+const singleSpaced: Escaper = (run, at) => {
+  let text = run;
+  if (at.first) text = text.slice(spaceEnd(text, 0));
+  if (at.last) {
+    let end = text.length;
+    while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
+    text = text.slice(0, end);
+  }
+  return escapeHtmlText(hasSpaceToCollapse(text) ? text.replace(SPACE_RUNS, SPACE) : text, !at.last);
+};
+
+const SPACE_RUNS = /[ \t\n\r\f]+/g;
+
+/** Whether a whitespace run in `text` is not already one space. */
+function hasSpaceToCollapse(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE_CODE ? text.charCodeAt(i + 1) === SPACE_CODE : isSpaceCode(c)) return true;
+  }
+  return false;
+}
+
+/**
  * The escaper of html text segments: a run alone gets the least escaping (escape.ts);
  * a whole changed translation gets the source's whitespace and references back.
  */
@@ -276,6 +305,7 @@ export const htmlSourceText: Escaper = Object.assign((run: string, at: { readonl
   forSegment(segment: SegmentSource, translated: string): Escaper {
     const raw = segment.source.slice(segment.start, segment.end);
     const found = SOURCE_TO_KEEP.test(raw) ? readSource(segment) : undefined;
+    if (found === undefined) return singleSpaced;
     const { texts, tokens } = piecesOf(translated);
     const pieces = renderPieces(texts, tokens, found);
     let next = 0;
