@@ -12,7 +12,7 @@
  *  - character references: when a character occurs as often in the translation as in the
  *    source, its k-th occurrence takes the source's k-th spelling (`&#39;`, `&nbsp;`,
  *    or the bare character).
- * Anything else gets the least escaping HTML needs (escape.ts htmlTextEscape). Under the
+ * Anything else gets the least escaping HTML needs (escape.ts escapeHtmlText). Under the
  * pseudo engine everything lines up, so its output minus its marks is the source byte for
  * byte; a real model's reflowed sentence still keeps the whitespace around its tags.
  */
@@ -38,12 +38,14 @@ function isSpaceCode(c: number): boolean {
 
 const SLASH = 47;
 const LETTER_X = 120;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 /** A small number per token, the same for equal tokens: `<xN/>` 3N, `<gN>` 3N + 1, `</gN>` 3N + 2. */
 function tokenKey(token: string): number {
   const closing = token.charCodeAt(1) === SLASH;
   let n = 0;
-  for (let i = closing ? 3 : 2, c = token.charCodeAt(i); c >= 48 && c <= 57; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
+  for (let i = closing ? 3 : 2, c = token.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = token.charCodeAt(++i)) n = 10 * n + c - DIGIT_0;
   return 3 * n + (token.charCodeAt(1) === LETTER_X ? 0 : closing ? 2 : 1);
 }
 
@@ -78,7 +80,7 @@ class SourceText {
   readonly spellings = new Map<string, string[]>();
 }
 
-/** A whitespace run `source[start, end)` of piece `i` (between `tokens[i - 1]` and `tokens[i]`), filed by where it is. */
+/** The source's whitespace run `raw` in piece `i` (between `tokens[i - 1]` and `tokens[i]`), filed by where it is. */
 function fileRun(found: SourceText, tokens: readonly string[], i: number, raw: string, afterToken: boolean, beforeToken: boolean): void {
   if (afterToken) found.afterToken[tokenKey(tokens[i - 1]!)] = raw;
   if (beforeToken) found.beforeToken[tokenKey(tokens[i]!)] = raw;
@@ -94,8 +96,9 @@ function readSource(segment: SegmentSource): SourceText | undefined {
   const { source, text } = segment;
   const { texts, tokens } = piecesOf(text);
   const found = new SourceText();
-  /** References to one character other than whitespace: the character, its spelling, its offset in `texts.join('')`. */
+  /** References to one character other than whitespace, by the character's offset in `texts.join('')`: their spelling. */
   const referenced = new Map<number, string>();
+  /** The characters those references stand for. */
   const characters = new Set<string>();
   let offset = 0;
   for (let i = 0; i < texts.length; i++) {
