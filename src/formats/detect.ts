@@ -44,11 +44,36 @@ function stripComments(text: string): { text: string; commentChars: number } {
   }
 }
 
+const XML_DECLARATION = /^<\?xml[^>]*\?>/i;
+const WHITESPACE_RUN = /\s*/y;
+const PAGE_START = /<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]/iy;
+
+/**
+ * Whether `text` opens like a full page: `<!doctype html>`, `<html>`, `<head>` or
+ * `<body>`, after an optional XML declaration and any comments. Anchored: an `<html>`
+ * quoted in a README's code block does not make it a page; XHTML from DocBook opens with
+ * `<?xml`. Read by hand, comment by comment: a pattern `(?:<!--[\s\S]*?-->\s*)*` could
+ * split a row of comments at any `-->` and backtracked exponentially (30 comments in a
+ * row took seconds, a few hundred never ended).
+ */
+function opensAsPage(text: string): boolean {
+  let at = XML_DECLARATION.exec(text)?.[0].length ?? 0;
+  for (;;) {
+    WHITESPACE_RUN.lastIndex = at;
+    WHITESPACE_RUN.exec(text);
+    at = WHITESPACE_RUN.lastIndex;
+    if (!text.startsWith('<!--', at)) break;
+    const close = text.indexOf('-->', at + 4);
+    if (close < 0) return false;
+    at = close + 3;
+  }
+  PAGE_START.lastIndex = at;
+  return PAGE_START.test(text);
+}
+
 function htmlScore(head: string): number {
   const trimmed = head.trim();
-  // Anchored as a whole (after an XML declaration and comments): an `<html>` quoted in a
-  // README's code block does not make it a page; XHTML from DocBook opens with `<?xml`.
-  if (/^(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) return 0.98;
+  if (opensAsPage(trimmed)) return 0.98;
   let known = 0;
   let markup = 0;
   const opened = new Map<string, number>();

@@ -6,9 +6,50 @@ import type { Escaper } from './template.js';
 
 export const plainEscape: Escaper = (run) => run;
 
-/** HTML text: `& < >` are the characters that could change the markup. */
-export const htmlTextEscape: Escaper = (run) =>
-  run.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+const AMPERSAND = 38;
+const LESS_THAN = 60;
+const GREATER_THAN = 62;
+const HASH = 35;
+const SLASH = 47;
+const BANG = 33;
+const QUESTION = 63;
+
+function isAsciiAlphanumeric(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+}
+
+/**
+ * HTML text with as little escaping as keeps it text: `&` before a letter, digit or `#`
+ * (a character reference) becomes `&amp;`, `<` before a letter, digit, `/`, `!` or `?` (a
+ * tag, comment or declaration) becomes `&lt;`; elsewhere they stay as they are (`AT & T`,
+ * `a < b`). `>` is always `&gt;`, as serializers write it (never needed, never harmful).
+ * `markupFollows`: the text ends where a tag's or placeholder's bytes start, so a last
+ * `&` or `<` is escaped too.
+ */
+export function escapeHtmlText(text: string, markupFollows: boolean): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let escaped: string;
+    if (c === GREATER_THAN) escaped = '&gt;';
+    else if (c === AMPERSAND || c === LESS_THAN) {
+      const next = text.charCodeAt(i + 1);
+      const isMarkup =
+        i + 1 === text.length
+          ? markupFollows
+          : isAsciiAlphanumeric(next) || (c === AMPERSAND ? next === HASH : next === SLASH || next === BANG || next === QUESTION);
+      if (!isMarkup) continue;
+      escaped = c === AMPERSAND ? '&amp;' : '&lt;';
+    } else continue;
+    out += text.slice(from, i) + escaped;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** One run of HTML text (a run before a token is followed by markup). */
+export const htmlTextEscape: Escaper = (run, at) => escapeHtmlText(run, !at.last);
 
 /**
  * An HTML attribute value inside the given quote. An unquoted value cannot grow quotes

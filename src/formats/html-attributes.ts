@@ -8,6 +8,7 @@ import { htmlAttrEscape } from './escape.js';
 import { maskText } from './html-sink.js';
 import type { SegmentSink } from './html-sink.js';
 import type { TagAttributes } from './html-tree.js';
+import type { RenderTarget } from './format.js';
 import type { Escaper, Patch } from './template.js';
 
 /** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
@@ -232,30 +233,73 @@ export class AttributeList {
   }
 }
 
+/** `dir="rtl"` added to a start tag for a right-to-left target (nothing for another). */
+class AddDirection implements Patch {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  render(target: RenderTarget): string {
+    return target.rtl ? ' dir="rtl"' : '';
+  }
+}
+
+/**
+ * An existing `dir` value: `rtl` for a right-to-left target; for another, the original,
+ * or `ltr` in place of an `<html>` tag's `rtl` (the page is no longer right-to-left).
+ */
+class SetDirection implements Patch {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    private readonly original: string,
+    private readonly ltrInsteadOfRtl: boolean,
+  ) {}
+
+  render(target: RenderTarget): string {
+    if (target.rtl) return 'rtl';
+    return this.ltrInsteadOfRtl && this.original.toLowerCase() === 'rtl' ? 'ltr' : this.original;
+  }
+}
+
+/** The `<html>` tag's `lang` value becomes the target code. */
+class SetLanguage implements Patch {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  render(target: RenderTarget): string {
+    return target.code;
+  }
+}
+
 /**
  * The lang/dir patches of the `<html>` start tag (`lang` set to the target when present,
- * `dir` set or added) or of a fragment's top-level element (`dir` only), pushed to `patches`.
+ * `dir` set or added) or of a fragment's top-level element (`dir` only), pushed to
+ * `patches`. Patches are small class instances, not closures: a fragment of 2 MiB may
+ * have 10⁵ top-level elements.
  */
 export function directionPatches(source: string, tag: string, start: number, end: number, patches: Patch[]): void {
-  let dir: { start: number; end: number } | undefined;
-  let lang: { start: number; end: number } | undefined;
+  let dirStart = -1;
+  let dirEnd = -1;
+  let langStart = -1;
+  let langEnd = -1;
   cursor.reset(source, start, end);
   while (cursor.next()) {
     if (cursor.quote === null) continue;
     const name = cursor.name();
-    if (name === 'dir') dir ??= { start: cursor.valueStart, end: cursor.valueEnd };
-    else if (name === 'lang') lang ??= { start: cursor.valueStart, end: cursor.valueEnd };
+    if (name === 'dir' && dirStart < 0) {
+      dirStart = cursor.valueStart;
+      dirEnd = cursor.valueEnd;
+    } else if (name === 'lang' && langStart < 0) {
+      langStart = cursor.valueStart;
+      langEnd = cursor.valueEnd;
+    }
   }
-  const insertAt = cursor.insertAt;
-  if (tag === 'html') {
-    if (lang) patches.push({ start: lang.start, end: lang.end, render: (t) => t.code });
-    const original = dir ? source.slice(dir.start, dir.end) : '';
-    if (dir) patches.push({ start: dir.start, end: dir.end, render: (t) => (t.rtl ? 'rtl' : original.toLowerCase() === 'rtl' ? 'ltr' : original) });
-    else patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-  } else if (dir) {
-    const original = source.slice(dir.start, dir.end);
-    patches.push({ start: dir.start, end: dir.end, render: (t) => (t.rtl ? 'rtl' : original) });
-  } else {
-    patches.push({ start: insertAt, end: insertAt, render: (t) => (t.rtl ? ' dir="rtl"' : '') });
-  }
+  const isHtml = tag === 'html';
+  if (isHtml && langStart >= 0) patches.push(new SetLanguage(langStart, langEnd));
+  if (dirStart >= 0) patches.push(new SetDirection(dirStart, dirEnd, source.slice(dirStart, dirEnd), isHtml));
+  else patches.push(new AddDirection(cursor.insertAt, cursor.insertAt));
 }

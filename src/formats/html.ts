@@ -12,13 +12,15 @@
  * each, and the allocations were most of the cost.
  */
 import { decodeHTML } from 'entities/decode';
-import { htmlTextEscape } from './escape.js';
+import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './html-text.js';
 import type { FormatAdapter } from './format.js';
-import { AttributeList, directionPatches, isSpaceCode } from './html-attributes.js';
+import { AttributeList, directionPatches } from './html-attributes.js';
 import { DraftCollector, maskText } from './html-sink.js';
 import type { SegmentSink } from './html-sink.js';
 import { HtmlTree } from './html-tree.js';
 import type { TagAttributes, TreeHandler } from './html-tree.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Patch, SegmentDraft } from './template.js';
@@ -154,6 +156,8 @@ export interface HtmlOptions {
    * outside it, where nothing a translation adds can land in front of them.
    */
   readonly inMarkdown?: boolean;
+  /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
+  readonly limits?: DocumentLimits;
 }
 
 /**
@@ -171,9 +175,17 @@ class SegmentMaker implements TreeHandler {
   readonly #attributes = new AttributeList();
   /** Depth inside an atomic or skipped subtree. */
   #hidden = 0;
+  /**
+   * The depth inside it from which attributes are not translated either (0: they are).
+   * An atom's content is not text to translate, but attributes in it may be: `label` of
+   * a `<track>` in a `<video>`, `alt` of an `<img>` in a `<picture>` or of an `<area>`
+   * in a `<map>`. Code-like, untranslated and skipped subtrees keep theirs.
+   */
+  #attributesOffFrom = 0;
   #lastEnd: number;
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
+  readonly #maxDepth: number;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -183,6 +195,7 @@ class SegmentMaker implements TreeHandler {
     private readonly options: HtmlOptions,
   ) {
     this.#lastEnd = from;
+    this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
   }
 
@@ -203,8 +216,19 @@ class SegmentMaker implements TreeHandler {
     const start = isImplied ? this.#lastEnd : this.from + tagStart;
     const end = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = end;
+    // Nothing here recurses, but a page nested far deeper than real ones is a hostile
+    // one: refused (document_too_complex), not worked on.
+    if (this.#stack.length >= this.#maxDepth && !VOID.has(name)) throw tooComplex('element nesting', this.#maxDepth);
     if (this.#hidden > 0) {
-      if (!VOID.has(name)) {
+      const isVoid = VOID.has(name);
+      if (!isImplied && this.#attributesOffFrom === 0) {
+        if (isNoTranslate(attribs) || NO_ATTRS.has(name) || SKIPPED.has(name)) {
+          if (!isVoid) this.#attributesOffFrom = this.#hidden + 1;
+        } else {
+          this.#attributes.addFrom(this.source, name, start, end, attribs);
+        }
+      }
+      if (!isVoid) {
         this.#stack.push(start, 0, NO_ITEM, 'inside');
         this.#hidden++;
       }
@@ -242,7 +266,10 @@ class SegmentMaker implements TreeHandler {
       return;
     }
     let item = NO_ITEM;
-    if (mode === 'atomic' || mode === 'skip') this.#hidden = 1;
+    if (mode === 'atomic' || mode === 'skip') {
+      this.#hidden = 1;
+      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && !NO_ATTRS.has(name) ? 0 : 1;
+    }
     else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
     this.#stack.push(start, this.#run.id, item, mode);
   }
@@ -257,6 +284,7 @@ class SegmentMaker implements TreeHandler {
     if (!isImplied) this.#lastEnd = closeEnd;
     switch (stack.modes[element]) {
       case 'inside':
+        if (this.#hidden === this.#attributesOffFrom) this.#attributesOffFrom = 0;
         this.#hidden--;
         return;
       case 'atomic':
@@ -338,8 +366,7 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
       start = starts[first]!;
       break;
     }
-    let s = starts[first]!;
-    while (s < ends[first]! && isSpaceCode(source.charCodeAt(s))) s++;
+    const s = skipLeadingSpace(source, starts[first]!, ends[first]!);
     if (s < ends[first]!) {
       start = s;
       break;
@@ -351,15 +378,14 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
       end = ends[last]!;
       break;
     }
-    let e = ends[last]!;
-    while (e > starts[last]! && isSpaceCode(source.charCodeAt(e - 1))) e--;
+    const e = skipTrailingSpace(source, starts[last]!, ends[last]!);
     if (e > starts[last]!) {
       end = e;
       break;
     }
   }
   if (start < 0 || end <= start) return;
-  sink.begin(start, end, kindOf(block), htmlTextEscape, block);
+  sink.begin(start, end, kindOf(block), htmlSourceText, block);
   let cursor = start;
   for (let i = first; i <= last; i++) {
     const type = types[i]!;
@@ -416,8 +442,10 @@ export function htmlSegments(
 
 export const htmlAdapter: FormatAdapter = {
   format: 'html',
-  extract(content) {
+  extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
     const out = new DocumentBuilder('html', content);
-    return out.document(htmlSegments(out, content));
+    const doc = out.document(htmlSegments(out, content, 0, content.length, { directionPatches: true, limits }));
+    if (doc.segments.length > limits.maxSegments) throw tooComplex('the number of segments', limits.maxSegments);
+    return doc;
   },
 };

@@ -48,6 +48,17 @@ describe('tokenProblem', () => {
   it('rejects an invented token', () => assert.match(tokenProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x3/>')!, /unexpected token <x3\/>/));
   it('rejects a duplicated token', () => assert.match(tokenProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x2/>')!, /more than once/));
   it('rejects an unbalanced pair', () => assert.match(tokenProblem(source, 'Hello </g1>dear <x1/><g1> <x2/>')!, /not properly nested/));
+  it('checks tens of thousands of tokens in the source order in linear time, and still finds a fault among them', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => `<g${i + 1}>w</g${i + 1}> <x${i + 1}/>`).join(' ');
+    const translated = many.replaceAll('w', 'v');
+    const started = performance.now();
+    assert.equal(tokenProblem(many, translated), null);
+    assert.ok(performance.now() - started < 1000, `${(performance.now() - started).toFixed(0)} ms`);
+    const crossed = `<g1>a <g2>b</g1></g2> ${many.slice(many.indexOf('<x1/>'))}`;
+    assert.match(tokenProblem(crossed, crossed)!, /not properly nested/);
+    const twice = `${many} <x7/>`;
+    assert.match(tokenProblem(twice, twice)!, /<x7\/> appears more than once/);
+  });
 });
 
 describe('lang and dir', () => {

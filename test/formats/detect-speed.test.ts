@@ -13,6 +13,8 @@ const HOSTILE: Record<string, string> = {
   'unclosed links': '[a]('.repeat(HEAD / 4),
   'unclosed autolinks': '<http:'.repeat(HEAD / 6),
   'unclosed comments': '<!--'.repeat(HEAD / 4),
+  'a row of closed comments': '<!-- x -->'.repeat(HEAD / 10),
+  'a row of comments before a page': `${'<!-- note -->\n'.repeat(HEAD / 14)}<p>Text</p>`,
   'image openers': '!['.repeat(HEAD / 2),
 };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FORMATS } from '../../src/formats/format.js';
+import { detectionScores } from '../../src/formats/detect.js';
 import { detectFormat } from '../../src/formats/index.js';
 import { confusion } from '../../bench/formats/confusion.js';
 import { SAMPLES } from '../fixtures/formats/detection/samples.js';
@@ -27,6 +28,22 @@ describe('detectFormat', () => {
     assert.equal(detectFormat('"just a string"').format, 'plain');
     assert.equal(detectFormat('42').format, 'plain');
     assert.equal(detectFormat('{"a": 1,}').format, 'plain');
+  });
+
+  const PAGE_SCORE = 0.98;
+  it('calls a page html when it opens with a doctype, html, head or body tag after an XML declaration and comments', () => {
+    const pages = [
+      '<!-- generated -->\n<!-- by hand -->\n<!DOCTYPE html><title>x</title>Some words',
+      '<?XML version="1.0"?>\n<!-- a --><html><p>words and words</p></html>',
+      '  <!-- a -->  <!---->\n<BODY>text only, barely any markup',
+    ];
+    for (const page of pages) {
+      assert.equal(detectFormat(page).format, 'html', page);
+      assert.equal(detectionScores(page).html, PAGE_SCORE, page);
+    }
+    // An unclosed comment before it, or prose before the first comment: not a page's opening.
+    assert.notEqual(detectionScores('<!-- a <html>').html, PAGE_SCORE);
+    assert.notEqual(detectionScores('Intro\n<!-- a -->\n<html>').html, PAGE_SCORE);
   });
 
   it('is sure of clear cases and less sure of borderline ones', () => {

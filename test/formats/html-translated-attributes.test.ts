@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getAdapter } from '../../src/formats/index.js';
+import { identityRender, pseudoRender, RTL, unpseudo } from './helpers.js';
+import { byteExactProblem } from './byte-exact.js';
+
+const html = getAdapter('html');
+
+describe('html attributes inside atomic elements', () => {
+  const page = [
+    '<video controls src="talk.mp4">',
+    '  <track kind="captions" srclang="en" label="English captions" src="en.vtt">',
+    '  <track kind="subtitles" label="German subtitles" src="de.vtt">',
+    '  Your browser cannot play this video.',
+    '</video>',
+    '<picture><source srcset="cat.webp"><img src="cat.png" alt="A sleeping cat"></picture>',
+    '<map name="plan"><area shape="rect" coords="0,0,9,9" href="#hall" alt="Main hall"></map>',
+    '<p>Press <kbd title="Keyboard key">Enter</kbd> or <audio><track label="Inline cue"></audio> now.</p>',
+    '<p class="notranslate"><img src="logo.png" alt="Brand name"></p>',
+    '<svg><a title="Graphics link"><title>Graphics</title></a></svg>',
+  ].join('\n');
+
+  it('translates label of track and alt of img/area inside video, audio, picture and map (CONTRACT §4), nothing else in them', () => {
+    const doc = html.extract(page);
+    const attributes = doc.segments.filter((s) => s.kind === 'attr').map((s) => [s.ctx, s.text]);
+    assert.deepEqual(attributes, [
+      ['track@label', 'English captions'],
+      ['track@label', 'German subtitles'],
+      ['img@alt', 'A sleeping cat'],
+      ['area@alt', 'Main hall'],
+      ['track@label', 'Inline cue'],
+    ]);
+    // The video's fallback text and code-like, untranslated and graphics content stay atoms or template.
+    assert.ok(!doc.segments.some((s) => /browser|Brand|Graphics|Keyboard/.test(s.text)));
+    assert.equal(identityRender(doc), page);
+    assert.equal(byteExactProblem(doc, RTL), undefined);
+    assert.match(unpseudo(pseudoRender(doc, RTL)), /label="English captions"/);
+    assert.notEqual(pseudoRender(doc, RTL).match(/label="([^"]*)"/)![1], 'English captions');
+  });
+});
