@@ -7,7 +7,10 @@ import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
 import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
 import { maskInto, maskRange } from './placeholders.js';
+import type { PlaceholderOptions } from './placeholders.js';
 import { DocumentBuilder } from './template.js';
 
 /** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
@@ -58,7 +61,6 @@ export function isProse(value: string): boolean {
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
-const COLON_MARKERS = { colonMarkers: true } as const;
 
 // jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
 const OPEN_BRACE = 1;
@@ -90,8 +92,11 @@ function invalid(offset: number): never {
  * no key path (`ctx`): nothing reads one, and it was half of an extracted document's
  * memory (docs/decisions/0007-json-segments-without-key-paths.md).
  */
-export function jsonSegments(out: DocumentBuilder): void {
+export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
+  // In JSON string values `:name` markers are placeholders (CONTRACT §4).
+  const options: PlaceholderOptions = { colonMarkers: true, limits };
+  const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.
   const surrogates = SURROGATE.test(content);
@@ -116,7 +121,7 @@ export function jsonSegments(out: DocumentBuilder): void {
     switch (token) {
       case OPEN_BRACE:
       case OPEN_BRACKET: {
-        depth++;
+        if (++depth > maxDepth) throw tooComplex('the nesting of JSON arrays and objects', maxDepth);
         isArray[depth] = token === OPEN_BRACKET;
         needsComma[depth] = false;
         token = next();
@@ -134,8 +139,8 @@ export function jsonSegments(out: DocumentBuilder): void {
           // quotes), the value is its source range, read in place, and a placeholder's
           // bytes are its source range: JSON.stringify would give the same bytes unless
           // the placeholder holds a surrogate.
-          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, COLON_MARKERS);
-          else maskInto(out, value, -1, jsonLiteral, COLON_MARKERS);
+          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, options);
+          else maskInto(out, value, -1, jsonLiteral, options);
           out.commit();
         }
         token = next();
@@ -182,9 +187,9 @@ export function jsonSegments(out: DocumentBuilder): void {
 
 export const jsonAdapter: FormatAdapter = {
   format: 'json',
-  extract(content) {
+  extract(content, limits) {
     const out = new DocumentBuilder('json', content);
-    jsonSegments(out);
+    jsonSegments(out, limits);
     return out.document();
   },
 };

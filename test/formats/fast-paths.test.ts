@@ -15,7 +15,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
 import type { Format } from '../../src/formats/format.js';
+import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
 import { isProse, NON_PROSE } from '../../src/formats/json.js';
 import { findPlaceholders, scanRange, SpanList } from '../../src/formats/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
@@ -125,10 +127,11 @@ describe('json read with the scanner', () => {
     );
   });
 
-  it('reads deep nesting without recursion', () => {
-    const source = `${'['.repeat(100_000)}"Deep value"${']'.repeat(100_000)}`;
-    const segments = getAdapter('json').extract(source).segments;
-    assert.deepEqual(segments.map((s) => s.text), ['Deep value']);
+  it('reads nesting up to the limit without recursion, and refuses deeper nesting as too complex', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}"Deep value"${']'.repeat(depth)}`;
+    const limits = { ...DEFAULT_DOCUMENT_LIMITS, maxNestingDepth: 50_000 };
+    assert.deepEqual(getAdapter('json').extract(nested(50_000), limits).segments.map((s) => s.text), ['Deep value']);
+    assert.throws(() => getAdapter('json').extract(nested(50_001), limits), (e: unknown) => e instanceof ServiceError && e.code === 'document_too_complex');
   });
 });
 
