@@ -22,6 +22,13 @@ export interface Span {
 export interface PlaceholderOptions {
   /** `:name` markers (Laravel style) are placeholders in JSON string values only. */
   readonly colonMarkers?: boolean;
+  /**
+   * Tags in the text (`<b>`, `</b>`, `<br/>`, i18n libraries' `<0>…</0>`, `<1/>`) are
+   * markup, kept as they are: an open and close tag of the same name, properly nested,
+   * become a pair, any other tag an atom (JSON string values; html and markdown read
+   * their markup themselves).
+   */
+  readonly markup?: boolean;
   /** `maxPlaceholderDepth` bounds ICU messages nested in one another (DEFAULT_DOCUMENT_LIMITS when omitted). */
   readonly limits?: DocumentLimits;
 }
@@ -29,6 +36,9 @@ export interface PlaceholderOptions {
 // Characters the readers below name.
 const OPEN_BRACE = 123; // {
 const CLOSE_BRACE = 125; // }
+const LESS_THAN = 60; // <
+const GREATER_THAN = 62; // >
+const SLASH = 47; // /
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 
@@ -46,11 +56,18 @@ const BASE = [
   EMAIL,
 ];
 const COLON = String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`;
-/** The pattern for each combination of options: index 1 for colon markers. */
-const PATTERNS = [[], [COLON]].map((extra) => new RegExp(`${[...BASE, ...extra].join('|')}|\\{`, 'g'));
+/**
+ * A start, end or empty tag: a name right after `<` (so `a < b` is no tag), then
+ * attributes. Nothing in it, quoted or not, may be `<` or `>`: a try at one `<` reads no
+ * further than the next, so a text full of them stays linear.
+ */
+const TAG = String.raw`<\/?[A-Za-z0-9][\w.:-]*(?:\s(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*)?\/?>`;
+
+/** The pattern for each combination of options: index 1 for colon markers, 2 for markup. */
+const PATTERNS = [[], [COLON], [TAG], [COLON, TAG]].map((extra) => new RegExp(`${[...BASE, ...extra].join('|')}|\\{`, 'g'));
 /** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
 const STICKY_PATTERNS = PATTERNS.map((pattern) => new RegExp(pattern.source, 'y'));
-const patternIndex = (options: PlaceholderOptions): number => (options.colonMarkers ? 1 : 0);
+const patternIndex = (options: PlaceholderOptions): number => (options.colonMarkers ? 1 : 0) + (options.markup ? 2 : 0);
 
 /** Trailing punctuation belongs to the sentence, not the URL (unless it closes a paren in it). */
 function trimUrl(url: string): string {
@@ -118,6 +135,7 @@ export function scanPlaceholders(text: string, options: PlaceholderOptions, list
   undecided = false;
   resetBranchStack();
   scan(text, 0, text.length, new ScanContext(options, text.length), false, list, 0);
+  if (options.markup) pairTags(text, list);
 }
 
 /**
@@ -161,6 +179,7 @@ export function scanRange(text: string, from: number, to: number, options: Place
   }
   scan(text, from, to, new ScanContext(options, to), false, list, 0);
   inRange = false;
+  if (!undecided && options.markup) pairTags(text, list);
   return !undecided;
 }
 
@@ -551,6 +570,62 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
   branchTop = base;
   spans.add(i, i + 1, ATOM, 0);
   return i + 1;
+}
+
+/**
+ * Pairs the tags among the atoms of `list` (the `markup` option), in place: a start tag
+ * and the next end tag of the same name with only pairs between them become an open and
+ * a close; any other tag stays an atom (an empty tag, a void `<br>`, one left open, one
+ * that crosses another or an ICU branch). Literal token-like text (`<g1>`) stays an atom.
+ */
+function pairTags(text: string, list: SpanList): void {
+  const data = list.data;
+  let k = 0;
+  while (k < list.length && (data[k + 2] !== ATOM || text.charCodeAt(data[k]!) !== LESS_THAN)) k += 4;
+  if (k === list.length) return; // (no tag: the usual case)
+  // Start tags waiting for their end tag, by their index in `data`; -1 marks an ICU branch.
+  const waiting: number[] = [];
+  for (let k = 0; k < list.length; k += 4) {
+    const type = data[k + 2]!;
+    if (type === OPEN) waiting.push(-1);
+    else if (type === CLOSE) {
+      // A start tag left open inside the branch stays an atom.
+      while (waiting.length > 0 && waiting.pop() !== -1) continue;
+    }
+    else {
+      const start = data[k]!;
+      const end = data[k + 1]!;
+      if (text.charCodeAt(start) !== LESS_THAN || text.charCodeAt(end - 1) !== GREATER_THAN || text.charCodeAt(end - 2) === SLASH) continue;
+      if (LITERAL_TOKEN.test(text.slice(start, end))) continue;
+      if (text.charCodeAt(start + 1) !== SLASH) {
+        waiting.push(k);
+        continue;
+      }
+      const open = waiting.length > 0 ? waiting[waiting.length - 1]! : -1;
+      if (open >= 0 && sameTagName(text, data[open]! + 1, start + 2)) {
+        waiting.pop();
+        const pair = newPairId();
+        data[open + 2] = OPEN;
+        data[open + 3] = pair;
+        data[k + 2] = CLOSE;
+        data[k + 3] = pair;
+      }
+    }
+  }
+}
+
+const LITERAL_TOKEN = /^(?:<\/?g\d+>|<x\d+\/>)$/;
+
+/** Whether the tag names starting at `a` and `b` (up to white space, `/` or `>`) are the same. */
+function sameTagName(text: string, a: number, b: number): boolean {
+  for (;;) {
+    const x = text.charCodeAt(a++);
+    const y = text.charCodeAt(b++);
+    const xEnds = x === GREATER_THAN || x === SLASH || x <= 32;
+    const yEnds = y === GREATER_THAN || y === SLASH || y <= 32;
+    if (xEnds || yEnds) return xEnds && yEnds;
+    if (x !== y) return false;
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Format } from '../../src/formats/format.js';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
-import { isProse, NON_PROSE } from '../../src/formats/json.js';
+import { isProse, NON_PROSE, PROSE_NAME } from '../../src/formats/json.js';
 import { findPlaceholders, scanRange, SpanList } from '../../src/formats/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
@@ -53,7 +53,7 @@ describe('fast paths give the segments and renders of the straightforward implem
 });
 
 describe('isProse', () => {
-  const chars = fc.constantFrom(' ', ' ', 'e', 'E', 't', 'T', 'z', 'Z', 'a', 'A', 'v', 'x', '0', '1', '9', '-', '+', '.', ',', '_', '%', ':', '/', '\\', '@', '#', '~', 'f', '\t', '\u00a0', 'é', '日', 'true', 'mailto:', 'http://', 'www', '2024-01-02', 'T10:00');
+  const chars = fc.constantFrom(' ', ' ', 'e', 'E', 't', 'T', 'z', 'Z', 'a', 'A', 'v', 'x', '0', '1', '9', '-', '+', '.', ',', '_', '%', ':', '/', '\\', '@', '#', '~', 'f', '\t', '\u00a0', 'é', '日', 'true', 'mailto:', 'http://', 'www', '2024-01-02', 'T10:00', '^', '~', '>=', '<', '||', ' - ', '-beta', 'Ab', 'npm:');
   // Strings each pattern matches (fast-check cannot generate for /i: the pattern without it), then mutated.
   const matching = fc.oneof(...NON_PROSE.map((pattern) => fc.stringMatching(new RegExp(pattern.source, pattern.flags.replace('i', '')), { size: 'small' })));
   const mutated = fc.tuple(matching, fc.nat(), chars, fc.nat(2)).map(([text, at, c, remove]) => {
@@ -61,9 +61,9 @@ describe('isProse', () => {
     return text.slice(0, i) + c + text.slice(i + remove);
   });
   const value = fc.oneof(matching, mutated, fc.array(chars, { maxLength: 8 }).map((p) => p.join('')));
-  it('is true exactly when no NON_PROSE pattern matches', () => {
+  it('is true exactly when no NON_PROSE pattern matches, or for a capitalised hyphenated name', () => {
     fc.assert(
-      fc.property(value, (text) => isProse(text) === !NON_PROSE.some((pattern) => pattern.test(text))),
+      fc.property(value, (text) => isProse(text) === (PROSE_NAME.test(text) || !NON_PROSE.some((pattern) => pattern.test(text)))),
       { ...RUNS, numRuns: RUNS.numRuns * 20 },
     );
   });
