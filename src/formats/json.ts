@@ -24,7 +24,7 @@ export const NON_PROSE: readonly RegExp[] = [
   /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/i, // versions
   // version ranges: comparators joined by spaces, ` - ` and `||`, the first with a number (not a lone `x`)
   new RegExp(String.raw`^\s*${comparator(String.raw`\d+`)}(?:(?:\s+-\s+|\s*\|\|\s*|\s+)${comparator(String.raw`(?:\d+|[xX*])`)})*\s*$`),
-  /^(?:npm|jsr|workspace|catalog|file|link|portal|patch|git|github|gitlab|bitbucket):\S+$/, // dependency specifiers
+  /^(?:npm|jsr|workspace|catalog|file|link|portal|patch|git|github|gitlab|bitbucket):\S*$/, // dependency specifiers
   /^(?:true|false|null|undefined|nan)$/i,
   /^[a-z][a-z0-9+.-]*:\/\/\S*$/i, // URLs
   /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
@@ -34,6 +34,13 @@ export const NON_PROSE: readonly RegExp[] = [
   /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i, // colours
   /^(?:[a-z]:)?[\\/]?(?:[\w.@~-]+[\\/])*[\w@~-]+(?:\.[\w-]+)*\.[a-z0-9]{1,8}$/i, // file names and paths
   /^(?:\.{0,2}\/|~\/)[^\s]*$/, // paths
+  /^[.@]?[\w.@~$-]*(?:\/[\w.@~$-]*)+$/, // paths and scoped names: `lib/`, `.github/workflows`, `@types/node`
+  /^\.[\w.-]+$/, // dot files: `.npmrc`
+  /^[\w./-]*#\/?[\w/$.~-]+$/, // JSON pointers and anchors: `#/definitions/x`, `#meta`
+  /^\$[\w$]+$/, // `$ref`-style keywords
+  /^_[\w$]*$/, // `_private` identifiers
+  /^--?[A-Za-z][\w-]*(?:=\S*)?$/, // command-line options: `--exclude`, `-v`
+  /^[\w.-]*:[\w.:@/-]+$/, // colon-joined ids: `ns:key`, `user:pass`, `urn:uuid:…`, IPv6
   /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b (but see PROSE_NAME)
   /^[a-z]+[A-Z][A-Za-z0-9]*$/, // camelCase identifiers
   /^[A-Z0-9]+(?:_[A-Z0-9]+)+$/, // CONSTANT_CASE
