@@ -9,8 +9,7 @@ import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
-import { maskInto, maskRange } from './placeholders.js';
-import type { PlaceholderOptions } from './placeholders.js';
+import { maskInto, maskRange, PlaceholderScanner } from './placeholders.js';
 import { DocumentBuilder } from './template.js';
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
@@ -19,6 +18,7 @@ const comparator = (major: string) =>
 
 /** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
 export const NON_PROSE: readonly RegExp[] = [
+  /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b (but see PROSE_NAME)
   /^\s*$/,
   /^[+-]?(?:\d[\d,_ ]*)?(?:\.\d+)?(?:e[+-]?\d+)?%?$/i, // numbers
   /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/i, // versions
@@ -29,19 +29,20 @@ export const NON_PROSE: readonly RegExp[] = [
   /^[a-z][a-z0-9+.-]*:\/\/\S*$/i, // URLs
   /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // UUID
+  /^[0-9a-f]{12,}$/i, // hex hashes (no word is twelve hex letters)
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, // ISO dates
   /^\d{1,2}:\d{2}(?::\d{2})?$/, // times
   /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i, // colours
   /^(?:[a-z]:)?[\\/]?(?:[\w.@~-]+[\\/])*[\w@~-]+(?:\.[\w-]+)*\.[a-z0-9]{1,8}$/i, // file names and paths
   /^(?:\.{0,2}\/|~\/)[^\s]*$/, // paths
-  /^[.@]?[\w.@~$-]*(?:\/[\w.@~$-]*)+$/, // paths and scoped names: `lib/`, `.github/workflows`, `@types/node`
+  // One word with a `/`, a `#` before a name, or a `:` before a name: paths and scoped names
+  // (`lib/`, `.github/workflows`, `@types/node`), JSON pointers and anchors (`#/$defs/x`,
+  // `#meta`), colon-joined ids (`ns:key`, `urn:uuid:…`, IPv6); not a label (`Note:`).
+  /^[.@]?[\w.@~$-]*(?:\/|#\/?[\w$.~-]|:[\w.:@-])[\w.@~$/#:-]*$/,
   /^\.[\w.-]+$/, // dot files: `.npmrc`
-  /^[\w./-]*#\/?[\w/$.~-]+$/, // JSON pointers and anchors: `#/definitions/x`, `#meta`
   /^\$[\w$]+$/, // `$ref`-style keywords
   /^_[\w$]*$/, // `_private` identifiers
   /^--?[A-Za-z][\w-]*(?:=\S*)?$/, // command-line options: `--exclude`, `-v`
-  /^[\w.-]*:[\w.:@/-]+$/, // colon-joined ids: `ns:key`, `user:pass`, `urn:uuid:…`, IPv6
-  /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b (but see PROSE_NAME)
   /^[a-z]+[A-Z][A-Za-z0-9]*$/, // camelCase identifiers
   /^[A-Z0-9]+(?:_[A-Z0-9]+)+$/, // CONSTANT_CASE
   /^[^\p{L}]*$/u, // no letters at all
@@ -119,7 +120,7 @@ function invalid(offset: number): never {
 export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
   // In JSON string values `:name` markers are placeholders and tags are markup (CONTRACT §4).
-  const options: PlaceholderOptions = { colonMarkers: true, markup: true, limits };
+  const options = new PlaceholderScanner({ colonMarkers: true, markup: true, limits });
   const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.

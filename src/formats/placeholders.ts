@@ -134,8 +134,10 @@ export function scanPlaceholders(text: string, options: PlaceholderOptions, list
   inRange = false;
   undecided = false;
   resetBranchStack();
-  scan(text, 0, text.length, new ScanContext(options, text.length), false, list, 0);
-  if (options.markup) pairTags(text, list);
+  const scanner = scannerFor(options, text.length);
+  scan(text, 0, text.length, scanner, false, list, 0);
+  scanner.closes = null;
+  if (scanner.markup) pairTags(text, list);
 }
 
 /**
@@ -172,14 +174,11 @@ export function scanRange(text: string, from: number, to: number, options: Place
   inRange = true;
   undecided = false;
   resetBranchStack();
-  // (Most runs hold no candidate at all: they need no scan context.)
-  if (candidateIn(text, from, to, to) === -1) {
-    inRange = false;
-    return true;
-  }
-  scan(text, from, to, new ScanContext(options, to), false, list, 0);
+  const scanner = scannerFor(options, to);
+  scan(text, from, to, scanner, false, list, 0);
+  scanner.closes = null;
   inRange = false;
-  if (!undecided && options.markup) pairTags(text, list);
+  if (!undecided && scanner.markup) pairTags(text, list);
   return !undecided;
 }
 
@@ -245,36 +244,50 @@ function nextCandidate(text: string, from: number, to: number): number {
 }
 
 /**
- * What one scan of a text owns, apart from the module's range state above: its patterns,
- * the ICU nesting limit, and where each `{` of the text is closed, found in one pass the
- * first time an argument needs it. (Matching braces again for each argument read the
- * rest of the text once per unclosed `{`: quadratic on `{n, plural, one {` repeated.)
+ * Options made ready for scanning, and what one scan at a time owns apart from the
+ * module's range state above: the patterns, the ICU nesting limit, and where each `{` of
+ * the text being scanned is closed, found in one pass the first time an argument needs
+ * it. (Matching braces again for each argument read the rest of the text once per
+ * unclosed `{`: quadratic on `{n, plural, one {` repeated.) An adapter makes one per
+ * document and passes it wherever options go; plain options get one per scan.
  */
-class ScanContext {
+export class PlaceholderScanner implements PlaceholderOptions {
+  readonly colonMarkers: boolean;
+  readonly markup: boolean;
+  readonly limits: DocumentLimits;
   readonly pattern: RegExp;
   readonly sticky: RegExp;
   readonly maxDepth: number;
+  /** The end of the text as the scan under way sees it (`rangeEnd`). */
+  end = 0;
   /** Per character from `closesFrom`: for a `{`, 1 + the index of its `}` minus `closesFrom`; 0 when unclosed. */
   closes: Int32Array | null = null;
   closesFrom = 0;
 
-  constructor(
-    options: PlaceholderOptions,
-    /** The end of the text as the scan sees it (`rangeEnd`). */
-    readonly end: number,
-  ) {
+  constructor(options: PlaceholderOptions = {}) {
+    this.colonMarkers = options.colonMarkers ?? false;
+    this.markup = options.markup ?? false;
+    this.limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
     const index = patternIndex(options);
     this.pattern = PATTERNS[index]!;
     this.sticky = STICKY_PATTERNS[index]!;
-    this.maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxPlaceholderDepth;
+    this.maxDepth = this.limits.maxPlaceholderDepth;
   }
+}
+
+/** `options` ready for a scan of a text ending at `end`: the same object when it is a scanner. */
+function scannerFor(options: PlaceholderOptions, end: number): PlaceholderScanner {
+  const scanner = options instanceof PlaceholderScanner ? options : new PlaceholderScanner(options);
+  scanner.end = end;
+  scanner.closes = null; // (a table of the last text scanned)
+  return scanner;
 }
 
 /**
  * The index just past the `}` that closes the `{` at `open`, or -1 when none does before
  * `to`. Braces pair as a stack pairs them, which is what counting them from `open` gives.
  */
-function closeOf(ctx: ScanContext, text: string, open: number, to: number): number {
+function closeOf(ctx: PlaceholderScanner, text: string, open: number, to: number): number {
   let closes = ctx.closes;
   if (closes === null || open < ctx.closesFrom) {
     // Every later question is about a `{` after this one: the table starts here.
@@ -306,7 +319,7 @@ function closeOf(ctx: ScanContext, text: string, open: number, to: number): numb
  * (a lone `{` can only be the last alternative) instead of a regex search and its match
  * array. Other candidates search with the regex as before.
  */
-function scan(text: string, from: number, to: number, ctx: ScanContext, inPlural: boolean, spans: SpanList, depth: number): void {
+function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, inPlural: boolean, spans: SpanList, depth: number): void {
   let hashFrom = from;
   let noAtSign: boolean | undefined;
   for (let at = from; ; ) {
@@ -456,7 +469,7 @@ function resetBranchStack(): void {
  * the branch bodies scanned recursively. Returns the end index, or -1 if not ICU.
  * Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first.
  */
-function readIcu(text: string, start: number, to: number, ctx: ScanContext, spans: SpanList, hashFrom: number, depth: number): number {
+function readIcu(text: string, start: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, depth: number): number {
   // `{` name `}`, or `{` name `,` type, then `}` for a simple type, else `,` [offset] branches.
   let i = start + 1;
   let c = codeBefore(text, i, to);
@@ -507,7 +520,7 @@ function addArgument(text: string, start: number, end: number, spans: SpanList, 
  * here and scanned while the spans are added (brace matching, the scan's candidate loop
  * and a `#` loop used to read every body three times).
  */
-function readBranches(text: string, start: number, headerEnd: number, to: number, ctx: ScanContext, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
+function readBranches(text: string, start: number, headerEnd: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
   let i = headerEnd;
   let c = codeBefore(text, i, to);
   const base = branchTop;
@@ -634,7 +647,7 @@ function sameTagName(text: string, a: number, b: number): boolean {
  * a translator must keep it as it is, and it is costly to count in model tokens (one per
  * two or three characters, none of them cached): it is an atom, found before the scan.
  */
-const BLOB_LENGTH = 40;
+const BLOB_LENGTH = 64;
 const BLOB_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-') BLOB_CHAR[c.charCodeAt(0)] = 1;
 const isBlobChar = (c: number): boolean => c < 128 && BLOB_CHAR[c] === 1;
@@ -738,11 +751,18 @@ export function maskRange(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
-  const blob = to - from >= BLOB_LENGTH ? findBlob(source, from, to) : -1;
-  if (blob !== -1) maskAroundBlobs(out, source, from, to, blob, 0, literal, (a, b) => maskRangePlaceholders(out, source, a, b, undefined, literal, options));
-  else if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
+  if (to - from >= BLOB_LENGTH && findBlob(source, from, to) !== -1) {
+    maskRangeWithBlobs(out, source, from, to, literal, options);
+    return;
+  }
+  if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
   else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
   else if (to > from) out.text(raw ?? source.slice(from, to));
+}
+
+function maskRangeWithBlobs(out: DocumentBuilder, source: string, from: number, to: number, literal: ((text: string) => string) | undefined, options: PlaceholderOptions): void {
+  const mask = (a: number, b: number) => maskRangePlaceholders(out, source, a, b, undefined, literal, options);
+  maskAroundBlobs(out, source, from, to, findBlob(source, from, to), 0, literal, mask);
 }
 
 /** `maskRange` of a range without blobs. */

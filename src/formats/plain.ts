@@ -7,14 +7,13 @@ import { plainEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.js';
 import type { DocumentLimits } from './limits.js';
-import { maskRange } from './placeholders.js';
-import type { PlaceholderOptions } from './placeholders.js';
+import { maskRange, PlaceholderScanner } from './placeholders.js';
 import { ATOM, DocumentBuilder } from './template.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
 export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const source = out.source;
-  const options: PlaceholderOptions = limits === DEFAULT_DOCUMENT_LIMITS ? NO_OPTIONS : { limits };
+  const options = new PlaceholderScanner({ limits });
   let paraStart = -1;
   let paraEnd = -1;
   // Walk line by line; a paragraph is a maximal run of lines that are not blank. Inside
@@ -39,13 +38,12 @@ export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.le
   if (paraStart !== -1) endParagraph(out, runStart, paraEnd, options);
 }
 
-const NO_OPTIONS: PlaceholderOptions = {};
 
 /**
  * The `\n` at `at` inside a paragraph: the text before it, then the atom
  * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
  */
-function lineBreak(out: DocumentBuilder, runStart: number, at: number, options: PlaceholderOptions): number {
+function lineBreak(out: DocumentBuilder, runStart: number, at: number, options: PlaceholderScanner): number {
   const source = out.source;
   let start = at;
   if (start > runStart && source.charCodeAt(start - 1) === 13 /* \r */) start--;
@@ -59,13 +57,13 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, options: 
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
-function endParagraph(out: DocumentBuilder, runStart: number, end: number, options: PlaceholderOptions): void {
+function endParagraph(out: DocumentBuilder, runStart: number, end: number, options: PlaceholderScanner): void {
   run(out, runStart, end, options);
   out.commit(end);
 }
 
 /** A run of text between line breaks: placeholders become atoms. */
-function run(out: DocumentBuilder, start: number, end: number, options: PlaceholderOptions): void {
+function run(out: DocumentBuilder, start: number, end: number, options: PlaceholderScanner): void {
   if (end > start) maskRange(out, out.source, start, end, undefined, undefined, options);
 }
 
