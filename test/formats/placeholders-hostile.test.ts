@@ -162,8 +162,10 @@ describe('the token counter', () => {
     return best;
   };
 
-  it('answers a normal request after 512 KiB of never-seen words as fast as before', () => {
+  it('answers a normal request after a 2 MiB base64 blob and 512 KiB of never-seen words as fast as before', () => {
     const before = bestSmall(50);
+    const blobMs = elapsed(() => translateAll('plain', base64Blob(2 * MIB, 4)));
+    assert.ok(blobMs < 3000, `the 2 MiB blob took ${blobMs} ms`);
     const ms = elapsed(() => translateAll('plain', randomWords(MIB / 2)));
     assert.ok(ms < 5000, `the 512 KiB of random words took ${ms} ms`);
     const after = bestSmall(50);
