@@ -89,9 +89,17 @@ function trimUrl(url: string): string {
 export class SpanList {
   length = 0;
   readonly data: number[] = [];
+  /**
+   * Scratch of the scan filling the list: where each `{` of its text is closed (see
+   * `closeOf`), per character from `closesFrom`: 1 + the index of its `}` minus
+   * `closesFrom`, 0 when unclosed. Null outside a scan.
+   */
+  closes: Int32Array | null = null;
+  closesFrom = 0;
   /** Empties the list; storage beyond what ordinary texts need is let go (a reused list must not keep a hostile text's size). */
   clear(): void {
     this.length = 0;
+    this.closes = null;
     if (this.data.length > KEPT_STORAGE) this.data.length = 0;
   }
   add(start: number, end: number, type: number, pair: number): void {
@@ -134,9 +142,9 @@ export function scanPlaceholders(text: string, options: PlaceholderOptions, list
   inRange = false;
   undecided = false;
   resetBranchStack();
-  const scanner = scannerFor(options, text.length);
+  const scanner = scannerFor(options);
   scan(text, 0, text.length, scanner, false, list, 0);
-  scanner.closes = null;
+  list.closes = null;
   if (scanner.markup) pairTags(text, list);
 }
 
@@ -174,9 +182,9 @@ export function scanRange(text: string, from: number, to: number, options: Place
   inRange = true;
   undecided = false;
   resetBranchStack();
-  const scanner = scannerFor(options, to);
+  const scanner = scannerFor(options);
   scan(text, from, to, scanner, false, list, 0);
-  scanner.closes = null;
+  list.closes = null;
   inRange = false;
   if (!undecided && scanner.markup) pairTags(text, list);
   return !undecided;
@@ -244,12 +252,9 @@ function nextCandidate(text: string, from: number, to: number): number {
 }
 
 /**
- * Options made ready for scanning, and what one scan at a time owns apart from the
- * module's range state above: the patterns, the ICU nesting limit, and where each `{` of
- * the text being scanned is closed, found in one pass the first time an argument needs
- * it. (Matching braces again for each argument read the rest of the text once per
- * unclosed `{`: quadratic on `{n, plural, one {` repeated.) An adapter makes one per
- * document and passes it wherever options go; plain options get one per scan.
+ * Options made ready for scanning (immutable): the pattern and its sticky twin, the ICU
+ * nesting limit. An adapter with limits of its own makes one per document and passes it
+ * wherever options go; options with the default limits share one of DEFAULT_SCANNERS.
  */
 export class PlaceholderScanner implements PlaceholderOptions {
   readonly colonMarkers: boolean;
@@ -258,11 +263,6 @@ export class PlaceholderScanner implements PlaceholderOptions {
   readonly pattern: RegExp;
   readonly sticky: RegExp;
   readonly maxDepth: number;
-  /** The end of the text as the scan under way sees it (`rangeEnd`). */
-  end = 0;
-  /** Per character from `closesFrom`: for a `{`, 1 + the index of its `}` minus `closesFrom`; 0 when unclosed. */
-  closes: Int32Array | null = null;
-  closesFrom = 0;
 
   constructor(options: PlaceholderOptions = {}) {
     this.colonMarkers = options.colonMarkers ?? false;
@@ -275,26 +275,32 @@ export class PlaceholderScanner implements PlaceholderOptions {
   }
 }
 
-/** `options` ready for a scan of a text ending at `end`: the same object when it is a scanner. */
-function scannerFor(options: PlaceholderOptions, end: number): PlaceholderScanner {
-  const scanner = options instanceof PlaceholderScanner ? options : new PlaceholderScanner(options);
-  scanner.end = end;
-  scanner.closes = null; // (a table of the last text scanned)
-  return scanner;
+/** A scanner per pattern index with the default limits (constants: scanners hold no state). */
+const DEFAULT_SCANNERS = [{}, { colonMarkers: true }, { markup: true }, { colonMarkers: true, markup: true }].map((options) => new PlaceholderScanner(options));
+
+/** `options` ready for a scan: the same object when it is a scanner. */
+function scannerFor(options: PlaceholderOptions): PlaceholderScanner {
+  if (options instanceof PlaceholderScanner) return options;
+  if (options.limits === undefined || options.limits === DEFAULT_DOCUMENT_LIMITS) return DEFAULT_SCANNERS[patternIndex(options)]!;
+  return new PlaceholderScanner(options);
 }
 
 /**
  * The index just past the `}` that closes the `{` at `open`, or -1 when none does before
  * `to`. Braces pair as a stack pairs them, which is what counting them from `open` gives.
+ * The first question of a scan fills `spans.closes` in one pass from `open` to the end
+ * of the text as the scan sees it; later ones look it up. (Matching braces again for
+ * each argument read the rest of the text once per unclosed `{`: quadratic on
+ * `{n, plural, one {` repeated.)
  */
-function closeOf(ctx: PlaceholderScanner, text: string, open: number, to: number): number {
-  let closes = ctx.closes;
-  if (closes === null || open < ctx.closesFrom) {
+function closeOf(spans: SpanList, text: string, open: number, to: number): number {
+  let closes = spans.closes;
+  if (closes === null || open < spans.closesFrom) {
     // Every later question is about a `{` after this one: the table starts here.
     const from = open;
-    const end = ctx.end;
-    closes = ctx.closes = new Int32Array(end - from);
-    ctx.closesFrom = from;
+    const end = rangeEnd;
+    closes = spans.closes = new Int32Array(end - from);
+    spans.closesFrom = from;
     const stack: number[] = [];
     for (let i = from; i < end; i++) {
       const c = text.charCodeAt(i);
@@ -302,9 +308,9 @@ function closeOf(ctx: PlaceholderScanner, text: string, open: number, to: number
       else if (c === CLOSE_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
     }
   }
-  const close = closes[open - ctx.closesFrom]!;
+  const close = closes[open - spans.closesFrom]!;
   if (close === 0) return -1;
-  const end = ctx.closesFrom + close;
+  const end = spans.closesFrom + close;
   return end <= to ? end : -1;
 }
 
@@ -485,7 +491,7 @@ function readIcu(text: string, start: number, to: number, ctx: PlaceholderScanne
   const typeStart = i;
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   const type = argumentType(text, typeStart, i);
-  if (type === 1) return addArgument(text, start, closeOf(ctx, text, start, to), spans, hashFrom);
+  if (type === 1) return addArgument(text, start, closeOf(spans, text, start, to), spans, hashFrom);
   if (type === 0) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
   if (c !== 44 /* , */) return -1;
@@ -545,7 +551,7 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
         if (c === END) return -1;
       } else if (CANDIDATE_CHAR[c] !== 0 && (c !== 119 /* w */ || startsWww(text, i, rangeEnd))) {
         // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
-        i = closeOf(ctx, text, branchStack[top + 1]! - 1, to) - 1;
+        i = closeOf(spans, text, branchStack[top + 1]! - 1, to) - 1;
         if (i < 0) return -1;
         needsScan = true;
         break;
