@@ -96,10 +96,13 @@ export class SpanList {
    */
   closes: Int32Array | null = null;
   closesFrom = 0;
+  /** Atoms starting with `<` (tags, literal tokens): only then has `pairTags` work to do. */
+  tags = 0;
   /** Empties the list; storage beyond what ordinary texts need is let go (a reused list must not keep a hostile text's size). */
   clear(): void {
     this.length = 0;
     this.closes = null;
+    this.tags = 0;
     if (this.data.length > KEPT_STORAGE) this.data.length = 0;
   }
   add(start: number, end: number, type: number, pair: number): void {
@@ -145,7 +148,7 @@ export function scanPlaceholders(text: string, options: PlaceholderOptions, list
   const scanner = scannerFor(options);
   scan(text, 0, text.length, scanner, false, list, 0);
   list.closes = null;
-  if (scanner.markup) pairTags(text, list);
+  if (scanner.markup && list.tags > 0) pairTags(text, list);
 }
 
 /**
@@ -186,7 +189,7 @@ export function scanRange(text: string, from: number, to: number, options: Place
   scan(text, from, to, scanner, false, list, 0);
   list.closes = null;
   inRange = false;
-  if (!undecided && scanner.markup) pairTags(text, list);
+  if (!undecided && scanner.markup && list.tags > 0) pairTags(text, list);
   return !undecided;
 }
 
@@ -280,7 +283,7 @@ const DEFAULT_SCANNERS = [{}, { colonMarkers: true }, { markup: true }, { colonM
 
 /** `options` ready for a scan: the same object when it is a scanner. */
 function scannerFor(options: PlaceholderOptions): PlaceholderScanner {
-  if (options instanceof PlaceholderScanner) return options;
+  if ((options as Partial<PlaceholderScanner>).sticky !== undefined) return options as PlaceholderScanner; // (a brand check: cheaper than instanceof here)
   if (options.limits === undefined || options.limits === DEFAULT_DOCUMENT_LIMITS) return DEFAULT_SCANNERS[patternIndex(options)]!;
   return new PlaceholderScanner(options);
 }
@@ -387,6 +390,7 @@ function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, i
     if (end === start) continue;
     if (inPlural) pushHashes(text, hashFrom, start, spans);
     hashFrom = at = end;
+    if (first === LESS_THAN) spans.tags++;
     spans.add(start, end, ATOM, 0);
   }
   if (inPlural) pushHashes(text, hashFrom, to, spans);
@@ -599,9 +603,6 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
  */
 function pairTags(text: string, list: SpanList): void {
   const data = list.data;
-  let k = 0;
-  while (k < list.length && (data[k + 2] !== ATOM || text.charCodeAt(data[k]!) !== LESS_THAN)) k += 4;
-  if (k === list.length) return; // (no tag: the usual case)
   // Start tags waiting for their end tag, by their index in `data`; -1 marks an ICU branch.
   const waiting: number[] = [];
   for (let k = 0; k < list.length; k += 4) {
