@@ -7,35 +7,63 @@ import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
 import { jsonStringEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskInto, maskRange } from './placeholders.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
+import { maskInto, maskRange, PlaceholderScanner } from './placeholders.js';
 import { DocumentBuilder } from './template.js';
+
+/** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
+const comparator = (major: string) =>
+  String.raw`(?:[~^]|[<>]=?|=)?\s*v?${major}(?:\.(?:\d+|[xX*])){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?`;
 
 /** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
 export const NON_PROSE: readonly RegExp[] = [
+  /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b (but see PROSE_NAME)
   /^\s*$/,
   /^[+-]?(?:\d[\d,_ ]*)?(?:\.\d+)?(?:e[+-]?\d+)?%?$/i, // numbers
   /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/i, // versions
+  // version ranges: comparators joined by spaces, ` - ` and `||`, the first with a number (not a lone `x`)
+  new RegExp(String.raw`^\s*${comparator(String.raw`\d+`)}(?:(?:\s+-\s+|\s*\|\|\s*|\s+)${comparator(String.raw`(?:\d+|[xX*])`)})*\s*$`),
+  /^(?:npm|jsr|workspace|catalog|file|link|portal|patch|git|github|gitlab|bitbucket):\S*$/, // dependency specifiers
   /^(?:true|false|null|undefined|nan)$/i,
   /^[a-z][a-z0-9+.-]*:\/\/\S*$/i, // URLs
   /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // UUID
+  /^[0-9a-f]{12,}$/i, // hex hashes (no word is twelve hex letters)
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, // ISO dates
   /^\d{1,2}:\d{2}(?::\d{2})?$/, // times
   /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i, // colours
   /^(?:[a-z]:)?[\\/]?(?:[\w.@~-]+[\\/])*[\w@~-]+(?:\.[\w-]+)*\.[a-z0-9]{1,8}$/i, // file names and paths
   /^(?:\.{0,2}\/|~\/)[^\s]*$/, // paths
-  /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b
+  // One word with a `/`, a `#` before a name, or a `:` before a name: paths and scoped names
+  // (`lib/`, `.github/workflows`, `@types/node`), JSON pointers and anchors (`#/$defs/x`,
+  // `#meta`), colon-joined ids (`ns:key`, `urn:uuid:…`, IPv6); not a label (`Note:`).
+  /^[.@]?[\w.@~$-]*(?:\/|#\/?[\w$.~-]|:[\w.:@-])[\w.@~$/#:-]*$/,
+  /^\.[\w.-]+$/, // dot files: `.npmrc`
+  /^\$[\w$]+$/, // `$ref`-style keywords
+  /^_[\w$]*$/, // `_private` identifiers
+  /^--?[A-Za-z][\w-]*(?:=\S*)?$/, // command-line options: `--exclude`, `-v`
   /^[a-z]+[A-Z][A-Za-z0-9]*$/, // camelCase identifiers
   /^[A-Z0-9]+(?:_[A-Z0-9]+)+$/, // CONSTANT_CASE
   /^[^\p{L}]*$/u, // no letters at all
 ];
 
+/** A capitalised hyphenated name (`Antigua-et-Barbuda`, `Guinea-Bissau`) is prose, though kebab-case otherwise. */
+export const PROSE_NAME = /^[A-Z][a-z]+(?:-[A-Za-z]+)+$/;
+
 /**
- * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern:
- * only blank, numbers (`1 000`, with `e`), ISO date-times (`T`, `Z`, one space) and
- * letterless values may hold a space. Most sentences are decided by this alone.
+ * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern but
+ * version ranges (`>=1.0.0-beta <2`, `1.x || 2.x`): only blank, numbers (`1 000`, with
+ * `e`), ISO date-times (`T`, `Z`, one space), letterless values and ranges may hold a
+ * space, and a range starts with white space, a digit or one of `^~<>=*vVxX`
+ * (`mayStartRange`). Most sentences are decided by this alone.
  */
 const SURE_LETTER = /[A-DF-SU-Ya-df-z]/;
+
+/** By char code below 128: whether a version range may start with it (beyond ASCII, a space may). */
+const RANGE_START = new Uint8Array(128);
+for (const c of ' \t\n\v\f\r0123456789^~<>=*vVxX') RANGE_START[c.charCodeAt(0)] = 1;
+const mayStartRange = (c: number): boolean => c >= 128 || RANGE_START[c] === 1;
 
 /** NON_PROSE as one alternation per set of flags (every pattern is anchored: same answers, fewer calls). */
 const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags))].map(
@@ -49,16 +77,15 @@ function hasSureLetter(value: string): boolean {
   return SURE_LETTER.test(value);
 }
 
-/** True when a JSON string value is prose a translator should see. */
+/** True when a JSON string value is prose a translator should see: PROSE_NAME, or no NON_PROSE pattern matches. */
 export function isProse(value: string): boolean {
-  if (value.includes(' ') && hasSureLetter(value)) return true;
-  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return false;
+  if (value.includes(' ') && !mayStartRange(value.charCodeAt(0)) && hasSureLetter(value)) return true;
+  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return PROSE_NAME.test(value);
   return true;
 }
 
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
-const COLON_MARKERS = { colonMarkers: true } as const;
 
 // jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
 const OPEN_BRACE = 1;
@@ -90,8 +117,11 @@ function invalid(offset: number): never {
  * no key path (`ctx`): nothing reads one, and it was half of an extracted document's
  * memory (docs/decisions/0007-json-segments-without-key-paths.md).
  */
-export function jsonSegments(out: DocumentBuilder): void {
+export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
+  // In JSON string values `:name` markers are placeholders and tags are markup (CONTRACT §4).
+  const options = new PlaceholderScanner({ colonMarkers: true, markup: true, limits });
+  const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.
   const surrogates = SURROGATE.test(content);
@@ -116,7 +146,7 @@ export function jsonSegments(out: DocumentBuilder): void {
     switch (token) {
       case OPEN_BRACE:
       case OPEN_BRACKET: {
-        depth++;
+        if (++depth > maxDepth) throw tooComplex('the nesting of JSON arrays and objects', maxDepth);
         isArray[depth] = token === OPEN_BRACKET;
         needsComma[depth] = false;
         token = next();
@@ -134,8 +164,8 @@ export function jsonSegments(out: DocumentBuilder): void {
           // quotes), the value is its source range, read in place, and a placeholder's
           // bytes are its source range: JSON.stringify would give the same bytes unless
           // the placeholder holds a surrogate.
-          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, COLON_MARKERS);
-          else maskInto(out, value, -1, jsonLiteral, COLON_MARKERS);
+          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, options);
+          else maskInto(out, value, -1, jsonLiteral, options);
           out.commit();
         }
         token = next();
@@ -182,9 +212,9 @@ export function jsonSegments(out: DocumentBuilder): void {
 
 export const jsonAdapter: FormatAdapter = {
   format: 'json',
-  extract(content) {
+  extract(content, limits) {
     const out = new DocumentBuilder('json', content);
-    jsonSegments(out);
+    jsonSegments(out, limits);
     return out.document();
   },
 };

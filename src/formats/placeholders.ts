@@ -6,6 +6,8 @@
  * each branch a pair so a model may reorder branches but not mix skeleton into words
  * (decision in docs/formats.md).
  */
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
 import { ATOM, CLOSE, newPairId, OPEN } from './template.js';
 import type { DocumentBuilder } from './template.js';
 
@@ -20,7 +22,25 @@ export interface Span {
 export interface PlaceholderOptions {
   /** `:name` markers (Laravel style) are placeholders in JSON string values only. */
   readonly colonMarkers?: boolean;
+  /**
+   * Tags in the text (`<b>`, `</b>`, `<br/>`, i18n libraries' `<0>…</0>`, `<1/>`) are
+   * markup, kept as they are: an open and close tag of the same name, properly nested,
+   * become a pair, any other tag an atom (JSON string values; html and markdown read
+   * their markup themselves).
+   */
+  readonly markup?: boolean;
+  /** `maxPlaceholderDepth` bounds ICU messages nested in one another (DEFAULT_DOCUMENT_LIMITS when omitted). */
+  readonly limits?: DocumentLimits;
 }
+
+// Characters the readers below name.
+const OPEN_BRACE = 123; // {
+const CLOSE_BRACE = 125; // }
+const LESS_THAN = 60; // <
+const GREATER_THAN = 62; // >
+const SLASH = 47; // /
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 const PRINTF = String.raw`%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+0#]?\d*(?:\.\d+)?(?:ll[du]|l[du]|[sdifuxXeEgGc@])(?![A-Za-z0-9])`;
 const URL = String.raw`(?:https?|ftp):\/\/[^\s<>"'\`]+|(?<![\w.+-])www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'\`]*`;
@@ -36,9 +56,18 @@ const BASE = [
   EMAIL,
 ];
 const COLON = String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`;
+/**
+ * A start, end or empty tag: a name right after `<` (so `a < b` is no tag), then
+ * attributes. Nothing in it, quoted or not, may be `<` or `>`: a try at one `<` reads no
+ * further than the next, so a text full of them stays linear.
+ */
+const TAG = String.raw`<\/?[A-Za-z0-9][\w.:-]*(?:\s(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*)?\/?>`;
 
-const PATTERN = new RegExp(`${BASE.join('|')}|\\{`, 'g');
-const PATTERN_WITH_COLON = new RegExp(`${BASE.join('|')}|${COLON}|\\{`, 'g');
+/** The pattern for each combination of options: index 1 for colon markers, 2 for markup. */
+const PATTERNS = [[], [COLON], [TAG], [COLON, TAG]].map((extra) => new RegExp(`${[...BASE, ...extra].join('|')}|\\{`, 'g'));
+/** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
+const STICKY_PATTERNS = PATTERNS.map((pattern) => new RegExp(pattern.source, 'y'));
+const patternIndex = (options: PlaceholderOptions): number => (options.colonMarkers ? 1 : 0) + (options.markup ? 2 : 0);
 
 /** Trailing punctuation belongs to the sentence, not the URL (unless it closes a paren in it). */
 function trimUrl(url: string): string {
@@ -60,6 +89,22 @@ function trimUrl(url: string): string {
 export class SpanList {
   length = 0;
   readonly data: number[] = [];
+  /**
+   * Scratch of the scan filling the list: where each `{` of its text is closed (see
+   * `closeOf`), per character from `closesFrom`: 1 + the index of its `}` minus
+   * `closesFrom`, 0 when unclosed. Null outside a scan.
+   */
+  closes: Int32Array | null = null;
+  closesFrom = 0;
+  /** Atoms starting with `<` (tags, literal tokens): only then has `pairTags` work to do. */
+  tags = 0;
+  /** Empties the list; storage beyond what ordinary texts need is let go (a reused list must not keep a hostile text's size). */
+  clear(): void {
+    this.length = 0;
+    this.closes = null;
+    this.tags = 0;
+    if (this.data.length > KEPT_STORAGE) this.data.length = 0;
+  }
   add(start: number, end: number, type: number, pair: number): void {
     const data = this.data;
     const n = this.length;
@@ -71,6 +116,8 @@ export class SpanList {
   }
 }
 const TYPE_NAMES = ['atom', 'open', 'close'] as const;
+/** Numbers a reused array (a SpanList, the branch stack) keeps between texts. */
+const KEPT_STORAGE = 4096;
 
 /** One list reused by every maskInto call (no allocation per run). */
 const shared = new SpanList();
@@ -93,11 +140,15 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
 
 /** The spans of `text` into `list` (emptied first). */
 export function scanPlaceholders(text: string, options: PlaceholderOptions, list: SpanList): void {
-  list.length = 0;
+  list.clear();
   rangeEnd = text.length;
   inRange = false;
   undecided = false;
-  scan(text, 0, text.length, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
+  resetBranchStack();
+  const scanner = scannerFor(options);
+  scan(text, 0, text.length, scanner, false, list, 0);
+  list.closes = null;
+  if (scanner.markup && list.tags > 0) pairTags(text, list);
 }
 
 /**
@@ -126,15 +177,19 @@ const isLookbehind = (c: number): boolean =>
  * scans the slice.
  */
 export function scanRange(text: string, from: number, to: number, options: PlaceholderOptions, list: SpanList): boolean {
-  list.length = 0;
+  list.clear();
   // The neighbours a lookbehind (at `from`) or lookahead (`[A-Za-z0-9]`, at `to`) would see.
   if (from > 0 && isLookbehind(text.charCodeAt(from - 1))) return false;
   if (to < text.length && isAlphanumeric(text.charCodeAt(to))) return false;
   rangeEnd = to;
   inRange = true;
   undecided = false;
-  scan(text, from, to, options.colonMarkers ? PATTERN_WITH_COLON : PATTERN, false, list, 0);
+  resetBranchStack();
+  const scanner = scannerFor(options);
+  scan(text, from, to, scanner, false, list, 0);
+  list.closes = null;
   inRange = false;
+  if (!undecided && scanner.markup && list.tags > 0) pairTags(text, list);
   return !undecided;
 }
 
@@ -199,8 +254,68 @@ function nextCandidate(text: string, from: number, to: number): number {
   return at < to ? at : -1;
 }
 
-/** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
-const STICKY = new Map([PATTERN, PATTERN_WITH_COLON].map((pattern) => [pattern, new RegExp(pattern.source, 'y')]));
+/**
+ * Options made ready for scanning (immutable): the pattern and its sticky twin, the ICU
+ * nesting limit. An adapter with limits of its own makes one per document and passes it
+ * wherever options go; options with the default limits share one of DEFAULT_SCANNERS.
+ */
+export class PlaceholderScanner implements PlaceholderOptions {
+  readonly colonMarkers: boolean;
+  readonly markup: boolean;
+  readonly limits: DocumentLimits;
+  readonly pattern: RegExp;
+  readonly sticky: RegExp;
+  readonly maxDepth: number;
+
+  constructor(options: PlaceholderOptions = {}) {
+    this.colonMarkers = options.colonMarkers ?? false;
+    this.markup = options.markup ?? false;
+    this.limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
+    const index = patternIndex(options);
+    this.pattern = PATTERNS[index]!;
+    this.sticky = STICKY_PATTERNS[index]!;
+    this.maxDepth = this.limits.maxPlaceholderDepth;
+  }
+}
+
+/** A scanner per pattern index with the default limits (constants: scanners hold no state). */
+const DEFAULT_SCANNERS = [{}, { colonMarkers: true }, { markup: true }, { colonMarkers: true, markup: true }].map((options) => new PlaceholderScanner(options));
+
+/** `options` ready for a scan: the same object when it is a scanner. */
+function scannerFor(options: PlaceholderOptions): PlaceholderScanner {
+  if ((options as Partial<PlaceholderScanner>).sticky !== undefined) return options as PlaceholderScanner; // (a brand check: cheaper than instanceof here)
+  if (options.limits === undefined || options.limits === DEFAULT_DOCUMENT_LIMITS) return DEFAULT_SCANNERS[patternIndex(options)]!;
+  return new PlaceholderScanner(options);
+}
+
+/**
+ * The index just past the `}` that closes the `{` at `open`, or -1 when none does before
+ * `to`. Braces pair as a stack pairs them, which is what counting them from `open` gives.
+ * The first question of a scan fills `spans.closes` in one pass from `open` to the end
+ * of the text as the scan sees it; later ones look it up. (Matching braces again for
+ * each argument read the rest of the text once per unclosed `{`: quadratic on
+ * `{n, plural, one {` repeated.)
+ */
+function closeOf(spans: SpanList, text: string, open: number, to: number): number {
+  let closes = spans.closes;
+  if (closes === null || open < spans.closesFrom) {
+    // Every later question is about a `{` after this one: the table starts here.
+    const from = open;
+    const end = rangeEnd;
+    closes = spans.closes = new Int32Array(end - from);
+    spans.closesFrom = from;
+    const stack: number[] = [];
+    for (let i = from; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === OPEN_BRACE) stack.push(i);
+      else if (c === CLOSE_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
+    }
+  }
+  const close = closes[open - spans.closesFrom]!;
+  if (close === 0) return -1;
+  const end = spans.closesFrom + close;
+  return end <= to ? end : -1;
+}
 
 /**
  * The placeholders of `text[from, to)` into `spans`. Matches are the pattern's, leftmost
@@ -213,7 +328,7 @@ const STICKY = new Map([PATTERN, PATTERN_WITH_COLON].map((pattern) => [pattern, 
  * (a lone `{` can only be the last alternative) instead of a regex search and its match
  * array. Other candidates search with the regex as before.
  */
-function scan(text: string, from: number, to: number, pattern: RegExp, inPlural: boolean, spans: SpanList, depth: number): void {
+function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, inPlural: boolean, spans: SpanList, depth: number): void {
   let hashFrom = from;
   let noAtSign: boolean | undefined;
   for (let at = from; ; ) {
@@ -222,17 +337,18 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     const c = text.charCodeAt(candidate);
     let start: number;
     let matchEnd: number;
-    if (c === 123 /* { */ && codeAt(text, candidate + 1) !== 123) {
+    if (c === OPEN_BRACE && codeAt(text, candidate + 1) !== OPEN_BRACE) {
       start = candidate;
       matchEnd = candidate + 1;
     } else if (
-      c === 123 /* { */ ||
-      c === 125 /* } */ ||
+      c === OPEN_BRACE ||
+      c === CLOSE_BRACE ||
       c === 60 /* < */ ||
       c === 36 /* $ */ ||
-      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= !hasCode(text, 64 /* @ */, from, rangeEnd)))
+      // (No e-mail address crosses `to`: at the top it is the end of the text, in an ICU body a `}`.)
+      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= !hasCode(text, 64 /* @ */, from, to)))
     ) {
-      const sticky = STICKY.get(pattern)!;
+      const sticky = ctx.sticky;
       sticky.lastIndex = candidate;
       if (!sticky.test(text)) {
         at = candidate + 1;
@@ -249,6 +365,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
         undecided = true;
         return;
       }
+      const pattern = ctx.pattern;
       pattern.lastIndex = at;
       const match = pattern.exec(text);
       if (!match || match.index >= to) break;
@@ -256,8 +373,8 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
       matchEnd = start + match[0].length;
     }
     at = matchEnd;
-    if (matchEnd - start === 1 && text.charCodeAt(start) === 123 /* { */) {
-      const end = readIcu(text, start, to, pattern, spans, inPlural ? hashFrom : -1, depth);
+    if (matchEnd - start === 1 && text.charCodeAt(start) === OPEN_BRACE) {
+      const end = readIcu(text, start, to, ctx, spans, inPlural ? hashFrom : -1, depth);
       if (undecided) return;
       if (end < 0) continue;
       hashFrom = at = end;
@@ -273,6 +390,7 @@ function scan(text: string, from: number, to: number, pattern: RegExp, inPlural:
     if (end === start) continue;
     if (inPlural) pushHashes(text, hashFrom, start, spans);
     hashFrom = at = end;
+    if (first === LESS_THAN) spans.tags++;
     spans.add(start, end, ATOM, 0);
   }
   if (inPlural) pushHashes(text, hashFrom, to, spans);
@@ -317,16 +435,6 @@ function isWide(charClass: RegExp, c: number): boolean {
   return charClass.test(String.fromCharCode(c));
 }
 
-/** The index just past the `}` that brings `depth` open braces before `from` to 0, or -1. */
-function closeBrace(text: string, from: number, to: number, depth: number): number {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) return i + 1;
-  }
-  return -1;
-}
-
 /**
  * The ICU argument type at `text[from, to)`: 0 none of ours, 1 simple, 2 plural-like,
  * 3 select. (`plural` and `select` are tried first: they are the common ones.)
@@ -359,13 +467,19 @@ const branchStack: number[] = [];
 const BRANCH_SLOTS = 5;
 let branchTop = 0;
 
+/** Before a scan: a reader that threw document_too_complex left `branchTop` where it was, and a hostile text may have grown the stack. */
+function resetBranchStack(): void {
+  branchTop = 0;
+  if (branchStack.length > KEPT_STORAGE) branchStack.length = 0;
+}
+
 /**
  * Reads an ICU argument at `start` (a `{`). Simple arguments become one atom; plural
  * and select messages become header atom + one pair per branch + closing atom, with
  * the branch bodies scanned recursively. Returns the end index, or -1 if not ICU.
  * Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first.
  */
-function readIcu(text: string, start: number, to: number, pattern: RegExp, spans: SpanList, hashFrom: number, depth: number): number {
+function readIcu(text: string, start: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, depth: number): number {
   // `{` name `}`, or `{` name `,` type, then `}` for a simple type, else `,` [offset] branches.
   let i = start + 1;
   let c = codeBefore(text, i, to);
@@ -374,14 +488,14 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   if (i === nameStart) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c === 125 /* } */) return addArgument(text, start, i + 1, spans, hashFrom);
+  if (c === CLOSE_BRACE) return addArgument(text, start, i + 1, spans, hashFrom);
   if (c !== 44 /* , */) return -1;
   c = codeBefore(text, ++i, to);
   while (isSpace(c)) c = codeBefore(text, ++i, to);
   const typeStart = i;
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   const type = argumentType(text, typeStart, i);
-  if (type === 1) return addArgument(text, start, closeBrace(text, start, to, 0), spans, hashFrom);
+  if (type === 1) return addArgument(text, start, closeOf(spans, text, start, to), spans, hashFrom);
   if (type === 0) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
   if (c !== 44 /* , */) return -1;
@@ -394,7 +508,7 @@ function readIcu(text: string, start: number, to: number, pattern: RegExp, spans
     while (c >= 48 && c <= 57) c = codeBefore(text, ++i, to);
     while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
-  return readBranches(text, start, i, to, pattern, spans, hashFrom, type === 2, depth);
+  return readBranches(text, start, i, to, ctx, spans, hashFrom, type === 2, depth);
 }
 
 /** A simple argument `[start, end)` as one atom (none for `end` -1); returns `end`. */
@@ -416,24 +530,24 @@ function addArgument(text: string, start: number, end: number, spans: SpanList, 
  * here and scanned while the spans are added (brace matching, the scan's candidate loop
  * and a `#` loop used to read every body three times).
  */
-function readBranches(text: string, start: number, headerEnd: number, to: number, pattern: RegExp, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
+function readBranches(text: string, start: number, headerEnd: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
   let i = headerEnd;
   let c = codeBefore(text, i, to);
   const base = branchTop;
   let top = base;
-  while (c !== 125 /* } */) {
+  while (c !== CLOSE_BRACE) {
     const selStart = i;
     if (c === 61 /* = */) c = codeBefore(text, ++i, to);
     while (isIdent(c)) c = codeBefore(text, ++i, to);
     if (i === selStart) return -1;
     while (isSpace(c)) c = codeBefore(text, ++i, to);
-    if (c !== 123 /* { */) return -1;
+    if (c !== OPEN_BRACE) return -1;
     branchStack[top] = selStart;
     branchStack[top + 1] = i + 1;
     let needsScan = false;
     let firstHash = -1;
     let lastHash = -1;
-    for (c = codeBefore(text, ++i, to); c !== 125 /* } */; c = codeBefore(text, ++i, to)) {
+    for (c = codeBefore(text, ++i, to); c !== CLOSE_BRACE; c = codeBefore(text, ++i, to)) {
       if (c === 35 /* # */) {
         if (firstHash < 0) firstHash = i;
         lastHash = i;
@@ -441,7 +555,7 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
         if (c === END) return -1;
       } else if (CANDIDATE_CHAR[c] !== 0 && (c !== 119 /* w */ || startsWww(text, i, rangeEnd))) {
         // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
-        i = closeBrace(text, i, to, 1) - 1;
+        i = closeOf(spans, text, branchStack[top + 1]! - 1, to) - 1;
         if (i < 0) return -1;
         needsScan = true;
         break;
@@ -456,6 +570,8 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
     while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
   if (top === base) return -1;
+  // A whole message, `depth` messages deep: its bodies are read by recursion, so the depth is bounded.
+  if (depth >= ctx.maxDepth) throw tooComplex('the nesting of ICU plural/select messages', ctx.maxDepth);
   if (hashFrom >= 0) pushHashes(text, hashFrom, start, spans);
   spans.add(start, headerEnd, ATOM, 0);
   // One pair per branch: from its selector to its body, and from the end of its body to
@@ -466,7 +582,7 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
     const bodyEnd = branchStack[b + 2]!;
     spans.add(branchStack[b]!, branchStack[b + 1]!, OPEN, pair);
     if (branchStack[b + 3]! < 0) {
-      scan(text, branchStack[b + 1]!, bodyEnd, pattern, plural, spans, depth + 1);
+      scan(text, branchStack[b + 1]!, bodyEnd, ctx, plural, spans, depth + 1);
       if (undecided) {
         branchTop = base;
         return -1;
@@ -477,6 +593,127 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
   branchTop = base;
   spans.add(i, i + 1, ATOM, 0);
   return i + 1;
+}
+
+/**
+ * Pairs the tags among the atoms of `list` (the `markup` option), in place: a start tag
+ * and the next end tag of the same name with only pairs between them become an open and
+ * a close; any other tag stays an atom (an empty tag, a void `<br>`, one left open, one
+ * that crosses another or an ICU branch). Literal token-like text (`<g1>`) stays an atom.
+ */
+function pairTags(text: string, list: SpanList): void {
+  const data = list.data;
+  // Start tags waiting for their end tag, by their index in `data`; -1 marks an ICU branch.
+  const waiting: number[] = [];
+  for (let k = 0; k < list.length; k += 4) {
+    const type = data[k + 2]!;
+    if (type === OPEN) waiting.push(-1);
+    else if (type === CLOSE) {
+      // A start tag left open inside the branch stays an atom.
+      while (waiting.length > 0 && waiting.pop() !== -1) continue;
+    }
+    else {
+      const start = data[k]!;
+      const end = data[k + 1]!;
+      if (text.charCodeAt(start) !== LESS_THAN || text.charCodeAt(end - 1) !== GREATER_THAN || text.charCodeAt(end - 2) === SLASH) continue;
+      if (LITERAL_TOKEN.test(text.slice(start, end))) continue;
+      if (text.charCodeAt(start + 1) !== SLASH) {
+        waiting.push(k);
+        continue;
+      }
+      const open = waiting.length > 0 ? waiting[waiting.length - 1]! : -1;
+      if (open >= 0 && sameTagName(text, data[open]! + 1, start + 2)) {
+        waiting.pop();
+        const pair = newPairId();
+        data[open + 2] = OPEN;
+        data[open + 3] = pair;
+        data[k + 2] = CLOSE;
+        data[k + 3] = pair;
+      }
+    }
+  }
+}
+
+const LITERAL_TOKEN = /^(?:<\/?g\d+>|<x\d+\/>)$/;
+
+/** Whether the tag names starting at `a` and `b` (up to white space, `/` or `>`) are the same. */
+function sameTagName(text: string, a: number, b: number): boolean {
+  for (;;) {
+    const x = text.charCodeAt(a++);
+    const y = text.charCodeAt(b++);
+    const xEnds = x === GREATER_THAN || x === SLASH || x <= 32;
+    const yEnds = y === GREATER_THAN || y === SLASH || y <= 32;
+    if (xEnds || yEnds) return xEnds && yEnds;
+    if (x !== y) return false;
+  }
+}
+
+/**
+ * A blob: a run of at least BLOB_LENGTH characters of base64, base64url or hex with a
+ * digit in it (an image inlined as data, a key, a hash). No word of any language is one,
+ * a translator must keep it as it is, and it is costly to count in model tokens (one per
+ * two or three characters, none of them cached): it is an atom, found before the scan.
+ */
+const BLOB_LENGTH = 64;
+const BLOB_CHAR = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-') BLOB_CHAR[c.charCodeAt(0)] = 1;
+const isBlobChar = (c: number): boolean => c < 128 && BLOB_CHAR[c] === 1;
+
+/**
+ * The start of the first blob in `text[from, to)`, or -1 (its end: `blobEnd`). It looks
+ * at every BLOB_LENGTH-th character only, as any blob holds one of them, and around
+ * those that could be in one: a fraction of the characters of ordinary text.
+ */
+function findBlob(text: string, from: number, to: number): number {
+  for (let probe = from + BLOB_LENGTH - 1; probe < to; ) {
+    if (!isBlobChar(text.charCodeAt(probe))) {
+      probe += BLOB_LENGTH;
+      continue;
+    }
+    let start = probe;
+    while (start > from && isBlobChar(text.charCodeAt(start - 1))) start--;
+    const end = blobEnd(text, probe, to);
+    if (end - start >= BLOB_LENGTH) {
+      for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= DIGIT_0 && c <= DIGIT_9) return start;
+      }
+    }
+    probe = end + BLOB_LENGTH;
+  }
+  return -1;
+}
+
+function blobEnd(text: string, from: number, to: number): number {
+  let end = from;
+  while (end < to && isBlobChar(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/**
+ * `text[from, to)` with the blob at `blob` (and any after it) as atoms, and the stretches
+ * around them given to `mask` (a range of `text`). `offset` as for `maskInto`.
+ */
+function maskAroundBlobs(
+  out: DocumentBuilder,
+  text: string,
+  from: number,
+  to: number,
+  blob: number,
+  offset: number,
+  literal: ((text: string) => string) | undefined,
+  mask: (from: number, to: number) => void,
+): void {
+  let last = from;
+  while (blob !== -1) {
+    const end = blobEnd(text, blob, to);
+    if (blob > last) mask(last, blob);
+    if (offset >= 0) out.token(ATOM, offset + blob, offset + end, 0);
+    else out.literalToken(ATOM, literal!(text.slice(blob, end)), 0);
+    last = end;
+    blob = end + BLOB_LENGTH <= to ? findBlob(text, end, to) : -1;
+  }
+  if (last < to) mask(last, to);
 }
 
 /**
@@ -493,6 +730,16 @@ export function maskInto(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
+  const blob = raw.length >= BLOB_LENGTH ? findBlob(raw, 0, raw.length) : -1;
+  if (blob === -1) maskPlaceholders(out, raw, offset, literal, options);
+  else {
+    const mask = (from: number, to: number) => maskPlaceholders(out, raw.slice(from, to), offset >= 0 ? offset + from : -1, literal, options);
+    maskAroundBlobs(out, raw, 0, raw.length, blob, offset, literal, mask);
+  }
+}
+
+/** `maskInto` of a run without blobs. */
+function maskPlaceholders(out: DocumentBuilder, raw: string, offset: number, literal: ((text: string) => string) | undefined, options: PlaceholderOptions): void {
   // Nothing called from here scans placeholders again, so one shared list serves.
   scanPlaceholders(raw, options, shared);
   emitRun(out, raw, 0, raw.length, offset, literal);
@@ -511,7 +758,31 @@ export function maskRange(
   literal?: (text: string) => string,
   options: PlaceholderOptions = {},
 ): void {
-  if (!scanRange(source, from, to, options, shared)) maskInto(out, raw ?? source.slice(from, to), from, literal, options);
+  if (to - from >= BLOB_LENGTH && findBlob(source, from, to) !== -1) {
+    maskRangeWithBlobs(out, source, from, to, literal, options);
+    return;
+  }
+  if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
+  else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
+  else if (to > from) out.text(raw ?? source.slice(from, to));
+}
+
+function maskRangeWithBlobs(out: DocumentBuilder, source: string, from: number, to: number, literal: ((text: string) => string) | undefined, options: PlaceholderOptions): void {
+  const mask = (a: number, b: number) => maskRangePlaceholders(out, source, a, b, undefined, literal, options);
+  maskAroundBlobs(out, source, from, to, findBlob(source, from, to), 0, literal, mask);
+}
+
+/** `maskRange` of a range without blobs. */
+function maskRangePlaceholders(
+  out: DocumentBuilder,
+  source: string,
+  from: number,
+  to: number,
+  raw: string | undefined,
+  literal: ((text: string) => string) | undefined,
+  options: PlaceholderOptions,
+): void {
+  if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
   else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
   else if (to > from) out.text(raw ?? source.slice(from, to));
 }

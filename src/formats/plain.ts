@@ -5,12 +5,15 @@
  */
 import { plainEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
-import { maskRange } from './placeholders.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './limits.js';
+import type { DocumentLimits } from './limits.js';
+import { maskRange, PlaceholderScanner } from './placeholders.js';
 import { ATOM, DocumentBuilder } from './template.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
-export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length): void {
+export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const source = out.source;
+  const options = new PlaceholderScanner({ limits });
   let paraStart = -1;
   let paraEnd = -1;
   // Walk line by line; a paragraph is a maximal run of lines that are not blank. Inside
@@ -21,46 +24,47 @@ export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.le
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     const first = firstNonSpace(source, lineStart, lineEnd);
     if (first === -1) {
-      if (paraStart !== -1) endParagraph(out, runStart, paraEnd);
+      if (paraStart !== -1) endParagraph(out, runStart, paraEnd, options);
       paraStart = -1;
     } else {
       if (paraStart === -1) {
         paraStart = runStart = first;
         out.begin(first, -1, 'block', plainEscape);
-      } else runStart = lineBreak(out, runStart, lineStart - 1);
+      } else runStart = lineBreak(out, runStart, lineStart - 1, options);
       paraEnd = lastNonSpace(source, lineStart, lineEnd);
     }
     lineStart = lineEnd + 1;
   }
-  if (paraStart !== -1) endParagraph(out, runStart, paraEnd);
+  if (paraStart !== -1) endParagraph(out, runStart, paraEnd, options);
 }
+
 
 /**
  * The `\n` at `at` inside a paragraph: the text before it, then the atom
  * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
  */
-function lineBreak(out: DocumentBuilder, runStart: number, at: number): number {
+function lineBreak(out: DocumentBuilder, runStart: number, at: number, options: PlaceholderScanner): number {
   const source = out.source;
   let start = at;
   if (start > runStart && source.charCodeAt(start - 1) === 13 /* \r */) start--;
   while (start > runStart && isBlank(source.charCodeAt(start - 1))) start--;
   let end = at + 1;
   while (isBlank(source.charCodeAt(end))) end++;
-  run(out, runStart, start);
+  run(out, runStart, start, options);
   out.token(ATOM, start, end, 0);
   return end;
 }
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
-function endParagraph(out: DocumentBuilder, runStart: number, end: number): void {
-  run(out, runStart, end);
+function endParagraph(out: DocumentBuilder, runStart: number, end: number, options: PlaceholderScanner): void {
+  run(out, runStart, end, options);
   out.commit(end);
 }
 
 /** A run of text between line breaks: placeholders become atoms. */
-function run(out: DocumentBuilder, start: number, end: number): void {
-  if (end > start) maskRange(out, out.source, start, end);
+function run(out: DocumentBuilder, start: number, end: number, options: PlaceholderScanner): void {
+  if (end > start) maskRange(out, out.source, start, end, undefined, undefined, options);
 }
 
 const SPACE = /\s/;
@@ -83,9 +87,9 @@ function lastNonSpace(source: string, from: number, to: number): number {
 
 export const plainAdapter: FormatAdapter = {
   format: 'plain',
-  extract(content) {
+  extract(content, limits) {
     const out = new DocumentBuilder('plain', content);
-    plainSegments(out);
+    plainSegments(out, 0, content.length, limits);
     return out.document();
   },
 };

@@ -95,9 +95,11 @@ export const CLOSE = 2;
 const atomTokens: string[] = [];
 const openTokens: string[] = [];
 const closeTokens: string[] = [];
-const atomToken = (n: number): string => (atomTokens[n] ??= `<x${n}/>`);
-const openToken = (n: number): string => (openTokens[n] ??= `<g${n}>`);
-const closeToken = (n: number): string => (closeTokens[n] ??= `</g${n}>`);
+/** Tokens numbered up to this are made once and kept; a segment with more (a hostile one) makes the rest. */
+const KEPT_TOKENS = 4096;
+const atomToken = (n: number): string => (n < KEPT_TOKENS ? (atomTokens[n] ??= `<x${n}/>`) : `<x${n}/>`);
+const openToken = (n: number): string => (n < KEPT_TOKENS ? (openTokens[n] ??= `<g${n}>`) : `<g${n}>`);
+const closeToken = (n: number): string => (n < KEPT_TOKENS ? (closeTokens[n] ??= `</g${n}>`) : `</g${n}>`);
 
 /** `array` if it holds `size` entries, else a copy with room for at least that many. */
 function room(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {

@@ -15,8 +15,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
 import type { Format } from '../../src/formats/format.js';
+import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { isProse, NON_PROSE } from '../../src/formats/json.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
+import { isProse, NON_PROSE, PROSE_NAME } from '../../src/formats/json.js';
 import { findPlaceholders, scanRange, SpanList } from '../../src/formats/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
@@ -51,7 +53,7 @@ describe('fast paths give the segments and renders of the straightforward implem
 });
 
 describe('isProse', () => {
-  const chars = fc.constantFrom(' ', ' ', 'e', 'E', 't', 'T', 'z', 'Z', 'a', 'A', 'v', 'x', '0', '1', '9', '-', '+', '.', ',', '_', '%', ':', '/', '\\', '@', '#', '~', 'f', '\t', '\u00a0', 'é', '日', 'true', 'mailto:', 'http://', 'www', '2024-01-02', 'T10:00');
+  const chars = fc.constantFrom(' ', ' ', 'e', 'E', 't', 'T', 'z', 'Z', 'a', 'A', 'v', 'x', '0', '1', '9', '-', '+', '.', ',', '_', '%', ':', '/', '\\', '@', '#', '~', 'f', '\t', '\u00a0', 'é', '日', 'true', 'mailto:', 'http://', 'www', '2024-01-02', 'T10:00', '^', '~', '>=', '<', '||', ' - ', '-beta', 'Ab', 'npm:');
   // Strings each pattern matches (fast-check cannot generate for /i: the pattern without it), then mutated.
   const matching = fc.oneof(...NON_PROSE.map((pattern) => fc.stringMatching(new RegExp(pattern.source, pattern.flags.replace('i', '')), { size: 'small' })));
   const mutated = fc.tuple(matching, fc.nat(), chars, fc.nat(2)).map(([text, at, c, remove]) => {
@@ -59,9 +61,9 @@ describe('isProse', () => {
     return text.slice(0, i) + c + text.slice(i + remove);
   });
   const value = fc.oneof(matching, mutated, fc.array(chars, { maxLength: 8 }).map((p) => p.join('')));
-  it('is true exactly when no NON_PROSE pattern matches', () => {
+  it('is true exactly when no NON_PROSE pattern matches, or for a capitalised hyphenated name', () => {
     fc.assert(
-      fc.property(value, (text) => isProse(text) === !NON_PROSE.some((pattern) => pattern.test(text))),
+      fc.property(value, (text) => isProse(text) === (PROSE_NAME.test(text) || !NON_PROSE.some((pattern) => pattern.test(text)))),
       { ...RUNS, numRuns: RUNS.numRuns * 20 },
     );
   });
@@ -125,10 +127,11 @@ describe('json read with the scanner', () => {
     );
   });
 
-  it('reads deep nesting without recursion', () => {
-    const source = `${'['.repeat(100_000)}"Deep value"${']'.repeat(100_000)}`;
-    const segments = getAdapter('json').extract(source).segments;
-    assert.deepEqual(segments.map((s) => s.text), ['Deep value']);
+  it('reads nesting up to the limit without recursion, and refuses deeper nesting as too complex', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}"Deep value"${']'.repeat(depth)}`;
+    const limits = { ...DEFAULT_DOCUMENT_LIMITS, maxNestingDepth: 50_000 };
+    assert.deepEqual(getAdapter('json').extract(nested(50_000), limits).segments.map((s) => s.text), ['Deep value']);
+    assert.throws(() => getAdapter('json').extract(nested(50_001), limits), (e: unknown) => e instanceof ServiceError && e.code === 'document_too_complex');
   });
 });
 
