@@ -6,7 +6,7 @@ import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
-import { prepareDocument, translatePrepared } from '../translation/translate-document.js';
+import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
@@ -18,12 +18,17 @@ export type JobOutcome =
 
 export const INTERNAL_FAILURE = 'the job failed because of an internal error';
 
-export async function runJob(job: JobRow, engines: EngineRegistry, signal: AbortSignal): Promise<JobOutcome> {
+export async function runJob(
+  job: JobRow,
+  engines: EngineRegistry,
+  signal: AbortSignal,
+  documents: PrepareOptions = {},
+): Promise<JobOutcome> {
   try {
     const request = parseJobRequest(job);
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
-    const prepared = await prepareDocument(request.content, request.format);
+    const prepared = await prepareDocument(request.content, request.format, documents);
     const result = await translatePrepared({
       prepared,
       targets,

@@ -8,7 +8,7 @@ import { prepareDocument, prepareDocuments, translatePrepared } from '../../src/
 import { GatedEngine, pseudo } from '../helpers/engines.js';
 import { targets } from './documents.js';
 
-const pool = new DocumentPool({ size: 2 });
+const pool = new DocumentPool({ size: 2, maxSize: 2 });
 after(() => pool.close());
 const POOLED = { pool, largeDocumentChars: 0 } as const;
 
