@@ -176,7 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxSegments: integer('MAX_SEGMENTS', DEFAULT_DOCUMENT_LIMITS.maxSegments, 1, 10_000_000),
     },
     documentTimeLimitMs: integer('DOCUMENT_TIME_LIMIT_MS', 3_000, 100, 600_000),
-    documentMemoryLimitMb: integer('DOCUMENT_MEMORY_LIMIT_MB', 512, 64, 16_384),
+    documentMemoryLimitMb: integer('DOCUMENT_MEMORY_LIMIT_MB', 256, 64, 16_384),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * SECOND,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * SECOND,
   };

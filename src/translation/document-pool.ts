@@ -48,12 +48,12 @@ function startWorker(resourceLimits: ResourceLimits): Worker {
 const RENDERS_IN_FLIGHT = 2;
 
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
-export const DEFAULT_MEMORY_LIMIT_MB = 512;
+export const DEFAULT_MEMORY_LIMIT_MB = 256;
 
 export interface DocumentPoolOptions {
   /** Worker threads kept while there is work; default: one per core beyond the main thread's, 1–4. */
   readonly size?: number;
-  /** Worker threads at most, when every one is busy; default: size + 2. */
+  /** Worker threads at most, when every one is busy; default: size + 1. */
   readonly maxSize?: number;
   /** A worker with no document and nothing in flight exits after this long. */
   readonly idleMs?: number;
@@ -123,7 +123,7 @@ export class DocumentPool {
 
   constructor(options: DocumentPoolOptions = {}) {
     this.size = options.size ?? defaultPoolSize();
-    this.maxSize = Math.max(this.size, options.maxSize ?? this.size + 2);
+    this.maxSize = Math.max(this.size, options.maxSize ?? this.size + 1);
     this.idleMs = options.idleMs ?? 30_000;
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;

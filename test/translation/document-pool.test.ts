@@ -4,7 +4,7 @@ import { getAdapter } from '../../src/formats/index.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { ServiceError } from '../../src/errors.js';
 import { DocumentPool } from '../../src/translation/document-pool.js';
-import { asTooComplex } from '../../src/translation/extract-document.js';
+import { MAX_TOKENS_PER_SEGMENT, asTooComplex, extractDocument } from '../../src/translation/extract-document.js';
 import { prepareDocument, prepareDocuments, translatePrepared } from '../../src/translation/translate-document.js';
 import { GatedEngine, pseudo } from '../helpers/engines.js';
 import { targets } from './documents.js';
@@ -158,5 +158,14 @@ describe('the document pool bounds each document', () => {
       (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex' && /nests too deeply/.test(error.message),
     );
     assert.throws(() => asTooComplex(() => { throw new RangeError('Invalid array length'); }), RangeError, 'other errors pass through');
+  });
+
+  it('one paragraph with more placeholder tokens than MAX_TOKENS_PER_SEGMENT is refused; one at the limit is read', () => {
+    const paragraph = (n: number) => `Hello {name} ${'{a} '.repeat(n - 1)}end.`;
+    assert.equal(extractDocument(paragraph(MAX_TOKENS_PER_SEGMENT), 'plain').document.segments.length, 1);
+    assert.throws(
+      () => extractDocument(paragraph(MAX_TOKENS_PER_SEGMENT + 1), 'plain'),
+      (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex' && /10000/.test(error.message),
+    );
   });
 });
