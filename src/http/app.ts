@@ -7,6 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
+import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { authHook } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
@@ -46,11 +47,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     clientErrorHandler: clientErrorHandler(logger),
     frameworkErrors,
-    return503OnClosing: true,
+    // Requests arriving during shutdown: refuseWhileClosing answers them in the envelope.
+    return503OnClosing: false,
   });
   app.decorateRequest('user', undefined);
   registerRequestId(app);
   requireHost(app);
+  refuseWhileClosing(app);
   registerErrorHandling(app);
   registerJsonBody(app);
 

@@ -29,6 +29,9 @@ export async function runJob(
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
     const prepared = await prepareDocument(request.content, request.format, documents);
+    // Released (shutdown, lost lease) while the document was being read: no model call.
+    if (signal.aborted) prepared.release();
+    signal.throwIfAborted();
     const result = await translatePrepared({
       prepared,
       targets,
