@@ -143,6 +143,18 @@ describe('framework and client errors answer in the envelope', () => {
     assert.ok(text.length < 500, `a ${text.length}-byte error body`);
   });
 
+  it('a body nested deeper than any request needs is refused 400 before it is parsed; a deep document in content is not', async () => {
+    const post = (body: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/translate`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+    const deep = await post(`{"content":"Hello","targets":["fr"],"extra":${'['.repeat(900_000)}${']'.repeat(900_000)}}`);
+    const body = (await deep.json()) as { error: string; message: string };
+    assert.equal(deep.status, 400);
+    assert.match(body.message, /nests deeper than 64/);
+    const inContent = await post(JSON.stringify({ content: `${'['.repeat(5_000)}${']'.repeat(5_000)}`, format: 'json', targets: ['fr'] }));
+    await inContent.arrayBuffer();
+    assert.notEqual(inContent.status, 400, 'brackets inside a string are text, not nesting');
+  });
+
   it('a body with a "__proto__" key is refused, and the message says which key and why', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/v1/translate`, {
       method: 'POST',
