@@ -22,13 +22,20 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** A message longer than this is cut (with "…"): messages may quote input, and must stay short. */
+export const MAX_MESSAGE_CHARS = 400;
+
+export function boundMessage(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+}
+
 export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(boundMessage(message), options);
     this.name = 'ServiceError';
   }
 

@@ -7,8 +7,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { ERROR_STATUS, isServiceError, type ErrorCode } from '../errors.js';
-import { boundMessage, quote } from './quote.js';
+import { ERROR_STATUS, boundMessage, isServiceError, type ErrorCode } from '../errors.js';
+import { quote } from './quote.js';
 
 export interface ErrorBody {
   error: ErrorCode;

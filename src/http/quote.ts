@@ -9,10 +9,3 @@ export function quote(value: string): string {
   if (value.length <= QUOTED_CHARS) return JSON.stringify(value);
   return `${JSON.stringify(value.slice(0, QUOTED_CHARS))}… (${value.length} characters)`;
 }
-
-/** Every message leaves at most this long, whatever built it. */
-export const MAX_MESSAGE_CHARS = 400;
-
-export function boundMessage(message: string): string {
-  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
-}

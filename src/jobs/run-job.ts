@@ -4,7 +4,7 @@
  */
 import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { isServiceError } from '../errors.js';
+import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
@@ -41,7 +41,7 @@ export async function runJob(
     }).finally(() => prepared.release());
     return { kind: 'completed', translations: result.translations, usage: result.usage };
   } catch (error) {
-    if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: error.message };
+    if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: boundMessage(error.message) };
     if (isServiceError(error)) return { kind: 'failed', error: error.message };
     throw error;
   }
