@@ -37,7 +37,7 @@ const CHUNK_CONCURRENCY = 4;
 /**
  * Content longer than this (UTF-16 code units) is detected, extracted and rendered in a
  * worker thread, within its time and memory limits. Up to it no reader can take long
- * however hostile the content (~1 ms measured), and staying inline keeps short strings
+ * however hostile the content (~2 ms at most, measured), and staying inline keeps short strings
  * fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
  */
 export const LARGE_DOCUMENT_CHARS = 1024;
