@@ -274,7 +274,7 @@ export class DocumentPool {
             )
           : error;
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.replaced++;
-      void this.retire(slot, culprit);
+      void this.retire(slot, culprit, true);
     });
     worker.on('exit', (code) => void this.retire(slot, new Error(`a document worker exited (code ${code})`)));
     this.slots.push(slot);
@@ -334,21 +334,25 @@ export class DocumentPool {
           'document_too_complex',
           `The document is too complex to process: it took longer than the ${this.timeLimitMs} ms a document may take; simplify or split it.`,
         ),
+        true,
       );
     }, this.timeLimitMs);
   }
 
   /**
    * Takes the worker out of the pool and terminates it. The message it was busy with
-   * fails with `culprit`; every other waiter gets WorkerGone and is placed again.
+   * fails with `culprit`; every other waiter gets WorkerGone and is placed again. A worker
+   * lost to a document (`replace`) is replaced at once, so that the next document does not
+   * wait for a worker to start.
    */
-  private async retire(slot: Slot, culprit: Error): Promise<void> {
+  private async retire(slot: Slot, culprit: Error, replace = false): Promise<void> {
     if (slot.gone) return;
     slot.gone = true;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (slot.watchdog) clearTimeout(slot.watchdog);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
+    if (replace && !this.closed && this.slots.length < this.size) this.settle(this.spawn());
     let first = true;
     for (const waiter of slot.pending.values()) {
       waiter.reject(first || this.closed ? culprit : new WorkerGone());
