@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_STATUS } from '../../src/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { GatedEngine, pseudo } from '../helpers/engines.js';
 import { rawRequest, type RawResponse } from './raw-http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -27,9 +28,12 @@ describe('framework and client errors answer in the envelope', () => {
   let test: TestApp;
   let port: number;
   let auth: string;
+  /** Holds model calls of `model: "advanced"` until released: an answer that takes longer than the request timeout. */
+  const gated = new GatedEngine();
   before(async () => {
     test = await startTestApp({
       env: { RATE_LIMIT_STORE: 'none', HEADERS_TIMEOUT_SECONDS: '1', REQUEST_TIMEOUT_SECONDS: '1' },
+      engines: { standard: pseudo(), advanced: gated },
     });
     await test.app.listen({ port: 0, host: '127.0.0.1' });
     port = (test.app.server.address() as AddressInfo).port;
@@ -83,6 +87,19 @@ describe('framework and client errors answer in the envelope', () => {
     const response = await rawRequest(port, head, { chunks: Array(40).fill('a'), chunkDelayMs: 100, timeoutMs: 8_000 });
     assertEnvelope(response, 408, 'request_timeout');
     assert.ok(response.elapsedMs < 4_000, `cut off after ${response.elapsedMs.toFixed(0)} ms (REQUEST_TIMEOUT_SECONDS=1)`);
+  });
+
+  it('the request timeout bounds receiving a request, not answering it', async () => {
+    const answer = fetch(`http://127.0.0.1:${port}/v1/translate`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Hello there.', targets: ['fr'], model: 'advanced' }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // past REQUEST_TIMEOUT_SECONDS=1 and a check beat
+    gated.release();
+    const response = await answer;
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.equal(((await response.json()) as { translations: { fr: string } }).translations.fr, 'Ĥéļļö ţĥéŕé.');
   });
 
   it('headers that arrive too slowly are cut off with 408 request_timeout', async () => {
