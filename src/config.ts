@@ -4,6 +4,7 @@
  * start-up with a message that names the variable.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './formats/limits.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
@@ -53,6 +54,15 @@ export interface Config {
   readonly shutdownGraceMs: number;
   readonly jobRetentionMs: number;
   readonly logLevel: string;
+  /** How much structure one document may carry before it is refused (422 document_too_complex). */
+  readonly documentLimits: DocumentLimits;
+  /** One step of a document's processing (detect + extract, or one target's render) in a worker, at most. */
+  readonly documentTimeLimitMs: number;
+  /** Heap of one document worker thread; a document that needs more is refused. */
+  readonly documentMemoryLimitMb: number;
+  /** Time a client has to send its request headers, and its whole request (headers and body). */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -163,7 +173,21 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600) * SECOND,
     jobRetentionMs: integer('JOB_RETENTION_DAYS', 30, 1, 36_500) * DAY,
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    documentLimits: {
+      maxNestingDepth: integer('MAX_NESTING_DEPTH', DEFAULT_DOCUMENT_LIMITS.maxNestingDepth, 8, 100_000),
+      maxPlaceholderDepth: integer('MAX_PLACEHOLDER_DEPTH', DEFAULT_DOCUMENT_LIMITS.maxPlaceholderDepth, 1, 10_000),
+      maxSegments: integer('MAX_SEGMENTS', DEFAULT_DOCUMENT_LIMITS.maxSegments, 1, 10_000_000),
+    },
+    documentTimeLimitMs: integer('DOCUMENT_TIME_LIMIT_MS', 3_000, 100, 600_000),
+    documentMemoryLimitMb: integer('DOCUMENT_MEMORY_LIMIT_MB', 256, 64, 16_384),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * SECOND,
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * SECOND,
   };
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_SECONDS (${config.headersTimeoutMs / SECOND}) must not be longer than REQUEST_TIMEOUT_SECONDS (${config.requestTimeoutMs / SECOND})`,
+    );
+  }
   return deepFreeze(config);
 }
 

@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import type { EngineRegistry } from './engines/registry.js';
 import type { JobDialect } from './jobs/dialect.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { DocumentProcessing } from './translation/document-processing.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -12,6 +13,8 @@ export interface AppDeps {
   readonly jobDialect: JobDialect;
   readonly engines: EngineRegistry;
   readonly limiter: RateLimiter;
+  /** The document worker pool and the limits documents are read within. */
+  readonly documents: DocumentProcessing;
   readonly logger: Logger;
   /** Milliseconds since the epoch; injectable so month boundaries and windows can be tested. */
   readonly clock: () => number;

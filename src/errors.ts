@@ -9,10 +9,12 @@ export const ERROR_STATUS = {
   invalid_api_key: 401,
   advanced_not_available: 403,
   not_found: 404,
+  request_timeout: 408,
   payload_too_large: 413,
   document_too_complex: 422,
   token_limit_reached: 429,
   rate_limit_reached: 429,
+  headers_too_large: 431,
   translation_error: 500,
   server_error: 500,
   service_unavailable: 503,
@@ -20,13 +22,20 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** A message longer than this is cut (with "…"): messages may quote input, and must stay short. */
+export const MAX_MESSAGE_CHARS = 400;
+
+export function boundMessage(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+}
+
 export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(boundMessage(message), options);
     this.name = 'ServiceError';
   }
 

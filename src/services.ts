@@ -10,6 +10,7 @@ import { createEngineRegistry, type EngineRegistry } from './engines/registry.js
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
 import { createRateLimiter } from './ratelimit/create.js';
+import { createDocumentProcessing } from './translation/document-processing.js';
 
 export interface Services extends AppDeps {
   close(): Promise<void>;
@@ -22,15 +23,18 @@ export async function createServices(
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.database);
   const limiter = await createRateLimiter(config, logger);
+  const documents = createDocumentProcessing(config);
   return {
     config,
     database,
     jobDialect: createJobDialect(database, logger),
     engines: overrides.engines ?? createEngineRegistry(config),
     limiter,
+    documents,
     logger,
     clock: overrides.clock ?? Date.now,
     async close() {
+      await documents.pool.close();
       await limiter.close();
       await database.close();
     },

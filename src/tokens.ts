@@ -2,29 +2,26 @@
  * Token counts with a real tokenizer (o200k_base, gpt-tokenizer): the `pseudo`
  * engine's usage, the chunk planner's estimates. It is exact for OpenAI's current
  * models and an estimate for the others.
+ *
+ * Untrusted text must not make counting slow or leave lasting weight behind:
+ * - A run of more than LONGEST_RUN characters without whitespace (a base64 blob, a
+ *   minified line) is not prose. Counting it exactly costs ~3.5 µs a character (a 2 MiB
+ *   blob: 6.6 s), so it is estimated as one token per UTF-16 code unit: never below the
+ *   real count of such text (base64 is ~0.7 a character), so the chunk planner stays within
+ *   its budgets. Ordinary text (words are short) is counted exactly.
+ * - The tokenizer caches merges per distinct word; unique words of hostile text would
+ *   fill it (100,000 entries by default) and stay. It is held to MERGE_CACHE_ENTRIES.
+ * - `countTokensYielding` gives the same count for ordinary text in slices, returning to
+ *   the event loop between them, for the main thread (the pseudo engine).
  */
-import { clearMergeCache, countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200kTokens, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 
-/**
- * BPE merging is super-linear in the length of one pre-token, so a 2 MiB run with no
- * whitespace would stall the process for minutes. Runs longer than this are counted in
- * slices of this length; for ordinary text (words are short) the count is unchanged.
- */
 const LONGEST_RUN = 256;
 const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
 
-/**
- * The tokenizer keeps each pre-token it has merged in a Map of 100,000 entries and, once
- * full, evicts the oldest one at a time, which gets slower on V8's Map the more entries
- * have been deleted. Long runs without white space (base64, hashes, minified code) are
- * pre-tokens that never come again: 1.8 MB of base64 filled the Map, took 5 s to count
- * instead of about 1, and left every later count paying for evictions. So the Map is
- * emptied once JUNK_CHARACTERS characters of such runs have been counted since it was
- * last emptied (at most about a third as many entries): ordinary text, which never
- * empties it, keeps the cache it profits from (common words are merged once).
- */
-const JUNK_CHARACTERS = 65_536;
-let junkSinceClear = 0;
+/** Distinct words whose merges are remembered; ordinary vocabulary fits many times over. */
+const MERGE_CACHE_ENTRIES = 20_000;
+setMergeCacheSize(MERGE_CACHE_ENTRIES);
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
@@ -32,17 +29,48 @@ export function countTokens(text: string): number {
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
     if (match.index > last) total += countO200kTokens(text.slice(last, match.index));
-    for (let i = 0; i < match[0].length; i += LONGEST_RUN) {
-      if (junkSinceClear >= JUNK_CHARACTERS) {
-        clearMergeCache();
-        junkSinceClear = 0;
-      }
-      const slice = match[0].slice(i, i + LONGEST_RUN);
-      junkSinceClear += slice.length;
-      total += countO200kTokens(slice);
-    }
+    total += match[0].length;
     last = match.index + match[0].length;
   }
   if (last < text.length) total += countO200kTokens(text.slice(last));
   return total;
+}
+
+/** Characters counted between two looks at the clock. */
+const SLICE_CHARS = 16 * 1024;
+/** Time on the loop before giving it back. */
+const TURN_MS = 8;
+
+/**
+ * countTokens(text), counted in slices cut just before a single space or line break
+ * between two non-space characters (where o200k's pre-tokenizer splits anyway, so the
+ * count is the same), yielding to the event loop whenever a turn has taken TURN_MS.
+ */
+export async function countTokensYielding(text: string): Promise<number> {
+  if (text.length <= SLICE_CHARS) return countTokens(text);
+  let total = 0;
+  let turnStarted = performance.now();
+  for (let start = 0; start < text.length; ) {
+    const end = sliceEnd(text, start);
+    total += countTokens(text.slice(start, end));
+    start = end;
+    if (performance.now() - turnStarted > TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
+    }
+  }
+  return total;
+}
+
+function sliceEnd(text: string, start: number): number {
+  let end = start + SLICE_CHARS;
+  if (end >= text.length) return text.length;
+  // Walk forward to a safe cut: [non-space] | ' ' or '\n' [non-space]. A text with none
+  // nearby (a long run, runs of blank lines) is cut where it is; its count may then differ
+  // by a token or two at the cut.
+  const limit = Math.min(text.length - 1, end + LONGEST_RUN * 4);
+  for (let i = end; i < limit; i++) {
+    if ((text[i] === ' ' || text[i] === '\n') && !/\s/.test(text[i - 1]!) && !/\s/.test(text[i + 1]!)) return i;
+  }
+  return end;
 }

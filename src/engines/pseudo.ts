@@ -7,7 +7,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { TOKEN_PATTERN } from '../formats/segment.js';
-import { countTokens } from '../tokens.js';
+import { countTokensYielding } from '../tokens.js';
 import type {
   CallBudget,
   ChunkTranslation,
@@ -63,6 +63,28 @@ export function pseudoTranslate(text: string, rtl: boolean): string {
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
 }
 
+/** Time on the event loop before the engine gives it back. */
+const TURN_MS = 8;
+/** A segment longer than this is transformed in slices of it, with a yield between. */
+const SLICE_CHARS = 64 * 1024;
+
+/** pseudoTranslate, in slices cut outside tokens, returning to the loop between slices. */
+async function pseudoTranslateInTurns(text: string, rtl: boolean): Promise<string> {
+  if (text.length <= SLICE_CHARS) return pseudoTranslate(text, rtl);
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE_CHARS);
+    // Never inside a token (`<g12>`, `</g3>`, `<x7/>`): back up to before an unclosed `<`.
+    const open = text.lastIndexOf('<', end - 1);
+    if (end < text.length && open >= start && text.indexOf('>', open) >= end) end = open > start ? open : text.indexOf('>', open) + 1;
+    parts.push(pseudoLocalizeText(text.slice(start, end)));
+    start = end;
+    await yieldToLoop();
+  }
+  const localized = parts.join('');
+  return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
+}
+
 export class PseudoEngine implements TranslationEngine {
   readonly id = 'pseudo';
 
@@ -70,23 +92,34 @@ export class PseudoEngine implements TranslationEngine {
 
   /**
    * Synchronous CPU work (transform + o200k count), so it yields to the event loop before
-   * the call and after each target: a 2 MiB document is hundreds of calls, and without the
+   * the call, after each target and whenever a turn has taken a few milliseconds (one
+   * segment may be a 2 MiB blob): a 2 MiB document is hundreds of calls, and without the
    * yields they would run back to back and hold every other request for seconds.
    */
   async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
     await yieldToLoop();
     input.signal?.throwIfAborted();
+    let turnStarted = performance.now();
+    const pause = async () => {
+      if (performance.now() - turnStarted < TURN_MS) return;
+      await yieldToLoop();
+      turnStarted = performance.now();
+    };
     let inputTokens = 0;
-    for (const segment of input.segments) inputTokens += countTokens(segment.text);
+    for (const segment of input.segments) {
+      inputTokens += await countTokensYielding(segment.text);
+      await pause();
+    }
 
     let outputTokens = 0;
     const translations = new Map<string, Map<string, string>>();
     for (const target of input.targets) {
       const bySegment = new Map<string, string>();
       for (const segment of input.segments) {
-        const translated = pseudoTranslate(segment.text, target.rtl);
-        outputTokens += countTokens(translated);
+        const translated = await pseudoTranslateInTurns(segment.text, target.rtl);
+        outputTokens += await countTokensYielding(translated);
         bySegment.set(segment.id, translated);
+        await pause();
       }
       translations.set(target.code, bySegment);
       await yieldToLoop();

@@ -4,7 +4,11 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
+import { registerJsonBody } from './json-body.js';
+import { refuseWhileClosing } from './plugins/closing.js';
+import { requireHost } from './plugins/host.js';
 import { authHook } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
@@ -25,17 +29,33 @@ export interface ProtectedHooks {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { headersTimeoutMs, requestTimeoutMs } = deps.config;
+  const logger = deps.logger as FastifyBaseLogger;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: genRequestId,
-    // Clients that stop reading must not hold a connection for ever.
-    requestTimeout: 0,
-    return503OnClosing: true,
+    // Slow clients are cut off: the headers within HEADERS_TIMEOUT_SECONDS, the whole
+    // request (headers and body) within REQUEST_TIMEOUT_SECONDS; 408 in the envelope.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: headersTimeoutMs,
+      // Node looks for expired requests on this beat (its default, 30 s, would stretch every timeout by up to that).
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+      // Node would answer a missing Host itself, outside the envelope; requireHost does it instead.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: clientErrorHandler(logger),
+    frameworkErrors,
+    // Requests arriving during shutdown: refuseWhileClosing answers them in the envelope.
+    return503OnClosing: false,
   });
   app.decorateRequest('user', undefined);
   registerRequestId(app);
+  requireHost(app);
+  refuseWhileClosing(app);
   registerErrorHandling(app);
+  registerJsonBody(app);
 
   const authenticate = authHook(deps) as onRequestHookHandler;
   const hooks: ProtectedHooks = {

@@ -2,10 +2,13 @@
  * The one error handler: every failure leaves as `{"error", "message"}` with the status
  * of its code. Fastify's own errors (body too large, bad JSON, wrong content type) map
  * to our codes; anything unexpected is logged and answered as a bare server_error.
+ * Errors that happen before Fastify has a request (the HTTP parser's, timeouts) are
+ * answered in the same envelope by client-errors.ts.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { ERROR_STATUS, isServiceError, type ErrorCode } from '../errors.js';
+import { ERROR_STATUS, boundMessage, isServiceError, type ErrorCode } from '../errors.js';
+import { quote } from './quote.js';
 
 export interface ErrorBody {
   error: ErrorCode;
@@ -17,6 +20,13 @@ const DATABASE_UNAVAILABLE = 'the service cannot reach its database right now; r
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (clientWentAway(request)) {
+      // The body never arrived whole (the client hung up or was cut off by the request
+      // timeout): nobody is left to answer, and it says nothing about our dependencies.
+      request.log.info({ code: (error as { code?: unknown }).code }, 'the client went away before the request was complete');
+      void reply.status(400).send({ error: 'invalid_request', message: 'the request body did not arrive complete' });
+      return;
+    }
     const { status, body } = toErrorResponse(error);
     if (status === ERROR_STATUS.service_unavailable) request.log.warn({ err: error }, 'request failed: a dependency is unavailable');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
@@ -25,11 +35,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+    void reply.status(404).send({ error: 'not_found', message: `no route ${request.method} ${quote(request.url.split('?')[0]!)}` });
   });
 }
 
+/** The request stream ended early: aborted by the client or destroyed by a timeout. */
+function clientWentAway(request: FastifyRequest): boolean {
+  return !request.raw.complete && (request.raw.readableAborted || request.raw.destroyed);
+}
+
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  const response = classify(error);
+  return { status: response.status, body: { error: response.body.error, message: boundMessage(response.body.message) } };
+}
+
+function classify(error: unknown): { status: number; body: ErrorBody } {
   // The database is down or restarting (most requests meet it first in the auth hook):
   // an outage to wait out, not a bug — also when a service wrapped it as server_error.
   if ((!isServiceError(error) || error.code === 'server_error') && isDatabaseUnavailable(error)) {
@@ -49,6 +69,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return reply400('the Content-Length header does not match the body');
   }
+
   if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
     return reply400('the body is not valid JSON');
   }

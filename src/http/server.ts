@@ -77,6 +77,7 @@ function createWorker(services: Services): JobWorker {
     db: services.database.db,
     dialect: services.jobDialect,
     engines: services.engines,
+    documents: services.documents,
     logger: services.logger.child({ component: 'worker' }),
     concurrency: config.workerConcurrency,
     leaseMs: config.jobLeaseMs,

@@ -4,9 +4,9 @@
  */
 import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { isServiceError } from '../errors.js';
+import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
-import { prepareDocument, translatePrepared } from '../translation/translate-document.js';
+import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
@@ -25,12 +25,20 @@ export type JobOutcome =
 
 export const INTERNAL_FAILURE = 'the job failed because of an internal error';
 
-export async function runJob(job: JobRow, engines: EngineRegistry, signal: AbortSignal): Promise<JobOutcome> {
+export async function runJob(
+  job: JobRow,
+  engines: EngineRegistry,
+  signal: AbortSignal,
+  documents: PrepareOptions = {},
+): Promise<JobOutcome> {
   try {
     const request = parseJobRequest(job);
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
-    const prepared = await prepareDocument(request.content, request.format);
+    const prepared = await prepareDocument(request.content, request.format, documents);
+    // Released (shutdown, lost lease) while the document was being read: no model call.
+    if (signal.aborted) prepared.release();
+    signal.throwIfAborted();
     const result = await translatePrepared({
       prepared,
       targets,
@@ -46,7 +54,7 @@ export async function runJob(job: JobRow, engines: EngineRegistry, signal: Abort
       cachedInputTokens: result.usage.cachedInputTokens ?? 0,
     };
   } catch (error) {
-    if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: error.message };
+    if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: boundMessage(error.message) };
     if (isServiceError(error)) return { kind: 'failed', error: error.message };
     throw error;
   }

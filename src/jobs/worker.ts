@@ -20,11 +20,14 @@ import { completeJob, failJob, renewLease, returnJobToQueue } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
 import { INTERNAL_FAILURE, runJob } from './run-job.js';
+import type { PrepareOptions } from '../translation/translate-document.js';
 
 export interface WorkerOptions {
   readonly db: Db;
   readonly dialect: JobDialect;
   readonly engines: EngineRegistry;
+  /** Where and within which limits documents are read; default: the shared pool, default limits. */
+  readonly documents?: PrepareOptions;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly leaseMs: number;
@@ -130,7 +133,7 @@ export class JobWorker extends EventEmitter {
     try {
       let outcome;
       try {
-        outcome = await runJob(job, this.options.engines, entry.controller.signal);
+        outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents);
       } catch (error) {
         if (entry.controller.signal.aborted) return; // released or lease lost: someone else finishes it
         log.error({ err: error }, 'job failed unexpectedly');

@@ -4,11 +4,19 @@
  * unparseable JSON document still answers 400 invalid_request with the same words).
  */
 import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
+import type { DocumentLimits } from '../formats/limits.js';
 import type { Segment } from '../formats/segment.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 
 export type WorkerRequest =
-  | { readonly id: number; readonly op: 'prepare'; readonly doc: number; readonly content: string; readonly format?: Format }
+  | {
+      readonly id: number;
+      readonly op: 'prepare';
+      readonly doc: number;
+      readonly content: string;
+      readonly format?: Format;
+      readonly limits: DocumentLimits;
+    }
   | {
       readonly id: number;
       readonly op: 'render';
@@ -34,7 +42,11 @@ export interface SerializedError {
 
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: SerializedError };
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError }
+  | typeof WORKER_READY;
+
+/** A worker's first message: its modules are loaded and it takes work. */
+export const WORKER_READY = 'ready';
 
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof ServiceError) return { name: error.name, message: error.message, code: error.code };

@@ -1,14 +1,15 @@
 /**
  * A document worker thread: extracts documents and keeps each one's template until the
  * pool releases it, renders it once per target on request. Token counts for the chunk
- * planner are computed here too, so the main thread does none of a large document's
- * parsing, counting or rendering.
+ * planner are computed here too, so the main thread does none of a document's parsing,
+ * counting or rendering. The pool watches the time each message takes and the thread's
+ * heap is capped (resourceLimits), so a hostile document costs a worker, not the process.
  */
 import { parentPort } from 'node:worker_threads';
 import type { ExtractedDocument } from '../formats/format.js';
-import { detectFormat, getAdapter } from '../formats/index.js';
 import { countTokens } from '../tokens.js';
-import { serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
+import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
+import { asTooComplex, extractDocument } from './extract-document.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
@@ -17,8 +18,7 @@ const documents = new Map<number, ExtractedDocument>();
 
 function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
   if (message.op === 'prepare') {
-    const detection = message.format === undefined ? detectFormat(message.content) : undefined;
-    const document = getAdapter(message.format ?? detection!.format).extract(message.content);
+    const { document, detection } = extractDocument(message.content, message.format, message.limits);
     documents.set(message.doc, document);
     const prepared: PreparedMessage = {
       format: document.format,
@@ -30,7 +30,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
   }
   const document = documents.get(message.doc);
   if (!document) throw new Error(`document ${message.doc} is not held by this worker`);
-  return document.render(message.translations, message.target);
+  return asTooComplex(() => document.render(message.translations, message.target));
 }
 
 port.on('message', (message: WorkerRequest) => {
@@ -46,3 +46,4 @@ port.on('message', (message: WorkerRequest) => {
   }
   port.postMessage(reply);
 });
+port.postMessage(WORKER_READY);

@@ -30,7 +30,7 @@ export async function translateForUser(
   input: TranslateInput,
   signal: AbortSignal,
 ): Promise<DocumentTranslation> {
-  const prepared = await prepareDocument(input.content, input.format);
+  const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
     assertModelAccess(user, input.model);
     const estimate = estimateTokens(input.content.length, input.targets.length);
@@ -65,7 +65,7 @@ export async function translateBatchForUser(
   input: BatchInput,
   signal: AbortSignal,
 ): Promise<BatchTranslation> {
-  const prepared = await prepareDocuments(input.items);
+  const prepared = await prepareDocuments(input.items, deps.documents);
   try {
     return await translatePreparedBatch(deps, user, input, prepared, signal);
   } finally {

@@ -8,10 +8,11 @@
 import type { EngineLanguage, EngineSegment, TokenUsage, TranslationEngine } from '../engines/engine.js';
 import { EngineError } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
-import { detectFormat, getAdapter } from '../formats/index.js';
+import type { DocumentLimits } from '../formats/limits.js';
 import { tokenProblem } from '../formats/segment.js';
 import type { Language } from '../languages.js';
 import { DocumentPool } from './document-pool.js';
+import { extractDocument } from './extract-document.js';
 import { countTokens } from '../tokens.js';
 import { planChunks, type Chunk } from './plan.js';
 import { runLimited } from './run-limited.js';
@@ -35,18 +36,20 @@ export interface DocumentTranslation {
 }
 
 /**
- * Content longer than this (UTF-16 code units) is extracted and rendered in a worker
- * thread. Below it a thread hop costs more than the parse blocks the loop; at it, the
- * slowest format (markdown) blocks ~40 ms per extract and ~10 ms per target render
- * (docs/decisions/0002-large-documents-off-the-event-loop.md has the measurements).
+ * Content longer than this (UTF-16 code units) is detected, extracted and rendered in a
+ * worker thread, within its time and memory limits. Up to it no reader can take long
+ * however hostile the content (~2 ms at most, measured), and staying inline keeps short strings
+ * fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
  */
-export const LARGE_DOCUMENT_CHARS = 128 * 1024;
+export const LARGE_DOCUMENT_CHARS = 1024;
 
 export interface PrepareOptions {
   /** Where large documents go; default: one pool shared by the process. */
   readonly pool?: DocumentPool;
   /** Overrides LARGE_DOCUMENT_CHARS (tests and benches; Infinity = always inline). */
   readonly largeDocumentChars?: number;
+  /** Nesting, placeholder and segment limits; default DEFAULT_DOCUMENT_LIMITS. */
+  readonly limits?: DocumentLimits;
 }
 
 let sharedPool: DocumentPool | undefined;
@@ -73,10 +76,10 @@ export async function prepareDocument(
   options: PrepareOptions = {},
 ): Promise<PreparedDocument> {
   if (content.length > (options.largeDocumentChars ?? defaults.largeDocumentChars)) {
-    return (options.pool ?? sharedDocumentPool()).prepare(content, format);
+    return (options.pool ?? sharedDocumentPool()).prepare(content, format, options.limits);
   }
-  const detection = format === undefined ? detectFormat(content) : undefined;
-  return inlineDocument(getAdapter(format ?? detection!.format).extract(content), detection);
+  const { document, detection } = extractDocument(content, format, options.limits);
+  return inlineDocument(document, detection);
 }
 
 export interface TranslateOptions {

@@ -138,6 +138,8 @@ for (const backend of testBackends()) {
         const first = workerFor(t, registryOf(gated));
         await first.start();
         await once(first, 'job:start');
+        // The document is read in a worker thread first: wait until the model call is in flight.
+        while (gated.started === 0) await new Promise((resolve) => setTimeout(resolve, 5));
         const processing = json(await t.app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: { authorization: user.auth } }));
         assert.equal(processing.status, 'processing');
         assert.equal(processing.completed_at, null);

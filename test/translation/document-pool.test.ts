@@ -4,11 +4,12 @@ import { getAdapter } from '../../src/formats/index.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { ServiceError } from '../../src/errors.js';
 import { DocumentPool } from '../../src/translation/document-pool.js';
+import { MAX_TOKENS_PER_SEGMENT, asTooComplex, extractDocument } from '../../src/translation/extract-document.js';
 import { prepareDocument, prepareDocuments, translatePrepared } from '../../src/translation/translate-document.js';
 import { GatedEngine, pseudo } from '../helpers/engines.js';
 import { targets } from './documents.js';
 
-const pool = new DocumentPool({ size: 2 });
+const pool = new DocumentPool({ size: 2, maxSize: 2 });
 after(() => pool.close());
 const POOLED = { pool, largeDocumentChars: 0 } as const;
 
@@ -97,5 +98,74 @@ describe('the document pool', () => {
     await own.close();
     assert.equal(own.stats().workers, 0);
     await assert.rejects(prepareDocument('Hi there.', 'plain', { pool: own, largeDocumentChars: 0 }), /closed/);
+  });
+});
+
+describe('the document pool bounds each document', () => {
+  /** ~1.9 MB of ordinary markdown: ~0.8 s to extract on an idle machine. */
+  function heavyMarkdown(): string {
+    const parts: string[] = [];
+    for (let i = 0, size = 0; size < 1_900_000; i++) {
+      const part = `Paragraph ${i} with *emphasis* and a [link](https://example.com/${i}).\n\n`;
+      parts.push(part);
+      size += part.length;
+    }
+    return parts.join('');
+  }
+
+  it('a prepare past the time limit is refused 422; the documents waiting on or pinned to that worker carry on', async () => {
+    const own = new DocumentPool({ size: 1, maxSize: 1, timeLimitMs: 150 });
+    after(() => own.close());
+    const options = { pool: own, largeDocumentChars: 0 };
+    const pinned = await prepareDocument('Pinned to the only worker.', 'plain', options);
+    const heavy = prepareDocument(heavyMarkdown(), 'markdown', options);
+    const queued = prepareDocument('Queued behind the heavy one.', 'plain', options);
+    await assert.rejects(heavy, (error: unknown) => {
+      assert.ok(error instanceof ServiceError);
+      assert.equal(error.code, 'document_too_complex');
+      assert.match(error.message, /150 ms/);
+      return true;
+    });
+    const queuedDocument = await queued;
+    assert.deepEqual(queuedDocument.segments.map((s) => s.text), ['Queued behind the heavy one.']);
+    const rendered = await pinned.renderAll([{ key: 'fr', target: { code: 'fr', rtl: false }, translations: ['Épinglé.'] }]);
+    assert.deepEqual(rendered, { fr: 'Épinglé.' }, 'the pinned document was prepared again on the new worker');
+    pinned.release();
+    queuedDocument.release();
+    assert.deepEqual(own.stats(), { workers: 1, documents: 0, pending: 0, replaced: 1 });
+  });
+
+  it('a document that runs its worker out of memory is refused 422, and the pool goes on', async () => {
+    const own = new DocumentPool({ size: 1, memoryLimitMb: 64, timeLimitMs: 60_000 });
+    after(() => own.close());
+    const options = { pool: own, largeDocumentChars: 0 };
+    await assert.rejects(prepareDocument('<i>a</i>'.repeat(240_000), 'html', options), (error: unknown) => {
+      assert.ok(error instanceof ServiceError, String(error));
+      assert.equal(error.code, 'document_too_complex');
+      assert.match(error.message, /64 MiB/);
+      return true;
+    });
+    const next = await prepareDocument('<p>Still here.</p>', 'html', options);
+    assert.equal(next.segments.length, 1);
+    next.release();
+    assert.equal(own.stats().replaced, 1);
+  });
+
+  it('a stack overflow while reading is turned into 422 document_too_complex, whatever the reader', () => {
+    const recurse = (depth: number): number => (depth === 0 ? 0 : 1 + recurse(depth - 1));
+    assert.throws(
+      () => asTooComplex(() => recurse(10_000_000)),
+      (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex' && /nests too deeply/.test(error.message),
+    );
+    assert.throws(() => asTooComplex(() => { throw new RangeError('Invalid array length'); }), RangeError, 'other errors pass through');
+  });
+
+  it('one paragraph with more placeholder tokens than MAX_TOKENS_PER_SEGMENT is refused; one at the limit is read', () => {
+    const paragraph = (n: number) => `Hello {name} ${'{a} '.repeat(n - 1)}end.`;
+    assert.equal(extractDocument(paragraph(MAX_TOKENS_PER_SEGMENT), 'plain').document.segments.length, 1);
+    assert.throws(
+      () => extractDocument(paragraph(MAX_TOKENS_PER_SEGMENT + 1), 'plain'),
+      (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex' && /10000/.test(error.message),
+    );
   });
 });

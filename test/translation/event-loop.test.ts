@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { sharedDocumentPool } from '../../src/translation/translate-document.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** ~1.9 MiB of markdown prose (as JSON it stays under the 2 MiB body limit). */
@@ -70,6 +69,6 @@ describe('the event loop while a large document is translated', () => {
     const p90 = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.9)]!;
     assert.ok(p90 < 200, `90% of health checks within ${p90.toFixed(0)} ms during a ${elapsed.toFixed(0)} ms translation`);
     assert.ok(slowest < 1000, `slowest health check ${slowest.toFixed(0)} ms during a ${elapsed.toFixed(0)} ms translation`);
-    assert.equal(sharedDocumentPool().stats().documents, 0, 'the request released its document');
+    assert.equal(test.services.documents.pool.stats().documents, 0, 'the request released its document');
   });
 });

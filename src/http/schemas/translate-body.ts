@@ -10,6 +10,7 @@ import { FORMATS, isFormat, type Format } from '../../formats/format.js';
 import { findLanguage, type Language } from '../../languages.js';
 import type { BatchInput, BatchItemInput, TranslateInput } from '../../translation/requests.js';
 import type { RequestedTarget } from '../../translation/translate-document.js';
+import { quote } from '../quote.js';
 
 export const MAX_TARGETS = 36;
 export const MAX_BATCH_ITEMS = 100;
@@ -66,7 +67,7 @@ function parseItems(value: unknown): Body[] {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalid(`items[${i}] must be an object`);
     const { id } = item as Body;
     if (typeof id !== 'string' || id.length === 0) throw invalid(`items[${i}].id must be a non-empty string`);
-    if (seen.has(id)) throw invalid(`items[${i}].id "${id}" is used by another item; ids must be unique`);
+    if (seen.has(id)) throw invalid(`items[${i}].id ${quote(id)} is used by another item; ids must be unique`);
     seen.add(id);
     parseContent((item as Body).content, `items[${i}].content`);
     return item as Body;
@@ -81,14 +82,14 @@ function parseTargets(value: unknown): RequestedTarget[] {
   const seen = new Set<string>();
   for (const [i, code] of value.entries()) {
     if (typeof code !== 'string') throw invalid(`targets[${i}] must be a string`);
-    if (!LANGUAGE_TAG.test(code)) throw invalid(`targets[${i}] "${code}" is not a language code`);
+    if (!LANGUAGE_TAG.test(code)) throw invalid(`targets[${i}] ${quote(code)} is not a language code`);
     const key = code.toLowerCase();
-    if (seen.has(key)) throw invalid(`targets has "${code}" more than once`);
+    if (seen.has(key)) throw invalid(`targets has ${quote(code)} more than once`);
     seen.add(key);
   }
   return (value as string[]).map((code) => {
     const language = findLanguage(code);
-    if (!language) throw new ServiceError('invalid_language', `"${code}" is not a supported language; see GET /v1/languages`);
+    if (!language) throw new ServiceError('invalid_language', `${quote(code)} is not a supported language; see GET /v1/languages`);
     return { requested: code, language };
   });
 }
@@ -97,7 +98,7 @@ function parseSource(value: unknown): Language | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !LANGUAGE_TAG.test(value)) throw invalid('source must be a language code');
   const language = findLanguage(value);
-  if (!language) throw new ServiceError('invalid_language', `source "${value}" is not a supported language; see GET /v1/languages`);
+  if (!language) throw new ServiceError('invalid_language', `source ${quote(value)} is not a supported language; see GET /v1/languages`);
   return language;
 }
 
