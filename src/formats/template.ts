@@ -19,8 +19,37 @@ export type Part =
   | { readonly type: 'atom'; readonly bytes: TokenBytes }
   | { readonly type: 'open' | 'close'; readonly bytes: TokenBytes; readonly pair: number };
 
-/** Escapes a translated text run for its place in the document. */
-export type Escaper = (run: string, at: { readonly first: boolean; readonly last: boolean }) => string;
+/**
+ * Where a run sits in its translation: first and/or last, and its offset in the
+ * translation (given to escapers made by `forSegment`, which may look around the run).
+ */
+export interface RunPlace {
+  readonly first: boolean;
+  readonly last: boolean;
+  readonly offset?: number;
+}
+
+/**
+ * The source side of one segment, for an escaper that follows the source's own bytes
+ * (markdown keeps each source escape and line prefix): the segment's range and the source
+ * ranges of its tokens in source order, as `[start, end, start, end, …]` (literal tokens,
+ * which have no source range, left out).
+ */
+export interface SegmentLayout {
+  readonly source: string;
+  readonly start: number;
+  readonly end: number;
+  readonly tokens: readonly number[];
+}
+
+/**
+ * Escapes a translated text run for its place in the document. One with `forSegment` is
+ * asked, per rendered segment, for the escaper of that segment and translation; the runs
+ * of that translation then go to it in order.
+ */
+export type Escaper = ((run: string, at: RunPlace) => string) & {
+  readonly forSegment?: (layout: SegmentLayout, translation: string) => Escaper;
+};
 
 export interface SegmentDraft {
   /** The source range the segment replaces (outer whitespace excluded). */
@@ -429,6 +458,13 @@ function tokenNumber(token: string, from: number): number {
 }
 const NONE = -1;
 
+/** The token table entry of `token` (`<x3/>`, `<g2>`, `</g2>`) in a segment whose tokens start at `firstToken`. */
+function tokenEntry(token: string, firstToken: number, atoms: number): number {
+  if (token.charCodeAt(1) === 120 /* x */) return firstToken + tokenNumber(token, 2) - 1;
+  if (token.charCodeAt(1) === 47 /* / */) return firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
+  return firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
+}
+
 export class TemplateDocument implements ExtractedDocument {
   readonly segments: readonly Segment[];
   readonly #info: Int32Array;
@@ -593,10 +629,14 @@ export class TemplateDocument implements ExtractedDocument {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
     if (info[at + BIDI]) translated = bidiInside(translated);
-    const escape = this.#escapes[info[at + ESCAPE]!]!;
     const firstToken = info[at + FIRST_TOKEN]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
+    let escape = this.#escapes[info[at + ESCAPE]!]!;
+    if (escape.forSegment) {
+      const layout = { source: this.source, start: info[at + START]!, end: info[at + END]!, tokens: tokenRanges(segment.text, tokens, firstToken, atoms) };
+      escape = escape.forSegment(layout, translated);
+    }
     let last = 0;
     let first = true;
     const re = TOKEN_SCAN;
@@ -605,12 +645,9 @@ export class TemplateDocument implements ExtractedDocument {
       const matchAt = match.index;
       const token = match[0];
       const next = matchAt + token.length;
-      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false }));
+      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false, offset: last }));
       first = false;
-      let k: number;
-      if (token.charCodeAt(1) === 120 /* x */) k = firstToken + tokenNumber(token, 2) - 1;
-      else if (token.charCodeAt(1) === 47 /* / */) k = firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
-      else k = firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
+      const k = tokenEntry(token, firstToken, atoms);
       const bytesStart = tokens[2 * k]!;
       const bytesEnd = tokens[2 * k + 1]!;
       if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
@@ -620,8 +657,21 @@ export class TemplateDocument implements ExtractedDocument {
       }
       last = next;
     }
-    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true }));
+    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true, offset: last }));
   }
+}
+
+/** The source ranges of a segment's tokens (SegmentLayout.tokens), from its masked text and the token table. */
+function tokenRanges(text: string, tokens: Int32Array, firstToken: number, atoms: number): number[] {
+  const ranges: number[] = [];
+  const re = new RegExp(TOKEN_PATTERN.source, 'g');
+  for (let match = re.exec(text); match; match = re.exec(text)) {
+    const k = tokenEntry(match[0], firstToken, atoms);
+    if (tokens[2 * k]! >= 0) ranges.push(tokens[2 * k]!, tokens[2 * k + 1]!);
+  }
+  // In the text's order, which is the source's but for pairs made of tokens out of order.
+  const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((a, b) => ranges[2 * a]! - ranges[2 * b]!);
+  return order.flatMap((i) => [ranges[2 * i]!, ranges[2 * i + 1]!]);
 }
 
 /**
