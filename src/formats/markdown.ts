@@ -16,8 +16,8 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { markdownEscape, markdownTitleEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
+import { markdownEscaper } from './markdown-escape.js';
 import { htmlDrafts } from './html.js';
 import { DraftCollector, maskText } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
@@ -92,27 +92,23 @@ function linePrefix(source: string, start: number): string {
   return SPACES[length]!;
 }
 
-/** Escapers are pure functions of their options: one per distinct paragraph line prefix. */
+/** Escapers are pure functions of their place: one per distinct paragraph line prefix. */
 const paragraphEscapes = new Map<string, Escaper>();
 function paragraphEscape(newline: string): Escaper {
   let escape = paragraphEscapes.get(newline);
   if (!escape) {
-    escape = markdownEscape({ newline, lineStart: true });
+    escape = markdownEscaper({ newline, lineStart: true });
     if (paragraphEscapes.size < 256) paragraphEscapes.set(newline, escape);
   }
   return escape;
 }
-const inlineEscape = markdownEscape({ newline: ' ', lineStart: false });
-/** A trailing `#` run would be read as the heading's closing sequence. */
-const headingEscape: Escaper = (run, at) => {
-  const text = inlineEscape(run, at);
-  return at.last ? text.replace(/(#+)(\s*)$/, '\\$1$2') : text;
-};
-const cellEscape = markdownEscape({ newline: ' ', lineStart: false, table: true });
+const inlineEscape = markdownEscaper({ newline: ' ' });
+const headingEscape = markdownEscaper({ newline: ' ', heading: true });
+const cellEscape = markdownEscaper({ newline: ' ', table: true });
 const titleEscapes: Record<string, Escaper> = {
-  '"': markdownTitleEscape('"'),
-  "'": markdownTitleEscape("'"),
-  ')': markdownTitleEscape(')'),
+  '"': markdownEscaper({ newline: ' ', titleClose: '"' }),
+  "'": markdownEscaper({ newline: ' ', titleClose: "'" }),
+  ')': markdownEscaper({ newline: ' ', titleClose: ')' }),
 };
 
 /**
