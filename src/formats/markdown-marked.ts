@@ -20,6 +20,7 @@
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
 import { normalizeLabel, scanInline } from './markdown-inline.js';
+import { tooComplex } from './limits.js';
 import { ListTokenizer } from './markdown-list.js';
 import type { Definitions, ScanNode } from './markdown-inline.js';
 
@@ -90,6 +91,8 @@ export class MarkedMapper {
   constructor(
     private readonly source: string,
     private readonly from: number,
+    /** Inline nodes may nest this deep (DocumentLimits.maxNestingDepth). */
+    private readonly maxDepth = Infinity,
   ) {
     const body = from > 0 ? source.slice(from) : source;
     if (body.includes('\r')) {
@@ -431,11 +434,12 @@ export class MarkedMapper {
     return nodes;
   }
 
-  #mapScan(nodes: ScanNode[], map: LineMap): void {
+  #mapScan(nodes: ScanNode[], map: LineMap, depth = 1): void {
+    if (depth > this.maxDepth) throw tooComplex('the nesting of emphasis, links and images', this.maxDepth);
     for (const node of nodes) {
       node.start = this.#startOf(map, node.start);
       node.end = this.#endOf(map, node.end);
-      if (node.children) this.#mapScan(node.children, map);
+      if (node.children) this.#mapScan(node.children, map, depth + 1);
     }
   }
 

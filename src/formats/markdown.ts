@@ -17,10 +17,13 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import type { FormatAdapter } from './format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
 import { markdownEscaper } from './markdown-escape.js';
 import { htmlDrafts } from './html.js';
 import { DraftCollector, maskText } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
+import { checkContainers } from './markdown-nesting.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
@@ -32,6 +35,15 @@ import type { Escaper, SegmentDraft } from './template.js';
  * that path cannot prove exact.
  */
 export const GROUP_SIZE = 4 * 1024;
+
+/**
+ * What the marked path may hand to mdast, in characters weighted by size (a block of
+ * FALLBACK_QUADRATIC characters counts twice): mdast parses ~0.15–1.5 MB/s and goes
+ * quadratic on big blocks (64 KiB of lazy lines in a block quote took 1.6 s, 128 KiB
+ * 4.2 s). The real-world bench's largest is far below (docs/formats.md).
+ */
+const FALLBACK_QUADRATIC = 16 * 1024;
+export const MAX_FALLBACK_WORK = 1024 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
@@ -201,12 +213,23 @@ class MarkdownExtractor {
   constructor(
     private readonly source: string,
     private readonly sink: MarkdownSink,
+    /** Inline nodes (emphasis in emphasis, links in images …) may nest this deep. */
+    private readonly maxDepth: number,
   ) {
     this.eol = source.includes('\r\n') ? '\r\n' : '\n';
   }
 
-  parseGroup(group: Group, definitions: string): void {
+  /** Characters of the mdast fallbacks, weighted by their cost (FALLBACK_WORK). */
+  fallbackWork = 0;
+
+  parseGroup(group: Group, definitions: string, charge = false): void {
     const text = this.source.slice(group.start, group.end);
+    if (charge) {
+      // micromark is slow on big blocks (lazy lines and long paragraphs go quadratic):
+      // a document that would need too much of it is refused, not parsed for minutes.
+      this.fallbackWork += text.length * (1 + text.length / FALLBACK_QUADRATIC);
+      if (this.fallbackWork > MAX_FALLBACK_WORK) throw tooComplex('the markdown the fast reader cannot prove', MAX_FALLBACK_WORK);
+    }
     const used = definitions ? definitionsUsedBy(text, definitions) : '';
     const tree = mdastTree(used ? `${text}\n\n${used}\n` : text);
     this.#base = group.start;
@@ -250,7 +273,8 @@ class MarkdownExtractor {
   }
 
   /** mdast phrasing nodes as InlineNodes (the shape the marked path produces too). */
-  #nodes(nodes: readonly PhrasingContent[]): InlineNode[] {
+  #nodes(nodes: readonly PhrasingContent[], depth = 1): InlineNode[] {
+    if (depth > this.maxDepth) throw tooComplex('the nesting of emphasis, links and images', this.maxDepth);
     const out: InlineNode[] = [];
     for (const node of nodes) {
       const start = this.#start(node);
@@ -259,13 +283,13 @@ class MarkdownExtractor {
         case 'emphasis':
         case 'strong':
         case 'delete':
-          out.push({ type: node.type, start, end, children: this.#nodes(node.children) });
+          out.push({ type: node.type, start, end, children: this.#nodes(node.children, depth + 1) });
           break;
         case 'link':
-          out.push({ type: this.source[start] === '[' ? 'link' : 'autolink', start, end, children: this.#nodes(node.children), title: Boolean(node.title) });
+          out.push({ type: this.source[start] === '[' ? 'link' : 'autolink', start, end, children: this.#nodes(node.children, depth + 1), title: Boolean(node.title) });
           break;
         case 'linkReference':
-          out.push({ type: 'linkReference', start, end, children: this.#nodes(node.children), full: node.referenceType === 'full' });
+          out.push({ type: 'linkReference', start, end, children: this.#nodes(node.children, depth + 1), full: node.referenceType === 'full' });
           break;
         case 'image':
           out.push({ type: 'image', start, end, title: Boolean(node.title) });
@@ -523,6 +547,8 @@ export interface MarkdownOptions {
    * is mdast up to GROUP_SIZE and marked above.
    */
   readonly parser?: 'mdast' | 'marked';
+  /** DEFAULT_DOCUMENT_LIMITS when omitted. */
+  readonly limits?: DocumentLimits;
 }
 
 /** The segments of `source` as SegmentDrafts (what the adapter builds, as objects: for tests and benches). */
@@ -533,7 +559,20 @@ export function markdownDrafts(source: string, options: MarkdownOptions = {}): S
 }
 
 function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): void {
-  const extractor = new MarkdownExtractor(source, sink);
+  const limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
+  checkContainers(source, limits);
+  try {
+    extractWithin(source, sink, options, limits);
+  } catch (error) {
+    // The checks above and in the readers bound every recursion we know of; should a
+    // parser still run out of stack, the document is too complex, not a server error.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooComplex('its nesting', limits.maxNestingDepth);
+    throw error;
+  }
+}
+
+function extractWithin(source: string, sink: MarkdownSink, options: MarkdownOptions, limits: DocumentLimits): void {
+  const extractor = new MarkdownExtractor(source, sink, limits.maxNestingDepth);
   const parser = options.parser ?? (source.length <= GROUP_SIZE ? 'mdast' : 'marked');
   if (parser === 'mdast') {
     extractor.parseGroup({ start: 0, end: source.length }, '');
@@ -542,7 +581,7 @@ function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): 
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
   if (from > 0) extractor.parseGroup({ start: 0, end: from }, '');
-  const mapper = new MarkedMapper(source, from);
+  const mapper = new MarkedMapper(source, from, limits.maxNestingDepth);
   const definitions = mapper.lex();
   // Consecutive fallbacks are parsed together (up to GROUP_SIZE) to spare mdast's per-call cost.
   let pending: Group | undefined;
@@ -550,23 +589,23 @@ function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): 
     if (block.type === 'fallback') {
       if (pending && pending.end === block.start && block.end - pending.start <= GROUP_SIZE) pending = { start: pending.start, end: block.end };
       else {
-        if (pending) extractor.parseGroup(pending, definitions);
+        if (pending) extractor.parseGroup(pending, definitions, true);
         pending = { start: block.start, end: block.end };
       }
       return;
     }
-    if (pending) extractor.parseGroup(pending, definitions);
+    if (pending) extractor.parseGroup(pending, definitions, true);
     pending = undefined;
     extractor.inlineBlock(block);
   });
-  if (pending) extractor.parseGroup(pending, definitions);
+  if (pending) extractor.parseGroup(pending, definitions, true);
 }
 
 export const markdownAdapter: FormatAdapter = {
   format: 'markdown',
-  extract(content) {
+  extract(content, limits) {
     const builder = new DocumentBuilder('markdown', content);
-    extract(content, builder, {});
+    extract(content, builder, { limits });
     return builder.document();
   },
 };
