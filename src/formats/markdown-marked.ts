@@ -42,6 +42,8 @@ export interface InlineNode {
 export type InlineBlock =
   | { readonly type: 'paragraph' | 'heading' | 'tableCell'; readonly depth?: number; readonly children: InlineNode[] }
   | { readonly type: 'html'; readonly start: number; readonly end: number }
+  /** A reference definition with a title (the title is translated). */
+  | { readonly type: 'definition'; readonly start: number; readonly end: number }
   | { readonly type: 'fallback'; readonly start: number; readonly end: number };
 
 export interface MarkedResult {
@@ -401,6 +403,10 @@ export class MarkedMapper {
       case 'def':
         // `[^x]: …` is a footnote definition (with a paragraph) to mdast, a link definition to marked.
         if (/^ {0,3}\[\^/.test(raw)) fail();
+        if ((token as Tokens.Def).title) {
+          const last = lines.starts.length - 1;
+          out.push({ type: 'definition', start: this.orig(lines.starts[0]!), end: this.orig(lines.starts[last]! + lines.lengths[last]!) });
+        }
         return;
       case 'code':
       case 'hr':

@@ -196,10 +196,27 @@ function findTitle(source: string, from: number, to: number): { start: number; e
   return null;
 }
 
+/** The title's inner range at the end of a reference definition `[label]: url "title"`, or null. */
+function definitionTitle(source: string, start: number, end: number): { start: number; end: number; close: string } | null {
+  let k = end - 1;
+  while (k > start && /\s/.test(source[k]!)) k--;
+  const close = source[k];
+  if (close !== '"' && close !== "'" && close !== ')') return null;
+  const open = close === ')' ? '(' : close;
+  for (let j = k - 1; j > start; j--) {
+    if (source[j] === open && source[j - 1] !== '\\') {
+      // A title is set off from the destination by white space.
+      return /\s/.test(source[j - 1]!) && j + 1 < k ? { start: j + 1, end: k, close } : null;
+    }
+  }
+  return null;
+}
+
 const HTML_OPEN = /^<([A-Za-z][A-Za-z0-9-]*)(?:\s[^>]*)?>$/;
 const HTML_CLOSE = /^<\/([A-Za-z][A-Za-z0-9-]*)\s*>$/;
 const HTML_VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
-const HTML_ATOMIC = new Set(['code', 'kbd', 'samp', 'var', 'svg', 'math', 'script', 'style']);
+// (`kbd` is translated: keys are localised, Ctrl is Strg in German.)
+const HTML_ATOMIC = new Set(['code', 'samp', 'var', 'svg', 'math', 'script', 'style']);
 
 /** An attribute segment found inside a block segment, given after that one is committed. */
 type PendingAttr = { readonly start: number; readonly end: number; readonly ctx: string; readonly escape: Escaper } | SegmentDraft;
@@ -261,9 +278,11 @@ class MarkdownExtractor {
         case 'html':
           this.inlineBlock({ type: 'html', start: this.#start(node), end: this.#end(node) });
           break;
+        case 'definition':
+          if (node.title) this.inlineBlock({ type: 'definition', start: this.#start(node), end: this.#end(node) });
+          break;
         case 'code':
         case 'yaml':
-        case 'definition':
         case 'thematicBreak':
           break;
         default:
@@ -325,6 +344,15 @@ class MarkdownExtractor {
       case 'html': {
         const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
         for (const draft of drafts) this.sink.add(draft);
+        return;
+      }
+      case 'definition': {
+        // Its label and URL stay; its title is shown as a tooltip, like a link's.
+        const title = definitionTitle(this.source, block.start, block.end);
+        if (!title) return;
+        this.sink.begin(title.start, title.end, 'attr', titleEscapes[title.close]!, 'definition@title', true, false);
+        this.#text(title.start, title.end);
+        this.sink.commit();
         return;
       }
       case 'fallback':
