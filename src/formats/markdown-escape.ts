@@ -58,16 +58,15 @@ function isTracked(code: number, char: string): boolean {
   return !UNTRACKED.test(char);
 }
 
-/** One occurrence of a tracked character in the source: its bytes and the kinds of its neighbours. */
-interface Occurrence {
-  readonly form: string;
-  readonly before: number;
-  readonly after: number;
+/** The occurrences of one tracked character in the source, in order: their bytes and the kinds of their neighbours (4 × before + after). */
+interface Occurrences {
+  readonly forms: string[];
+  readonly around: number[];
 }
 
 /** The source side of one segment. */
 interface SourceForms {
-  readonly chars: Map<string, Occurrence[]>;
+  readonly chars: Map<string, Occurrences>;
   /** The bytes of each line break, in order. */
   readonly breaks: string[];
   /** How each line opens (decoded, up to HEAD_LENGTH): line 0 at the segment start, then one per break. */
@@ -95,31 +94,43 @@ function readForms(layout: SegmentLayout): SourceForms {
   return forms;
 }
 
-/** One stretch of text between tokens: decoded units and their source bytes, then its occurrences. */
+/**
+ * One stretch of text between tokens: decoded (as markdown.ts decodes it), with the
+ * source bytes of each unit that is not its own character, then its occurrences.
+ */
 function readChunk(source: string, from: number, to: number, first: boolean, forms: SourceForms): void {
-  const units: string[] = [];
+  let decoded = '';
+  /** Decoded index → source bytes, ascending, for escapes, references and line breaks. */
+  const at: number[] = [];
   const raws: string[] = [];
+  let plainFrom = from;
+  const special = (i: number, units: string, raw: string) => {
+    if (i > plainFrom) decoded += source.slice(plainFrom, i);
+    at.push(decoded.length);
+    raws.push(raw);
+    decoded += units;
+  };
   let i = from;
   while (i < to) {
     const code = source.charCodeAt(i);
     if (code === BACKSLASH && i + 1 < to && isAsciiPunctuation(source.charCodeAt(i + 1))) {
-      units.push(source[i + 1]!);
-      raws.push(source.slice(i, i + 2));
-      i += 2;
+      special(i, source[i + 1]!, source.slice(i, i + 2));
+      plainFrom = i += 2;
       continue;
     }
     if (code === AMPERSAND) {
       ENTITY.lastIndex = i;
       const match = ENTITY.exec(source);
       if (match && i + match[0].length <= to) {
-        const decoded = decodeHTMLStrict(match[0]);
-        if (decoded !== match[0]) {
-          // One unit takes the reference; a reference to several units is text for all of them.
-          if (decoded.length === 1) {
-            units.push(decoded);
-            raws.push(match[0]);
-          } else for (const unit of decoded) for (let u = 0; u < unit.length; u++) (units.push(unit[u]!), raws.push(unit[u]!));
-          i += match[0].length;
+        const value = decodeHTMLStrict(match[0]);
+        // One unit takes the reference; a reference to several units is text for all of them.
+        if (value !== match[0]) {
+          if (value.length === 1) special(i, value, match[0]);
+          else {
+            if (i > plainFrom) decoded += source.slice(plainFrom, i);
+            decoded += value;
+          }
+          plainFrom = i += match[0].length;
           continue;
         }
       }
@@ -129,45 +140,46 @@ function readChunk(source: string, from: number, to: number, first: boolean, for
       const match = SOURCE_BREAK.exec(source);
       if (match) {
         const end = Math.min(i + match[0].length, to);
-        units.push('\n');
-        raws.push(source.slice(i, end));
-        i = end;
+        special(i, '\n', source.slice(i, end));
+        plainFrom = i = end;
         continue;
       }
       // No break from here: neither from any space of this run.
       const runStart = i;
       while (i < to && (source.charCodeAt(i) === SPACE || source.charCodeAt(i) === TAB)) i++;
       if (i === runStart) i++;
-      for (let j = runStart; j < i; j++) (units.push(source[j]!), raws.push(source[j]!));
       continue;
     }
-    units.push(source[i]!);
-    raws.push(source[i]!);
     i++;
   }
-  const head = (at: number) => {
-    let text = '';
-    for (let j = at; j < units.length && units[j] !== '\n' && text.length < HEAD_LENGTH; j++) text += units[j];
-    return text;
+  if (to > plainFrom) decoded += source.slice(plainFrom, to);
+  const head = (from: number) => {
+    let end = decoded.indexOf('\n', from);
+    if (end === -1 || end - from > HEAD_LENGTH) end = Math.min(decoded.length, from + HEAD_LENGTH);
+    return decoded.slice(from, end);
   };
   if (first) forms.heads.push(head(0));
-  for (let j = 0; j < units.length; j++) {
-    const unit = units[j]!;
-    const code = unit.charCodeAt(0);
-    if (unit === '\n') {
+  let next = 0;
+  const last = decoded.length - 1;
+  for (let j = 0; j <= last; j++) {
+    const code = decoded.charCodeAt(j);
+    const raw = next < at.length && at[next] === j ? raws[next++]! : undefined;
+    if (code === LF) {
       // (A `&#10;` is text, not a line break.)
-      if (raws[j]!.includes('\n')) {
-        forms.breaks.push(raws[j]!);
+      if (raw !== undefined && raw.includes('\n')) {
+        forms.breaks.push(raw);
         forms.heads.push(head(j + 1));
       }
       continue;
     }
-    if (!isTracked(code, unit)) continue;
-    const before = j === 0 ? EDGE : classOf(units[j - 1]!.charCodeAt(0), units[j - 1]!);
-    const after = j === units.length - 1 ? EDGE : classOf(units[j + 1]!.charCodeAt(0), units[j + 1]!);
-    let list = forms.chars.get(unit);
-    if (!list) forms.chars.set(unit, (list = []));
-    list.push({ form: raws[j]!, before, after });
+    if (code < 128 ? !isAsciiPunctuation(code) : !isTracked(code, decoded[j]!)) continue;
+    const char = decoded[j]!;
+    const before = j === 0 ? EDGE : classOf(decoded.charCodeAt(j - 1), decoded[j - 1]!);
+    const after = j === last ? EDGE : classOf(decoded.charCodeAt(j + 1), decoded[j + 1]!);
+    let list = forms.chars.get(char);
+    if (!list) forms.chars.set(char, (list = { forms: [], around: [] }));
+    list.forms.push(raw ?? char);
+    list.around.push(4 * before + after);
   }
 }
 
@@ -246,12 +258,13 @@ class SegmentEscape {
       }
       const k = this.#counts.get(char) ?? 0;
       this.#counts.set(char, k + 1);
-      const occurrence = this.forms.chars.get(char)?.[k];
+      const occurrences = this.forms.chars.get(char);
+      const form = occurrences?.forms[k];
       const before = i === 0 ? EDGE : classOf(run.charCodeAt(i - 1), run[i - 1]!);
       const after = i === run.length - 1 ? EDGE : classOf(run.charCodeAt(i + 1), run[i + 1]!);
       let text: string;
-      if (occurrence && occurrence.form !== char) text = occurrence.form;
-      else if (occurrence && occurrence.before === before && occurrence.after === after && i !== force) text = char;
+      if (form !== undefined && form !== char) text = form;
+      else if (form !== undefined && occurrences!.around[k] === 4 * before + after && i !== force) text = char;
       else if (i === force || !this.#safe(char, run, i, offset, before, after, at)) text = code < 128 ? `\\${char}` : char;
       else text = char;
       out += text;

@@ -661,14 +661,22 @@ export class TemplateDocument implements ExtractedDocument {
   }
 }
 
+const TOKEN_RANGES_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+
 /** The source ranges of a segment's tokens (SegmentLayout.tokens), from its masked text and the token table. */
 function tokenRanges(text: string, tokens: Int32Array, firstToken: number, atoms: number): number[] {
   const ranges: number[] = [];
-  const re = new RegExp(TOKEN_PATTERN.source, 'g');
+  if (!text.includes('<')) return ranges;
+  const re = TOKEN_RANGES_SCAN;
+  re.lastIndex = 0;
+  let sorted = true;
   for (let match = re.exec(text); match; match = re.exec(text)) {
     const k = tokenEntry(match[0], firstToken, atoms);
-    if (tokens[2 * k]! >= 0) ranges.push(tokens[2 * k]!, tokens[2 * k + 1]!);
+    if (tokens[2 * k]! < 0) continue;
+    if (ranges.length > 0 && tokens[2 * k]! < ranges[ranges.length - 2]!) sorted = false;
+    ranges.push(tokens[2 * k]!, tokens[2 * k + 1]!);
   }
+  if (sorted) return ranges;
   // In the text's order, which is the source's but for pairs made of tokens out of order.
   const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((a, b) => ranges[2 * a]! - ranges[2 * b]!);
   return order.flatMap((i) => [ranges[2 * i]!, ranges[2 * i + 1]!]);
