@@ -332,7 +332,9 @@ class MarkdownExtractor {
       case 'paragraph': {
         const first = block.children[0];
         if (!first) return;
-        this.#inline(block.children, 'block', undefined, paragraphEscape(this.eol + linePrefix(this.source, first.start)), false);
+        const prefix = linePrefix(this.source, first.start);
+        const children = prefix.includes('>') ? alertMarkerAtom(this.source, block.children) : block.children;
+        this.#inline(children, 'block', undefined, paragraphEscape(this.eol + prefix), false);
         return;
       }
       case 'heading':
@@ -517,6 +519,21 @@ class MarkdownExtractor {
     const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true });
     for (const draft of drafts) if (draft.kind === 'attr') this.#pending.push(draft);
   }
+}
+
+/** A GitHub alert's marker opening a block quote's paragraph (`> [!NOTE]`): GitHub only knows these words. */
+const ALERT_MARKER = /^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?=\r?\n|$)/i;
+
+/** The children with a leading alert marker made an atom (a translated `[!HINWEIS]` is no alert box). */
+function alertMarkerAtom(source: string, children: InlineNode[]): InlineNode[] {
+  const first = children[0]!;
+  if (first.type !== 'text' || source.charCodeAt(first.start) !== 91 /* [ */) return children;
+  const marker = ALERT_MARKER.exec(source.slice(first.start, Math.min(first.end, first.start + 32)));
+  if (!marker) return children;
+  const end = first.start + marker[0].length;
+  const alert: InlineNode = { type: 'alert', start: first.start, end };
+  if (end >= first.end) return [alert, ...children.slice(1)];
+  return [alert, { type: 'text', start: end, end: first.end }, ...children.slice(1)];
 }
 
 const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];

@@ -99,6 +99,16 @@ describe('a model translation keeps the source escapes and whitespace, and escap
     assert.equal(withTranslation('Plain words.\n', 'C:\\dir \\* x\\'), 'C:\\dir \\\\\\* x\\\\\n');
   });
 
+  it('keeps a GitHub alert marker as a token, so a translation cannot rename it', () => {
+    for (const source of ['> [!NOTE]\n> Read this first.\n', '> [!WARNING]\n> **Careful** here.\n']) {
+      const doc = markdown.extract(source);
+      assert.match(doc.segments[0]!.text, /^<x1\/>\n/);
+      assert.equal(doc.render([doc.segments[0]!.text.replace('Read this first', 'Lisez ceci').replace('Careful', 'Attention').replace(' here', ' ici')], LTR), source.replace('Read this first', 'Lisez ceci').replace('Careful', 'Attention').replace(' here', ' ici'));
+    }
+    // Outside a block quote it is text.
+    assert.equal(markdown.extract('[!NOTE] is text here.\n').segments[0]!.text, '[!NOTE] is text here.');
+  });
+
   it('translates a reference definition title with its quote escaped', () => {
     const source = 'See [guide].\n\n[guide]: https://example.com "Guide"\n';
     assert.equal(withTranslation(source, 'Le "guide"', 1), 'See [guide].\n\n[guide]: https://example.com "Le \\"guide\\""\n');
