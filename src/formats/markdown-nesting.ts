@@ -57,19 +57,29 @@ export function containerLoad(text: string): ContainerLoad {
   let open = 0;
   let afterBlank = false;
   let run = 0;
+  let lazy = false;
   let longestRun = 0;
   let lineStart = 0;
   while (lineStart < text.length) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;
     readLine(text, lineStart, lineEnd, line);
-    if (line.blank) afterBlank = true;
+    if (line.blank) {
+      afterBlank = true;
+      lazy = false;
+      run = 0;
+    }
     else {
       const indented = Math.floor(line.columns / 2);
       if (line.markers > 0) {
         open = line.markers + indented;
-        run = 0;
-      } else if (afterBlank) open = Math.min(open, indented);
+        // A marker line ends one item's run, but not a stretch holding lazy lines (marked
+        // re-reads a block quote's lazy lines for each line after them).
+        if (!lazy) run = 0;
+      } else if (afterBlank) {
+        open = Math.min(open, indented);
+        lazy = false;
+      } else if (open > 0 && indented < open) lazy = true;
       if (open > 0) {
         run += lineEnd - lineStart + 1;
         if (run > longestRun) longestRun = run;
@@ -159,8 +169,11 @@ function thematicBreakFrom(text: string, start: number, end: number): number {
  */
 export const MAX_CONTAINER_WORK = 16 * 2 * 1024 * 1024;
 
-/** ContainerLoad.longestRun allowed: 64 KiB of continuation lines took marked ~0.5 s. */
-export const MAX_CONTAINER_RUN = 64 * 1024;
+/**
+ * ContainerLoad.longestRun allowed: marked took ~0.3 s for 64 KiB of alternating quoted
+ * and lazy lines, and mdast (which reads lazy quotes) ~1 s for 32 KiB.
+ */
+export const MAX_CONTAINER_RUN = 32 * 1024;
 
 /** Throws document_too_complex when the containers of `text` may nest deeper, or cost more, than allowed. */
 export function checkContainers(text: string, limits: DocumentLimits): void {

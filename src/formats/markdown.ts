@@ -39,10 +39,10 @@ export const GROUP_SIZE = 4 * 1024;
 /**
  * What the marked path may hand to mdast, in characters weighted by size (a block of
  * FALLBACK_QUADRATIC characters counts twice): mdast parses ~0.15–1.5 MB/s and goes
- * quadratic on big blocks (64 KiB of lazy lines in a block quote took 1.6 s, 128 KiB
+ * quadratic on big blocks (64 KiB of lazy lines in a block quote took 1.6–3 s, 128 KiB
  * 4.2 s). The real-world bench's largest is far below (docs/formats.md).
  */
-const FALLBACK_QUADRATIC = 16 * 1024;
+const FALLBACK_QUADRATIC = 4 * 1024;
 export const MAX_FALLBACK_WORK = 1024 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;

@@ -75,6 +75,9 @@ describe('hostile markdown: deep nesting', () => {
 
   it('a block quote with megabytes of lazy lines is refused', () => {
     refused('> '.repeat(15) + 'x\n' + fill('lazy line text\n'));
+    // Quoted and lazy lines in turn: marked is quadratic in the stretch, mdast too.
+    refused(fill('> a\nb\n'));
+    answered(fill('> a\nb\n', 16 * 1024) + '\n\n' + fill('> quoted line\n', MIB));
   });
 });
 
