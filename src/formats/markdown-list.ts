@@ -22,6 +22,10 @@ const ORDERED = /^\d{1,9}[.)](?:[ \t]|$)/;
 /** marked's `listIsTask`. */
 const TASK = /^\[[ xX]\][ \t]+\S/;
 const WHITESPACE = /\s/;
+const GREATER = 62;
+/** `-`, `*`, `+`. */
+const BULLETS = new Set([45, 42, 43]);
+const BLANK_OR_END = /^(?:[ \t]|$)/;
 
 export class ListTokenizer extends Tokenizer {
   override list(src: string): Tokens.List | undefined {
@@ -127,6 +131,9 @@ export class ListTokenizer extends Tokenizer {
       return [{ type: 'text', raw: content, text: content, tokens: [] } as Tokens.Text];
     }
     if (Number.isNaN(c) || c === 32 || c === 9 || ORDERED.test(content) || TASK.test(content)) return undefined;
+    // A nested container is never one text token. Lexing it here and then again in
+    // marked's list() doubled the work per level: `- - - … x` took 2^depth.
+    if (c === GREATER || (BULLETS.has(c) && BLANK_OR_END.test(content.slice(1, 2)))) return undefined;
     // Anything else is classified by marked itself (as its list() does, not at top level).
     const lexer = this.lexer;
     lexer.state.top = false;

@@ -20,6 +20,7 @@
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
 import { normalizeLabel, scanInline } from './markdown-inline.js';
+import { tooComplex } from './limits.js';
 import { ListTokenizer } from './markdown-list.js';
 import type { Definitions, ScanNode } from './markdown-inline.js';
 
@@ -41,6 +42,8 @@ export interface InlineNode {
 export type InlineBlock =
   | { readonly type: 'paragraph' | 'heading' | 'tableCell'; readonly depth?: number; readonly children: InlineNode[] }
   | { readonly type: 'html'; readonly start: number; readonly end: number }
+  /** A reference definition with a title (the title is translated). */
+  | { readonly type: 'definition'; readonly start: number; readonly end: number }
   | { readonly type: 'fallback'; readonly start: number; readonly end: number };
 
 export interface MarkedResult {
@@ -90,6 +93,8 @@ export class MarkedMapper {
   constructor(
     private readonly source: string,
     private readonly from: number,
+    /** Inline nodes may nest this deep (DocumentLimits.maxNestingDepth). */
+    private readonly maxDepth = Infinity,
   ) {
     const body = from > 0 ? source.slice(from) : source;
     if (body.includes('\r')) {
@@ -398,6 +403,10 @@ export class MarkedMapper {
       case 'def':
         // `[^x]: …` is a footnote definition (with a paragraph) to mdast, a link definition to marked.
         if (/^ {0,3}\[\^/.test(raw)) fail();
+        if ((token as Tokens.Def).title) {
+          const last = lines.starts.length - 1;
+          out.push({ type: 'definition', start: this.orig(lines.starts[0]!), end: this.orig(lines.starts[last]! + lines.lengths[last]!) });
+        }
         return;
       case 'code':
       case 'hr':
@@ -431,11 +440,12 @@ export class MarkedMapper {
     return nodes;
   }
 
-  #mapScan(nodes: ScanNode[], map: LineMap): void {
+  #mapScan(nodes: ScanNode[], map: LineMap, depth = 1): void {
+    if (depth > this.maxDepth) throw tooComplex('the nesting of emphasis, links and images', this.maxDepth);
     for (const node of nodes) {
       node.start = this.#startOf(map, node.start);
       node.end = this.#endOf(map, node.end);
-      if (node.children) this.#mapScan(node.children, map);
+      if (node.children) this.#mapScan(node.children, map, depth + 1);
     }
   }
 

@@ -16,11 +16,14 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { markdownEscape, markdownTitleEscape } from './escape.js';
 import type { FormatAdapter } from './format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
+import type { DocumentLimits } from './limits.js';
+import { markdownEscaper } from './markdown-escape.js';
 import { htmlDrafts } from './html.js';
 import { DraftCollector, maskText } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
+import { checkContainers } from './markdown-nesting.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
 import type { SegmentKind } from './segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
@@ -32,6 +35,15 @@ import type { Escaper, SegmentDraft } from './template.js';
  * that path cannot prove exact.
  */
 export const GROUP_SIZE = 4 * 1024;
+
+/**
+ * What the marked path may hand to mdast, in characters weighted by size (a block of
+ * FALLBACK_QUADRATIC characters counts twice): mdast parses ~0.15–1.5 MB/s and goes
+ * quadratic on big blocks (64 KiB of lazy lines in a block quote took 1.6–3 s, 128 KiB
+ * 4.2 s). The real-world bench's largest is far below (docs/formats.md).
+ */
+const FALLBACK_QUADRATIC = 4 * 1024;
+export const MAX_FALLBACK_WORK = 1024 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
@@ -92,27 +104,23 @@ function linePrefix(source: string, start: number): string {
   return SPACES[length]!;
 }
 
-/** Escapers are pure functions of their options: one per distinct paragraph line prefix. */
+/** Escapers are pure functions of their place: one per distinct paragraph line prefix. */
 const paragraphEscapes = new Map<string, Escaper>();
 function paragraphEscape(newline: string): Escaper {
   let escape = paragraphEscapes.get(newline);
   if (!escape) {
-    escape = markdownEscape({ newline, lineStart: true });
+    escape = markdownEscaper({ newline, lineStart: true });
     if (paragraphEscapes.size < 256) paragraphEscapes.set(newline, escape);
   }
   return escape;
 }
-const inlineEscape = markdownEscape({ newline: ' ', lineStart: false });
-/** A trailing `#` run would be read as the heading's closing sequence. */
-const headingEscape: Escaper = (run, at) => {
-  const text = inlineEscape(run, at);
-  return at.last ? text.replace(/(#+)(\s*)$/, '\\$1$2') : text;
-};
-const cellEscape = markdownEscape({ newline: ' ', lineStart: false, table: true });
+const inlineEscape = markdownEscaper({ newline: ' ' });
+const headingEscape = markdownEscaper({ newline: ' ', heading: true });
+const cellEscape = markdownEscaper({ newline: ' ', table: true });
 const titleEscapes: Record<string, Escaper> = {
-  '"': markdownTitleEscape('"'),
-  "'": markdownTitleEscape("'"),
-  ')': markdownTitleEscape(')'),
+  '"': markdownEscaper({ newline: ' ', titleClose: '"' }),
+  "'": markdownEscaper({ newline: ' ', titleClose: "'" }),
+  ')': markdownEscaper({ newline: ' ', titleClose: ')' }),
 };
 
 /**
@@ -188,10 +196,27 @@ function findTitle(source: string, from: number, to: number): { start: number; e
   return null;
 }
 
+/** The title's inner range at the end of a reference definition `[label]: url "title"`, or null. */
+function definitionTitle(source: string, start: number, end: number): { start: number; end: number; close: string } | null {
+  let k = end - 1;
+  while (k > start && /\s/.test(source[k]!)) k--;
+  const close = source[k];
+  if (close !== '"' && close !== "'" && close !== ')') return null;
+  const open = close === ')' ? '(' : close;
+  for (let j = k - 1; j > start; j--) {
+    if (source[j] === open && source[j - 1] !== '\\') {
+      // A title is set off from the destination by white space.
+      return /\s/.test(source[j - 1]!) && j + 1 < k ? { start: j + 1, end: k, close } : null;
+    }
+  }
+  return null;
+}
+
 const HTML_OPEN = /^<([A-Za-z][A-Za-z0-9-]*)(?:\s[^>]*)?>$/;
 const HTML_CLOSE = /^<\/([A-Za-z][A-Za-z0-9-]*)\s*>$/;
 const HTML_VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
-const HTML_ATOMIC = new Set(['code', 'kbd', 'samp', 'var', 'svg', 'math', 'script', 'style']);
+// (`kbd` is translated: keys are localised, Ctrl is Strg in German.)
+const HTML_ATOMIC = new Set(['code', 'samp', 'var', 'svg', 'math', 'script', 'style']);
 
 /** An attribute segment found inside a block segment, given after that one is committed. */
 type PendingAttr = { readonly start: number; readonly end: number; readonly ctx: string; readonly escape: Escaper } | SegmentDraft;
@@ -205,12 +230,23 @@ class MarkdownExtractor {
   constructor(
     private readonly source: string,
     private readonly sink: MarkdownSink,
+    /** Inline nodes (emphasis in emphasis, links in images …) may nest this deep. */
+    private readonly maxDepth: number,
   ) {
     this.eol = source.includes('\r\n') ? '\r\n' : '\n';
   }
 
-  parseGroup(group: Group, definitions: string): void {
+  /** Characters of the mdast fallbacks, weighted by their cost (FALLBACK_WORK). */
+  fallbackWork = 0;
+
+  parseGroup(group: Group, definitions: string, charge = false): void {
     const text = this.source.slice(group.start, group.end);
+    if (charge) {
+      // micromark is slow on big blocks (lazy lines and long paragraphs go quadratic):
+      // a document that would need too much of it is refused, not parsed for minutes.
+      this.fallbackWork += text.length * (1 + text.length / FALLBACK_QUADRATIC);
+      if (this.fallbackWork > MAX_FALLBACK_WORK) throw tooComplex('the markdown the fast reader cannot prove', MAX_FALLBACK_WORK);
+    }
     const used = definitions ? definitionsUsedBy(text, definitions) : '';
     const tree = mdastTree(used ? `${text}\n\n${used}\n` : text);
     this.#base = group.start;
@@ -242,9 +278,11 @@ class MarkdownExtractor {
         case 'html':
           this.inlineBlock({ type: 'html', start: this.#start(node), end: this.#end(node) });
           break;
+        case 'definition':
+          if (node.title) this.inlineBlock({ type: 'definition', start: this.#start(node), end: this.#end(node) });
+          break;
         case 'code':
         case 'yaml':
-        case 'definition':
         case 'thematicBreak':
           break;
         default:
@@ -254,7 +292,8 @@ class MarkdownExtractor {
   }
 
   /** mdast phrasing nodes as InlineNodes (the shape the marked path produces too). */
-  #nodes(nodes: readonly PhrasingContent[]): InlineNode[] {
+  #nodes(nodes: readonly PhrasingContent[], depth = 1): InlineNode[] {
+    if (depth > this.maxDepth) throw tooComplex('the nesting of emphasis, links and images', this.maxDepth);
     const out: InlineNode[] = [];
     for (const node of nodes) {
       const start = this.#start(node);
@@ -263,13 +302,13 @@ class MarkdownExtractor {
         case 'emphasis':
         case 'strong':
         case 'delete':
-          out.push({ type: node.type, start, end, children: this.#nodes(node.children) });
+          out.push({ type: node.type, start, end, children: this.#nodes(node.children, depth + 1) });
           break;
         case 'link':
-          out.push({ type: this.source[start] === '[' ? 'link' : 'autolink', start, end, children: this.#nodes(node.children), title: Boolean(node.title) });
+          out.push({ type: this.source[start] === '[' ? 'link' : 'autolink', start, end, children: this.#nodes(node.children, depth + 1), title: Boolean(node.title) });
           break;
         case 'linkReference':
-          out.push({ type: 'linkReference', start, end, children: this.#nodes(node.children), full: node.referenceType === 'full' });
+          out.push({ type: 'linkReference', start, end, children: this.#nodes(node.children, depth + 1), full: node.referenceType === 'full' });
           break;
         case 'image':
           out.push({ type: 'image', start, end, title: Boolean(node.title) });
@@ -293,7 +332,9 @@ class MarkdownExtractor {
       case 'paragraph': {
         const first = block.children[0];
         if (!first) return;
-        this.#inline(block.children, 'block', undefined, paragraphEscape(this.eol + linePrefix(this.source, first.start)), false);
+        const prefix = linePrefix(this.source, first.start);
+        const children = prefix.includes('>') ? alertMarkerAtom(this.source, block.children) : block.children;
+        this.#inline(children, 'block', undefined, paragraphEscape(this.eol + prefix), false);
         return;
       }
       case 'heading':
@@ -305,6 +346,15 @@ class MarkdownExtractor {
       case 'html': {
         const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
         for (const draft of drafts) this.sink.add(draft);
+        return;
+      }
+      case 'definition': {
+        // Its label and URL stay; its title is shown as a tooltip, like a link's.
+        const title = definitionTitle(this.source, block.start, block.end);
+        if (!title) return;
+        this.sink.begin(title.start, title.end, 'attr', titleEscapes[title.close]!, 'definition@title', true, false);
+        this.#text(title.start, title.end);
+        this.sink.commit();
         return;
       }
       case 'fallback':
@@ -471,6 +521,21 @@ class MarkdownExtractor {
   }
 }
 
+/** A GitHub alert's marker opening a block quote's paragraph (`> [!NOTE]`): GitHub only knows these words. */
+const ALERT_MARKER = /^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?=\r?\n|$)/i;
+
+/** The children with a leading alert marker made an atom (a translated `[!HINWEIS]` is no alert box). */
+function alertMarkerAtom(source: string, children: InlineNode[]): InlineNode[] {
+  const first = children[0]!;
+  if (first.type !== 'text' || source.charCodeAt(first.start) !== 91 /* [ */) return children;
+  const marker = ALERT_MARKER.exec(source.slice(first.start, Math.min(first.end, first.start + 32)));
+  if (!marker) return children;
+  const end = first.start + marker[0].length;
+  const alert: InlineNode = { type: 'alert', start: first.start, end };
+  if (end >= first.end) return [alert, ...children.slice(1)];
+  return [alert, { type: 'text', start: end, end: first.end }, ...children.slice(1)];
+}
+
 const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 /** A character of a line's container prefix: space, tab or `>`. */
@@ -527,6 +592,8 @@ export interface MarkdownOptions {
    * is mdast up to GROUP_SIZE and marked above.
    */
   readonly parser?: 'mdast' | 'marked';
+  /** DEFAULT_DOCUMENT_LIMITS when omitted. */
+  readonly limits?: DocumentLimits;
 }
 
 /** The segments of `source` as SegmentDrafts (what the adapter builds, as objects: for tests and benches). */
@@ -537,7 +604,20 @@ export function markdownDrafts(source: string, options: MarkdownOptions = {}): S
 }
 
 function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): void {
-  const extractor = new MarkdownExtractor(source, sink);
+  const limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
+  checkContainers(source, limits);
+  try {
+    extractWithin(source, sink, options, limits);
+  } catch (error) {
+    // The checks above and in the readers bound every recursion we know of; should a
+    // parser still run out of stack, the document is too complex, not a server error.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooComplex('its nesting', limits.maxNestingDepth);
+    throw error;
+  }
+}
+
+function extractWithin(source: string, sink: MarkdownSink, options: MarkdownOptions, limits: DocumentLimits): void {
+  const extractor = new MarkdownExtractor(source, sink, limits.maxNestingDepth);
   const parser = options.parser ?? (source.length <= GROUP_SIZE ? 'mdast' : 'marked');
   if (parser === 'mdast') {
     extractor.parseGroup({ start: 0, end: source.length }, '');
@@ -546,7 +626,7 @@ function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): 
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
   if (from > 0) extractor.parseGroup({ start: 0, end: from }, '');
-  const mapper = new MarkedMapper(source, from);
+  const mapper = new MarkedMapper(source, from, limits.maxNestingDepth);
   const definitions = mapper.lex();
   // Consecutive fallbacks are parsed together (up to GROUP_SIZE) to spare mdast's per-call cost.
   let pending: Group | undefined;
@@ -554,23 +634,23 @@ function extract(source: string, sink: MarkdownSink, options: MarkdownOptions): 
     if (block.type === 'fallback') {
       if (pending && pending.end === block.start && block.end - pending.start <= GROUP_SIZE) pending = { start: pending.start, end: block.end };
       else {
-        if (pending) extractor.parseGroup(pending, definitions);
+        if (pending) extractor.parseGroup(pending, definitions, true);
         pending = { start: block.start, end: block.end };
       }
       return;
     }
-    if (pending) extractor.parseGroup(pending, definitions);
+    if (pending) extractor.parseGroup(pending, definitions, true);
     pending = undefined;
     extractor.inlineBlock(block);
   });
-  if (pending) extractor.parseGroup(pending, definitions);
+  if (pending) extractor.parseGroup(pending, definitions, true);
 }
 
 export const markdownAdapter: FormatAdapter = {
   format: 'markdown',
-  extract(content) {
+  extract(content, limits) {
     const builder = new DocumentBuilder('markdown', content);
-    extract(content, builder, {});
+    extract(content, builder, { limits });
     return builder.document();
   },
 };

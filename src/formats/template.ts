@@ -19,18 +19,29 @@ export type Part =
   | { readonly type: 'atom'; readonly bytes: TokenBytes }
   | { readonly type: 'open' | 'close'; readonly bytes: TokenBytes; readonly pair: number };
 
-/** Escapes a translated text run for its place in the document. */
+/**
+ * Where a run sits in its translation: first and/or last, and its offset in the
+ * translation (an escaper made by `forSegment` may look around the run).
+ */
+export interface RunPlace {
+  readonly first: boolean;
+  readonly last: boolean;
+  readonly offset?: number;
+}
+
+/**
+ * Escapes a translated text run for its place in the document. One with `forSegment` is
+ * asked, per changed translation of a segment, for the escaper of that translation; its
+ * runs then go to that escaper in order. html gives back the source's own whitespace runs
+ * and character references, markdown each source escape and line prefix, where the
+ * translation lines up with the source text.
+ */
 export interface Escaper {
-  (run: string, at: { readonly first: boolean; readonly last: boolean }): string;
-  /**
-   * Optional: the escaper for one changed translation of one segment, asked before its
-   * runs are escaped (in order). html gives back the source's own whitespace runs and
-   * character references where the translation lines up with the source text.
-   */
+  (run: string, at: RunPlace): string;
   forSegment?(segment: SegmentSource, translated: string): Escaper;
 }
 
-/** What `Escaper.forSegment` sees of a segment. */
+/** What `Escaper.forSegment` sees of a segment's source. */
 export interface SegmentSource {
   readonly source: string;
   /** The segment's range in the source. */
@@ -41,6 +52,8 @@ export interface SegmentSource {
   /** Where one of the segment's tokens (`<x1/>`, `<g2>`, `</g2>`) lies in the source; undefined for literal bytes. */
   tokenStart(token: string): number | undefined;
   tokenEnd(token: string): number | undefined;
+  /** The source ranges of its tokens in source order, `[start, end, start, end, …]` (literal tokens left out). */
+  tokenRanges(): readonly number[];
 }
 
 export interface SegmentDraft {
@@ -451,6 +464,13 @@ function tokenNumber(token: string, from: number): number {
   return n;
 }
 
+/** The token table entry of `token` (`<x3/>`, `<g2>`, `</g2>`) in a segment whose tokens start at `firstToken`. */
+function tokenEntry(token: string, firstToken: number, atoms: number): number {
+  if (token.charCodeAt(1) === 120 /* x */) return firstToken + tokenNumber(token, 2) - 1;
+  if (token.charCodeAt(1) === 47 /* / */) return firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
+  return firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
+}
+
 export class TemplateDocument implements ExtractedDocument {
   readonly segments: readonly Segment[];
   readonly #info: Int32Array;
@@ -629,20 +649,18 @@ export class TemplateDocument implements ExtractedDocument {
     const tokens = this.#tokens;
     let escape = this.#escapes[info[at + ESCAPE]!]!;
     if (escape.forSegment) {
-      // Where a token's bytes are: entry `k` of the token table, as in the loop below.
-      const entry = (token: string): number =>
-        token.charCodeAt(1) === 120 /* x */
-          ? firstToken + tokenNumber(token, 2) - 1
-          : firstToken + atoms + 2 * (tokenNumber(token, token.charCodeAt(1) === 47 /* / */ ? 3 : 2) - 1) + (token.charCodeAt(1) === 47 ? 1 : 0);
-      const { source } = this;
+      const entry = (token: string): number => tokenEntry(token, firstToken, atoms);
+      let ranges: readonly number[] | undefined;
+      const text = segment.text;
       escape = escape.forSegment(
         {
-          source,
+          source: this.source,
           start: info[at + START]!,
           end: info[at + END]!,
-          text: segment.text,
+          text,
           tokenStart: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
           tokenEnd: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
+          tokenRanges: () => (ranges ??= tokenRanges(text, tokens, firstToken, atoms)),
         },
         translated,
       );
@@ -655,12 +673,9 @@ export class TemplateDocument implements ExtractedDocument {
       const matchAt = match.index;
       const token = match[0];
       const next = matchAt + token.length;
-      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false }));
+      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false, offset: last }));
       first = false;
-      let k: number;
-      if (token.charCodeAt(1) === 120 /* x */) k = firstToken + tokenNumber(token, 2) - 1;
-      else if (token.charCodeAt(1) === 47 /* / */) k = firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
-      else k = firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
+      const k = tokenEntry(token, firstToken, atoms);
       const bytesStart = tokens[2 * k]!;
       const bytesEnd = tokens[2 * k + 1]!;
       if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
@@ -670,8 +685,29 @@ export class TemplateDocument implements ExtractedDocument {
       }
       last = next;
     }
-    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true }));
+    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true, offset: last }));
   }
+}
+
+const TOKEN_RANGES_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+
+/** The source ranges of a segment's tokens (SegmentSource.tokenRanges), from its masked text and the token table. */
+function tokenRanges(text: string, tokens: Int32Array, firstToken: number, atoms: number): number[] {
+  const ranges: number[] = [];
+  if (!text.includes('<')) return ranges;
+  const re = TOKEN_RANGES_SCAN;
+  re.lastIndex = 0;
+  let sorted = true;
+  for (let match = re.exec(text); match; match = re.exec(text)) {
+    const k = tokenEntry(match[0], firstToken, atoms);
+    if (tokens[2 * k]! < 0) continue;
+    if (ranges.length > 0 && tokens[2 * k]! < ranges[ranges.length - 2]!) sorted = false;
+    ranges.push(tokens[2 * k]!, tokens[2 * k + 1]!);
+  }
+  if (sorted) return ranges;
+  // In the text's order, which is the source's but for pairs made of tokens out of order.
+  const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((a, b) => ranges[2 * a]! - ranges[2 * b]!);
+  return order.flatMap((i) => [ranges[2 * i]!, ranges[2 * i + 1]!]);
 }
 
 /**

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { getAdapter } from '../../src/formats/index.js';
 import { tokenProblem } from '../../src/formats/segment.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
+import { byteExactProblem } from './byte-exact.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from './helpers.js';
 import { htmlShape, markdownShape } from './structure.js';
 import { propertyRuns } from '../helpers/property-runs.js';
@@ -88,6 +89,9 @@ describe('markdown round trips', () => {
         assertPseudoTokensValid(extracted.segments);
         assert.deepEqual(markdownShape(pseudoRender(extracted, LTR)), markdownShape(source));
         assert.deepEqual(markdownShape(pseudoRender(extracted, RTL)), markdownShape(source));
+        // Escapes and line prefixes are source bytes (docs/formats.md, "Markdown escapes").
+        assert.equal(byteExactProblem(extracted, LTR), undefined);
+        assert.equal(byteExactProblem(extracted, RTL), undefined);
       }),
       RUNS,
     );
