@@ -1,6 +1,6 @@
 /**
  * translate-service: serve | worker | migrate | keys create|list|revoke|rotate |
- * users set-tier (CONTRACT §1). Configuration comes from the environment (and .env).
+ * users set-tier (docs/contract.md §1). Configuration comes from the environment (and .env).
  * Loaded by cli.ts once its early signal handlers are in place.
  */
 import { existsSync } from 'node:fs';

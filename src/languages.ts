@@ -1,4 +1,4 @@
-/** The 43 languages of CONTRACT §3.15: 36 base codes and 7 regional variants. */
+/** The 43 languages of docs/contract.md §3.15: 36 base codes and 7 regional variants. */
 export interface Language {
   readonly code: string;
   readonly name: string;
@@ -59,7 +59,7 @@ export const LANGUAGES: readonly Language[] = Object.freeze(
 
 const BY_LOWER_CODE = new Map(LANGUAGES.map((language) => [language.code.toLowerCase(), language]));
 
-/** Codes match case-insensitively (CONTRACT §3.1); returns the canonical entry. */
+/** Codes match case-insensitively (docs/contract.md §3.1); returns the canonical entry. */
 export function findLanguage(code: string): Language | undefined {
   return BY_LOWER_CODE.get(code.toLowerCase());
 }

@@ -3,7 +3,7 @@
  * translated (or wrongly left alone) is still byte-exact, so the byte judge cannot see
  * it. Over every .json file under the given directories (by default the project's
  * node_modules and /usr/lib/node_modules: package manifests, locale files, message
- * catalogues), counts the segments whose value looks like something CONTRACT §4 says is
+ * catalogues), counts the segments whose value looks like something docs/contract.md §4 says is
  * not prose, the values left alone that look like sentences, and shows examples of each.
  *
  *   npx tsx bench/formats/json-prose.ts [dir ...] [--show N]
@@ -18,7 +18,7 @@ import { getAdapter } from '../../src/formats/index.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
-/** Rough shapes of values that are not prose (CONTRACT §4), by name. */
+/** Rough shapes of values that are not prose (docs/contract.md §4), by name. */
 const SUSPECT: Readonly<Record<string, RegExp>> = {
   'version or range': /^[\s^~<>=v*|.\dxX-]*\d[\s^~<>=v*|.\dxX-]*(?:-[\w.]+)?$|^[~^<>=]+\s*\d/,
   'identifier or path': /^(?=.*[_./:@#$-])(?=[^ ]*$)[\w./:@#$-]+$/,

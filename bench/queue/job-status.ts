@@ -1,6 +1,6 @@
 /**
  * GET /v1/jobs/:id over real HTTP with 100,000 pending jobs in the table, for a job in
- * the middle of the queue (queue_position ≈ 50,000, counted exactly per CONTRACT §3.11)
+ * the middle of the queue (queue_position ≈ 50,000, counted exactly per docs/contract.md §3.11)
  * and one at the end (≈ 100,000). Sequential requests: this is latency, not throughput.
  *
  *   npx tsx bench/queue/job-status.ts [sqlite,postgres]

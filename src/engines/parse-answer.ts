@@ -1,5 +1,5 @@
 /**
- * Level 1 of answer checking (ENGINE-NOTES b5): turn what the model wrote into a JSON
+ * Level 1 of answer checking (docs/engine-notes.md b5): turn what the model wrote into a JSON
  * value without spending another call. Models that ignore "JSON only" wrap the answer in
  * code fences or put a sentence before it; a reply cut at the output limit ends
  * mid-string. Fences are stripped, the text is sliced from the first `{`, and when

@@ -17,7 +17,7 @@
  * 3–21%, and bare lines 0–7%. Segment `ctx` hints (JSON key paths, `h2`) are not sent for
  * the same reason: they cost as much as the short strings they describe.
  *
- * The answer is JSON grouped by target (ENGINE-NOTES b4), each target an array of
+ * The answer is JSON grouped by target (docs/engine-notes.md b4), each target an array of
  * strings in the order of the lines, so a truncated reply still holds the targets
  * completed before the cut and an aligned prefix of the one that was cut. Without
  * numbers a skipped or merged line is caught by the count (validate.ts: the array must

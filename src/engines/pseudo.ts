@@ -1,5 +1,5 @@
 /**
- * The built-in pseudo-localization engine (CONTRACT §2). Not a translation: every
+ * The built-in pseudo-localization engine (docs/contract.md §2). Not a translation: every
  * ASCII letter gets a diacritic (precomposed where Unicode has one, otherwise the
  * letter plus a combining mark) so NFD minus combining marks gives the source back.
  * Right-to-left targets are wrapped in U+202B … U+202C. Tokens, digits, whitespace,

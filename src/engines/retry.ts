@@ -1,5 +1,5 @@
 /**
- * Transport retries (ENGINE-NOTES b5, L0): full-jitter exponential backoff for failures
+ * Transport retries (docs/engine-notes.md b5, L0): full-jitter exponential backoff for failures
  * that another attempt can fix (429, 5xx, 529, timeouts, broken connections), honouring
  * the provider's Retry-After up to the cap. Client errors (400/401/403/404/422) fail at
  * once, and nothing is retried once the caller's signal has aborted. The clock and the

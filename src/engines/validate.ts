@@ -1,5 +1,5 @@
 /**
- * Levels 2 and 3 of answer checking (ENGINE-NOTES b5). A call sends N lines (segments)
+ * Levels 2 and 3 of answer checking (docs/engine-notes.md b5). A call sends N lines (segments)
  * for T targets; the answer holds, per target, an array of strings in the order of the
  * lines. Per target:
  *

@@ -1,5 +1,5 @@
 /**
- * Format detection (CONTRACT §4, ENGINE-NOTES b8): json only if the content parses as an
+ * Format detection (docs/contract.md §4, docs/engine-notes.md b8): json only if the content parses as an
  * object or array; html when markup dominates; markdown when its syntax is present;
  * otherwise plain. Each candidate gets a score in [0, 1]; the confidence discounts the
  * best score by how close the runner-up is (highlight.js style).

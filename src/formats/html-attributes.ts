@@ -1,5 +1,5 @@
 /**
- * Attributes of HTML start tags: which are translated (CONTRACT §4), their `attr`
+ * Attributes of HTML start tags: which are translated (docs/contract.md §4), their `attr`
  * drafts, and the `lang`/`dir` patches. Attributes are read from the tag's bytes, so a
  * value's range is exact whatever quoting or case the source used.
  */

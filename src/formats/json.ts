@@ -1,6 +1,6 @@
 /**
  * JSON: every string VALUE that reads as prose is a segment; keys, numbers, booleans,
- * null, whitespace and non-prose strings (CONTRACT §4) are template. A translation is
+ * null, whitespace and non-prose strings (docs/contract.md §4) are template. A translation is
  * spliced between the literal's original quotes with JSON string escaping.
  */
 import { createScanner } from 'jsonc-parser';
@@ -16,7 +16,7 @@ import { DocumentBuilder } from './template.js';
 const comparator = (major: string) =>
   String.raw`(?:[~^]|[<>]=?|=)?\s*v?${major}(?:\.(?:\d+|[xX*])){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?`;
 
-/** String values that are never prose (CONTRACT §4); isProse is true when none matches. */
+/** String values that are never prose (docs/contract.md §4); isProse is true when none matches. */
 export const NON_PROSE: readonly RegExp[] = [
   /^[A-Za-z0-9]+(?:[_.\-/][A-Za-z0-9]+)+$/, // snake_case, dotted.keys, kebab-case, a/b (but see PROSE_NAME)
   /^\s*$/,
@@ -119,7 +119,7 @@ function invalid(offset: number): never {
  */
 export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
-  // In JSON string values `:name` markers are placeholders and tags are markup (CONTRACT §4).
+  // In JSON string values `:name` markers are placeholders and tags are markup (docs/contract.md §4).
   const options = new PlaceholderScanner({ colonMarkers: true, markup: true, limits });
   const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its

@@ -5,7 +5,7 @@
  * bytes; inline code, images, inline HTML, hard breaks and footnote references are
  * atoms. Image alt and link titles are `attr` segments spliced inside their token bytes.
  * HTML blocks follow the html adapter's rules. mdast is quadratic on long lists
- * (ENGINE-NOTES a7), so input over GROUP_SIZE is pre-split with marked's linear lexer.
+ * (docs/engine-notes.md a7), so input over GROUP_SIZE is pre-split with marked's linear lexer.
  * Segments stream into the template's DocumentBuilder (markdownDrafts collects the same
  * calls as SegmentDraft objects, for tests and benches).
  */

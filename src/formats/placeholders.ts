@@ -1,5 +1,5 @@
 /**
- * Finds the spans of a text that a translator must never change (CONTRACT §4): variables
+ * Finds the spans of a text that a translator must never change (docs/contract.md §4): variables
  * in the common syntaxes, URLs, e-mail addresses, and literal token-like text. ICU
  * plural/select messages are not hidden whole: their skeleton (argument, keyword,
  * selectors, braces, `#`) becomes tokens and only the branch text stays translatable,

@@ -18,7 +18,7 @@ import { languageRoutes } from './routes/languages.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
 
-/** 2 MiB (CONTRACT §3.4). */
+/** 2 MiB (docs/contract.md §3.4). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export interface ProtectedHooks {

@@ -21,7 +21,7 @@ export interface JobRequest {
   readonly model: PublicModel;
 }
 
-/** Transient failures are retried this many times in all (CONTRACT §3.11). */
+/** Transient failures are retried this many times in all (docs/contract.md §3.11). */
 export const JOB_MAX_ATTEMPTS = 3;
 
 export async function insertJob(

@@ -1,5 +1,5 @@
 /**
- * Per-user sliding-window rate limits (CONTRACT §3.10): at most `limit` accepted
+ * Per-user sliding-window rate limits (docs/contract.md §3.10): at most `limit` accepted
  * requests in any rolling window; a refused request is not counted.
  */
 export const RATE_WINDOW_MS = 60_000;

@@ -5,7 +5,7 @@
  * user sees identical headers whichever store is configured.
  *
  * Redis unreachable (or slow): `consume` answers null — the request is let through
- * without headers (CONTRACT §3.10) — and the failure is counted (`failures`) and logged,
+ * without headers (docs/contract.md §3.10) — and the failure is counted (`failures`) and logged,
  * at error level once per outage and then at most once a minute, never per request.
  */
 import { createHash, randomBytes } from 'node:crypto';

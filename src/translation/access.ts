@@ -1,5 +1,5 @@
 /**
- * The checks between a valid request and its work (CONTRACT §3.6): tier access to the
+ * The checks between a valid request and its work (docs/contract.md §3.6): tier access to the
  * model (403), then the free tier's token pre-check, which reserves the estimate.
  */
 import type { User } from '../accounts/users.js';

@@ -29,7 +29,7 @@
 import type { CallBudget, EngineLanguage, EngineSegment } from '../engines/engine.js';
 import { countTokens } from '../tokens.js';
 
-/** Expected output tokens per source token and target (ENGINE-NOTES b6 seeds 1.2–2.5; 1.5 is a middle). */
+/** Expected output tokens per source token and target (docs/engine-notes.md b6 seeds 1.2–2.5; 1.5 is a middle). */
 export const OUTPUT_EXPANSION = 1.5;
 /** Output tokens per segment and target beyond its text: quotes and comma in the answer's array (measured 1.1–1.9). */
 const SEGMENT_ENVELOPE_TOKENS = 2;

@@ -1,6 +1,6 @@
 /**
  * The free-tier pre-check estimate (spec §8): ceil(content_length / 4) × (targets + 1),
- * where content_length counts UTF-16 code units (CONTRACT §3.7). A batch sums its items.
+ * where content_length counts UTF-16 code units (docs/contract.md §3.7). A batch sums its items.
  */
 export function estimateTokens(contentLength: number, targetCount: number): number {
   return Math.ceil(contentLength / 4) * (targetCount + 1);

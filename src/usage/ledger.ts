@@ -1,5 +1,5 @@
 /**
- * Usage is charged only for delivered work (CONTRACT §3.8), into the month it is
+ * Usage is charged only for delivered work (docs/contract.md §3.8), into the month it is
  * delivered in. The free-tier pre-check reserves its estimate while the work runs, so
  * concurrent requests cannot together overshoot the grant; the reservation is replaced
  * by the real usage when the work is delivered, and dropped when it fails.

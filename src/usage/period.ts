@@ -1,4 +1,4 @@
-/** Calendar months in UTC: usage is totalled per month (CONTRACT §3.9). */
+/** Calendar months in UTC: usage is totalled per month (docs/contract.md §3.9). */
 export interface Period {
   /** `YYYY-MM`, the key of a month's usage row. */
   readonly key: string;

@@ -1,4 +1,4 @@
-/** The monthly usage report of spec §2.5 with CONTRACT §3.9's arithmetic. */
+/** The monthly usage report of spec §2.5 with docs/contract.md §3.9's arithmetic. */
 import type { Tier } from '../config.js';
 import { periodOf } from './period.js';
 

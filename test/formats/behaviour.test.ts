@@ -153,7 +153,7 @@ describe('markdown rules', () => {
 
   it('leaves code, front matter, html comments and definitions alone, but for a definition title', () => {
     const source = '---\ntitle: T\n---\n\n```\ncode\n```\n\n    indented\n\n<!-- note -->\n\n[a]: https://a "t"\n';
-    // The title is shown as a tooltip, like a link's (CONTRACT §4).
+    // The title is shown as a tooltip, like a link's (docs/contract.md §4).
     assert.deepEqual(markdown.extract(source).segments.map((s) => `${s.ctx}:${s.text}`), ['definition@title:t']);
   });
 });

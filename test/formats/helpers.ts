@@ -15,7 +15,7 @@ export function pseudoRender(doc: ExtractedDocument, target: RenderTarget = LTR)
   return doc.render(new Map(doc.segments.map((s) => [s.id, pseudoTranslate(s.text, target.rtl)])), target);
 }
 
-/** The pseudo engine's inverse (CONTRACT §2): NFD minus combining marks, RTL marks dropped. */
+/** The pseudo engine's inverse (docs/contract.md §2): NFD minus combining marks, RTL marks dropped. */
 export function unpseudo(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f\u202b\u202c]/g, '');
 }

@@ -20,7 +20,7 @@ describe('html attributes inside atomic elements', () => {
     '<svg><a title="Graphics link"><title>Graphics</title></a></svg>',
   ].join('\n');
 
-  it('translates label of track and alt of img/area inside video, audio, picture and map (CONTRACT §4), nothing else in them', () => {
+  it('translates label of track and alt of img/area inside video, audio, picture and map (docs/contract.md §4), nothing else in them', () => {
     const doc = html.extract(page);
     const attributes = doc.segments.filter((s) => s.kind === 'attr').map((s) => [s.ctx, s.text]);
     assert.deepEqual(attributes, [

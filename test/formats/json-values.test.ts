@@ -1,5 +1,5 @@
 /**
- * Which JSON string values are prose, and how markup inside them is kept (CONTRACT §4,
+ * Which JSON string values are prose, and how markup inside them is kept (docs/contract.md §4,
  * json): shaped like the failures found on real files — package manifests' version
  * ranges, country names in locale files, tags in diagnostic messages and in the
  * numbered-tag syntax of i18n libraries.

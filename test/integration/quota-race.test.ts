@@ -1,5 +1,5 @@
 /**
- * CONTRACT §3.7: the free-tier pre-check reserves its estimate while the work runs, so
+ * docs/contract.md §3.7: the free-tier pre-check reserves its estimate while the work runs, so
  * concurrent requests cannot together overshoot the grant — on every backend.
  */
 import assert from 'node:assert/strict';

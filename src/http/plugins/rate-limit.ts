@@ -1,5 +1,5 @@
 /**
- * Per-user request limits on the translate, batch and job endpoints (CONTRACT §3.10).
+ * Per-user request limits on the translate, batch and job endpoints (docs/contract.md §3.10).
  * Runs after authentication and before the body is read. Every response of a limited
  * endpoint carries the three X-RateLimit headers; a 429 also carries Retry-After.
  */

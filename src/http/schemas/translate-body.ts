@@ -1,6 +1,6 @@
 /**
  * Validation of the translate, batch and job bodies, field by field in the order of
- * CONTRACT §3.6 (content, items, targets shape, targets codes, source, format, model)
+ * docs/contract.md §3.6 (content, items, targets shape, targets codes, source, format, model)
  * so the first failure is the one answered, each with its own error code. JSON Schema
  * cannot express that order or those codes, hence plain code (docs/decisions/0001).
  */
