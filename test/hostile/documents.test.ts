@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { percentile, whileHealthPolled } from '../helpers/health-probe.js';
 import { HOSTILE_SHAPES, fitted } from './shapes.js';
 
 /** Generous for a loaded 2-core CI machine; on an idle one the slowest answer takes ~2.5 s. */
@@ -65,28 +66,15 @@ describe('hostile documents through the real app', () => {
     for (const shape of HOSTILE_SHAPES) {
       // Built before the clock starts: the bound is on the answer, not on making the request.
       const body = JSON.stringify({ content: fitted(shape), targets: ['fr'], ...(shape.format ? { format: shape.format } : {}) });
-      const latencies: number[] = [];
-      let done = false;
-      const poll = (async () => {
-        while (!done) {
-          const started = performance.now();
-          const response = await fetch(`${base}/health`);
-          await response.arrayBuffer();
-          assert.equal(response.status, 200);
-          latencies.push(performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })();
-      const started = performance.now();
-      const response = await fetch(`${base}/translate`, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json' },
-        body,
+      const { result, elapsed, latencies } = await whileHealthPolled(base, async () => {
+        const response = await fetch(`${base}/translate`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body,
+        });
+        return { response, text: await response.text() };
       });
-      const text = await response.text();
-      const elapsed = performance.now() - started;
-      done = true;
-      await poll;
+      const { response, text } = result;
 
       const what = `${shape.name}: ${response.status} ${text.slice(0, 160)}`;
       assert.ok(response.status === 200 || response.status === 422, what);
@@ -97,7 +85,7 @@ describe('hostile documents through the real app', () => {
       all.push(...latencies);
       outcomes.push(`${response.status} ${elapsed.toFixed(0).padStart(5)} ms  worst health ${worst.toFixed(0).padStart(4)} ms  ${shape.name}`);
     }
-    const p90 = [...all].sort((a, b) => a - b)[Math.floor(all.length * 0.9)]!;
+    const p90 = percentile(all, 0.9);
     assert.ok(p90 < HEALTH_P90_MS, `90% of ${all.length} health checks within ${p90.toFixed(0)} ms\n${outcomes.join('\n')}`);
     console.log(outcomes.join('\n'));
 

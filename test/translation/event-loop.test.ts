@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { percentile, whileHealthPolled } from '../helpers/health-probe.js';
 
 /** ~1.9 MiB of markdown prose (as JSON it stays under the 2 MiB body limit). */
 function largeMarkdown(): string {
@@ -37,28 +38,15 @@ describe('the event loop while a large document is translated', () => {
   it('GET /health answers promptly throughout a multi-second 2 MiB markdown translation', { timeout: 60_000 }, async () => {
     const { auth } = await test.key('enterprise');
     const content = largeMarkdown();
-    const latencies: number[] = [];
-    let done = false;
-    const poll = (async () => {
-      while (!done) {
-        const started = performance.now();
-        const response = await fetch(`${base}/health`);
-        await response.arrayBuffer();
-        assert.equal(response.status, 200);
-        latencies.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
-    const started = performance.now();
-    const response = await fetch(`${base}/translate`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ content, targets: ['fr', 'ar'] }),
+    const { result, elapsed, latencies } = await whileHealthPolled(base, async () => {
+      const response = await fetch(`${base}/translate`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ content, targets: ['fr', 'ar'] }),
+      });
+      return { response, body: (await response.json()) as { translations: Record<string, string>; usage: { detected_format: string } } };
     });
-    const body = (await response.json()) as { translations: Record<string, string>; usage: { detected_format: string } };
-    const elapsed = performance.now() - started;
-    done = true;
-    await poll;
+    const { response, body } = result;
 
     assert.equal(response.status, 200);
     assert.equal(body.usage.detected_format, 'markdown');
@@ -66,7 +54,7 @@ describe('the event loop while a large document is translated', () => {
     assert.ok(elapsed > 1000, `the translation is the heavy kind (${elapsed.toFixed(0)} ms)`);
     const slowest = Math.max(...latencies);
     assert.ok(latencies.length >= 10, `health was polled throughout (${latencies.length} checks in ${elapsed.toFixed(0)} ms)`);
-    const p90 = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.9)]!;
+    const p90 = percentile(latencies, 0.9);
     assert.ok(p90 < 200, `90% of health checks within ${p90.toFixed(0)} ms during a ${elapsed.toFixed(0)} ms translation`);
     assert.ok(slowest < 1000, `slowest health check ${slowest.toFixed(0)} ms during a ${elapsed.toFixed(0)} ms translation`);
     assert.equal(test.services.documents.pool.stats().documents, 0, 'the request released its document');
