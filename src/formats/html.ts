@@ -2,8 +2,8 @@
  * HTML with htmlparser2 (measured ~6× faster than parse5 here; it inserts no implied
  * elements, so every event maps to real bytes). Block elements bound segments; inline
  * elements with text become pairs whose tokens are the original tag bytes; void and
- * embedded elements, `code kbd samp var` and `translate="no"`/`.notranslate` subtrees
- * are atoms; `script style pre template textarea` (and untranslatable blocks) are
+ * embedded elements, `code samp var` and `translate="no"`/`.notranslate` subtrees
+ * are atoms (`kbd` is translated: keys are localised, Ctrl is Strg in German); `script style pre template textarea` (and untranslatable blocks) are
  * skipped whole. Translatable attribute values are `attr` segments spliced in place.
  *
  * html-tree.ts turns htmlparser2's tokenizer events into Parser's element events,
@@ -37,12 +37,12 @@ const BLOCK = new Set([
 const SKIPPED = new Set(['script', 'style', 'pre', 'template', 'textarea', 'xmp', 'plaintext']);
 /** One atomic token for the whole element (content not translated). */
 const ATOMIC = new Set([
-  'code', 'kbd', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'video', 'audio', 'embed',
+  'code', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'video', 'audio', 'embed',
   'canvas', 'picture', 'area', 'source', 'track', 'param', 'meter', 'progress', 'map', 'ruby', 'iframe', 'object',
 ]);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame']);
 /** Elements whose attributes are never translated (their subtree is code or graphics). */
-const NO_ATTRS = new Set(['code', 'kbd', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template']);
+const NO_ATTRS = new Set(['code', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template']);
 /** A fragment's top-level elements get `dir` for RTL targets, except these non-rendered ones. */
 const NO_DIR = new Set(['script', 'style', 'template', 'link', 'meta', 'base', 'noscript', 'br', 'wbr', 'hr', 'title']);
 

@@ -178,7 +178,9 @@ describe('the token counter', () => {
     // base64), its one-at-a-time eviction made every count slower: 2 MiB cost 38 × 256 KiB.
     const small = Math.min(...[5, 6].map((seed) => elapsed(() => countTokens(base64Blob(MIB / 4, seed)))));
     const big = elapsed(() => countTokens(base64Blob(2 * MIB, 3)));
-    assert.ok(big < 8 * 2.5 * small, `2 MiB: ${big.toFixed(0)} ms; 256 KiB: ${small.toFixed(0)} ms`);
+    // Long runs are now estimated by length, so both take a few ms; the absolute slack keeps a
+    // GC pause in the big one from failing a test whose regression took seconds.
+    assert.ok(big < 8 * 2.5 * small + 25, `2 MiB: ${big.toFixed(1)} ms; 256 KiB: ${small.toFixed(1)} ms`);
   });
 });
 
