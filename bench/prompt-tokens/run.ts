@@ -31,7 +31,7 @@ import type { ModelAnswer, ModelClient, ModelRequest } from '../../src/engines/m
 import { ModelEngine } from '../../src/engines/model-engine.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { TOKEN_PATTERN } from '../../src/formats/segment.js';
+import { TOKEN_PATTERN } from '../../src/segments/segment.js';
 import { countTokens } from '../../src/tokens.js';
 
 const CORPUS = join(fileURLToPath(new URL('.', import.meta.url)), 'corpus');

@@ -6,7 +6,7 @@
  * punctuation and non-ASCII letters are left alone. Usage is counted with o200k.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { TOKEN_PATTERN } from '../formats/segment.js';
+import { TOKEN_PATTERN } from '../segments/segment.js';
 import { countTokensYielding } from '../tokens.js';
 import type {
   CallBudget,

@@ -19,7 +19,7 @@
  * `< /g1>`, `<G1>`, full-width `＜x1／＞`, `&lt;x1/&gt;`) are normalised, but only to
  * tokens the source really has, so literal text is never rewritten.
  */
-import { tokenProblem, tokensOf } from '../formats/segment.js';
+import { tokenProblem, tokensOf } from '../segments/segment.js';
 import type { EngineSegment } from './engine.js';
 
 export type ProblemKind = 'invalid-json' | 'missing' | 'count' | 'tokens' | 'line-break' | 'empty';

@@ -4,7 +4,7 @@
  * only the segments' source ranges. Everything outside a segment stays byte-identical.
  */
 import type { DocumentLimits } from './limits.js';
-import type { Segment } from './segment.js';
+import type { Segment } from '../segments/segment.js';
 
 export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -18,7 +18,7 @@
  */
 import { decodeHTML } from 'entities/decode';
 import { escapeHtmlText, htmlTextEscape } from './escape.js';
-import { TOKEN_PATTERN } from './segment.js';
+import { TOKEN_PATTERN } from '../segments/segment.js';
 import type { Escaper, SegmentSource } from './template.js';
 
 const AMPERSAND = 38;

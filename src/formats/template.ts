@@ -8,8 +8,8 @@
  */
 import { ServiceError } from '../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from './format.js';
-import { TOKEN_PATTERN, tokenProblem } from './segment.js';
-import type { Segment, SegmentKind } from './segment.js';
+import { TOKEN_PATTERN, tokenProblem } from '../segments/segment.js';
+import type { Segment, SegmentKind } from '../segments/segment.js';
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
 export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };

@@ -9,7 +9,7 @@ import { ServiceError } from '../errors.js';
 import type { DetectionResult, ExtractedDocument, Format } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DocumentLimits } from '../formats/limits.js';
-import { TOKEN_PATTERN } from '../formats/segment.js';
+import { TOKEN_PATTERN } from '../segments/segment.js';
 
 /**
  * Markup and placeholder tokens (`<gN>`, `</gN>`, `<xN/>`) one segment may carry. A real

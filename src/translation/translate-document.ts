@@ -9,7 +9,7 @@ import type { EngineLanguage, EngineSegment, TokenUsage, TranslationEngine } fro
 import { EngineError } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/limits.js';
-import { tokenProblem } from '../formats/segment.js';
+import { tokenProblem } from '../segments/segment.js';
 import type { Language } from '../languages.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { tokenProblem } from '../../src/formats/segment.js';
+import { tokenProblem } from '../../src/segments/segment.js';
 import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 
 const html = getAdapter('html');

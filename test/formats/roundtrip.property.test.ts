@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { getAdapter } from '../../src/formats/index.js';
-import { tokenProblem } from '../../src/formats/segment.js';
+import { tokenProblem } from '../../src/segments/segment.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { byteExactProblem } from './byte-exact.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from './helpers.js';
