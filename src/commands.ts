@@ -11,7 +11,7 @@ import { ConfigError, isTier, loadConfig, TIERS, type Config, type Tier } from '
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isServiceError } from './errors.js';
-import { runWorker, serve } from './http/server.js';
+import { runWorker, serve } from './run/serve.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 

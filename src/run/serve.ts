@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { createKey, countKeys } from '../accounts/keys.js';
 import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { disarmEarlyExit } from '../early-signals.js';
+import { disarmEarlyExit } from './early-signals.js';
 import { JobWorker } from '../jobs/worker.js';
 import { createServices, type Services } from '../services.js';
-import { buildApp } from './app.js';
+import { buildApp } from '../http/app.js';
 
 export interface ServeOptions {
   readonly workers: boolean;
