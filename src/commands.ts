@@ -1,7 +1,8 @@
 /**
  * translate-service: serve | worker | migrate | keys create|list|revoke|rotate |
  * users set-tier (docs/contract.md §1). Configuration comes from the environment (and .env).
- * Loaded by cli.ts once its early signal handlers are in place.
+ * Loaded by cli.ts once its early signal handlers are in place. The process runners
+ * (src/run/) are imported by the command that needs them.
  */
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
@@ -11,7 +12,6 @@ import { ConfigError, isTier, loadConfig, TIERS, type Config, type Tier } from '
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isServiceError } from './errors.js';
-import { runWorker, serve } from './http/server.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -55,7 +55,9 @@ program
   .option('--no-workers', 'do not run job workers in this process')
   .option('--no-migrate', 'do not migrate the database on start')
   .action(async (options: { workers: boolean; migrate: boolean }) => {
-    await serve(config(), options);
+    const settings = config();
+    const { serve } = await import('./run/serve.js');
+    await serve(settings, options);
   });
 
 program
@@ -63,7 +65,10 @@ program
   .description('run job workers only')
   .option('--no-migrate', 'do not migrate the database on start')
   .action(async (options: { migrate: boolean }) => {
-    await runWorker(config(), options);
+    // Imported here, not at the top, so a worker process never loads serve's Fastify.
+    const settings = config();
+    const { runWorker } = await import('./run/worker.js');
+    await runWorker(settings, options);
   });
 
 program

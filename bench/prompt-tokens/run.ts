@@ -31,7 +31,7 @@ import type { ModelAnswer, ModelClient, ModelRequest } from '../../src/engines/m
 import { ModelEngine } from '../../src/engines/model-engine.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { TOKEN_PATTERN } from '../../src/formats/segment.js';
+import { SEGMENT_MARK_PATTERN } from '../../src/segments/segment.js';
 import { countTokens } from '../../src/tokens.js';
 
 const CORPUS = join(fileURLToPath(new URL('.', import.meta.url)), 'corpus');
@@ -64,7 +64,7 @@ class CapturingClient implements ModelClient {
 
 /** Markup that should never reach the model: tags other than our tokens, markdown link/code syntax. */
 function markupLeaks(user: string, format: Format): number {
-  const withoutTokens = user.replace(TOKEN_PATTERN, '');
+  const withoutTokens = user.replace(SEGMENT_MARK_PATTERN, '');
   const patterns: RegExp[] =
     format === 'html' ? [/<\/?[a-zA-Z][^>]*>/g] : format === 'markdown' ? [/\]\(/g, /```/g, /\*\*/g, /^#{1,6} /gm] : [];
   return patterns.reduce((sum, pattern) => sum + (withoutTokens.match(pattern)?.length ?? 0), 0);

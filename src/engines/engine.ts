@@ -3,7 +3,7 @@
  * every target, and the tokens spent, out. One call to `translate` covers one chunk
  * for all its targets. Engines know nothing of formats' syntax, HTTP or storage.
  */
-import type { Format } from '../formats/format.js';
+import type { Format } from '../segments/format-name.js';
 
 export interface EngineSegment {
   readonly id: string;

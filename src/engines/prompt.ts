@@ -26,7 +26,7 @@
  * in the schema, so OpenAI strict mode and Anthropic tool input accept it.
  */
 import type { EngineLanguage, EngineSegment } from './engine.js';
-import type { Format } from '../formats/format.js';
+import type { Format } from '../segments/format-name.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
 export const PROMPT_VERSION = 'mt-2026-11-v4';

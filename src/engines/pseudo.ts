@@ -6,7 +6,7 @@
  * punctuation and non-ASCII letters are left alone. Usage is counted with o200k.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { TOKEN_PATTERN } from '../formats/segment.js';
+import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import { countTokensYielding } from '../tokens.js';
 import type {
   CallBudget,
@@ -46,7 +46,7 @@ const POP_DIRECTIONAL = '\u202C';
 export function pseudoLocalizeText(text: string): string {
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(TOKEN_PATTERN)) {
+  for (const match of text.matchAll(SEGMENT_MARK_PATTERN)) {
     out += transformLetters(text.slice(last, match.index));
     out += match[0];
     last = match.index + match[0].length;

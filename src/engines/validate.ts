@@ -11,7 +11,7 @@
  *    entry but the last (which may itself be cut) is checked, and the lines after it are
  *    missing. See docs/decisions/0005-unnumbered-segment-lines.md for what the count
  *    cannot see.
- *  - Per entry: does each translation keep its tokens (`tokenProblem`), stay on one line
+ *  - Per entry: does each translation keep its tokens (`markProblem`), stay on one line
  *    where it must, and say something? Entries that pass are accepted; the others become
  *    problems that say exactly what was wrong, for the repair call.
  *
@@ -19,7 +19,7 @@
  * `< /g1>`, `<G1>`, full-width `＜x1／＞`, `&lt;x1/&gt;`) are normalised, but only to
  * tokens the source really has, so literal text is never rewritten.
  */
-import { tokenProblem, tokensOf } from '../formats/segment.js';
+import { markProblem, marksOf } from '../segments/segment.js';
 import type { EngineSegment } from './engine.js';
 
 export type ProblemKind = 'invalid-json' | 'missing' | 'count' | 'tokens' | 'line-break' | 'empty';
@@ -128,7 +128,7 @@ function countProblem(lang: string, expected: number, got: number, cut: boolean)
 
 function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKind; problem: string } | null {
   if (text.trim() === '' && segment.text.trim() !== '') return { kind: 'empty', problem: 'the translation is empty' };
-  const tokens = tokenProblem(segment.text, text);
+  const tokens = markProblem(segment.text, text);
   if (tokens) return { kind: 'tokens', problem: tokens };
   if (segment.singleLine && /[\r\n]/.test(text) && !/[\r\n]/.test(segment.text)) {
     return { kind: 'line-break', problem: 'must stay on one line, without line breaks' };
@@ -162,7 +162,7 @@ const TOKEN_VARIANT = /(?:<|＜|&lt;)\s*([/／]?)\s*([gGxX])\s*(\d+)\s*([/／]?)
 
 /** Rewrites token look-alikes to the exact tokens of `source`; everything else is kept. */
 export function normaliseTokens(source: string, text: string): string {
-  const known = new Set(tokensOf(source));
+  const known = new Set(marksOf(source));
   if (known.size === 0) return text;
   return text.replace(TOKEN_VARIANT, (original, closing: string, letter: string, number: string) => {
     const kind = letter.toLowerCase();

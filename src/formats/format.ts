@@ -1,10 +1,10 @@
 /**
  * The contract every format adapter keeps: a document becomes segments (human text
- * with opaque tokens, see segment.ts) plus a template, and renders back by replacing
+ * with opaque segment marks, see segments/segment.ts) plus a template, and renders back by replacing
  * only the segments' source ranges. Everything outside a segment stays byte-identical.
  */
 import type { DocumentLimits } from './limits.js';
-import type { Segment } from './segment.js';
+import type { Segment } from '../segments/segment.js';
 
 export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -6,7 +6,7 @@
  */
 import { CLOSE, OPEN } from './template.js';
 import type { Escaper, Part, SegmentDraft } from './template.js';
-import type { SegmentKind } from './segment.js';
+import type { SegmentKind } from '../segments/segment.js';
 import { mayHoldPlaceholder, scanPlaceholders, scanRange, SpanList } from './placeholders.js';
 
 /** The part of DocumentBuilder the adapter uses. */

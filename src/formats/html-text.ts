@@ -18,7 +18,7 @@
  */
 import { decodeHTML } from 'entities/decode';
 import { escapeHtmlText, htmlTextEscape } from './escape.js';
-import { TOKEN_PATTERN } from './segment.js';
+import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import type { Escaper, SegmentSource } from './template.js';
 
 const AMPERSAND = 38;
@@ -30,7 +30,7 @@ const IS_SPACE = /^[ \t\n\r\f]+$/;
 /** What may hold more than one space, a line break or a character reference: else there is nothing to give back. */
 const SOURCE_TO_KEEP = /[\t\n\r\f&]| {2}/;
 const REFERENCE = /&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]*;?)/y;
-const TOKENS = new RegExp(TOKEN_PATTERN.source, 'g');
+const SEGMENT_MARKS = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
 
 function isSpaceCode(c: number): boolean {
   return c === SPACE_CODE || c === 9 /* tab */ || c === 10 /* line feed */ || c === 13 /* carriage return */ || c === 12 /* form feed */;
@@ -59,8 +59,8 @@ function piecesOf(text: string): Pieces {
   const texts: string[] = [];
   const tokens: string[] = [];
   let last = 0;
-  TOKENS.lastIndex = 0;
-  for (let match = TOKENS.exec(text); match; match = TOKENS.exec(text)) {
+  SEGMENT_MARKS.lastIndex = 0;
+  for (let match = SEGMENT_MARKS.exec(text); match; match = SEGMENT_MARKS.exec(text)) {
     texts.push(text.slice(last, match.index));
     tokens.push(match[0]);
     last = match.index + match[0].length;

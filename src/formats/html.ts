@@ -21,7 +21,7 @@ import { HtmlTree } from './html-tree.js';
 import type { TagAttributes, TreeHandler } from './html-tree.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
-import type { SegmentKind } from './segment.js';
+import type { SegmentKind } from '../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Patch, SegmentDraft } from './template.js';
 

@@ -25,7 +25,7 @@ import { DraftCollector, maskText } from './html-sink.js';
 import { MarkedMapper } from './markdown-marked.js';
 import { checkContainers } from './markdown-nesting.js';
 import type { InlineBlock, InlineNode } from './markdown-marked.js';
-import type { SegmentKind } from './segment.js';
+import type { SegmentKind } from '../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
 import type { Escaper, SegmentDraft } from './template.js';
 

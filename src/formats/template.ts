@@ -8,8 +8,8 @@
  */
 import { ServiceError } from '../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from './format.js';
-import { TOKEN_PATTERN, tokenProblem } from './segment.js';
-import type { Segment, SegmentKind } from './segment.js';
+import { SEGMENT_MARK_PATTERN, markProblem } from '../segments/segment.js';
+import type { Segment, SegmentKind } from '../segments/segment.js';
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
 export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };
@@ -291,7 +291,7 @@ export class DocumentBuilder {
 
   #textWithTokens(value: string): void {
     let last = 0;
-    for (const match of value.matchAll(TOKEN_PATTERN)) {
+    for (const match of value.matchAll(SEGMENT_MARK_PATTERN)) {
       if (match.index > last) this.#plainText(value.slice(last, match.index));
       this.literalToken(ATOM, this.#escape(match[0], { first: false, last: false }), 0);
       last = match.index + match[0].length;
@@ -440,7 +440,7 @@ function bidiInside(text: string): string {
   return pieces.join('');
 }
 
-const TOKEN_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+const MARK_SCAN = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
 
 /** Translations by segment index. */
 type Aligned = readonly (string | undefined)[];
@@ -639,7 +639,7 @@ export class TemplateDocument implements ExtractedDocument {
       this.#renderInside(index, info[at + START]!, info[at + END]!, translations, target);
       return;
     }
-    const problem = tokenProblem(segment.text, translated);
+    const problem = markProblem(segment.text, translated);
     if (problem) {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
@@ -667,7 +667,7 @@ export class TemplateDocument implements ExtractedDocument {
     }
     let last = 0;
     let first = true;
-    const re = TOKEN_SCAN;
+    const re = MARK_SCAN;
     re.lastIndex = 0;
     for (let match = re.exec(translated); match; match = re.exec(translated)) {
       const matchAt = match.index;
@@ -689,13 +689,13 @@ export class TemplateDocument implements ExtractedDocument {
   }
 }
 
-const TOKEN_RANGES_SCAN = new RegExp(TOKEN_PATTERN.source, 'g');
+const MARK_RANGES_SCAN = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
 
 /** The source ranges of a segment's tokens (SegmentSource.tokenRanges), from its masked text and the token table. */
 function tokenRanges(text: string, tokens: Int32Array, firstToken: number, atoms: number): number[] {
   const ranges: number[] = [];
   if (!text.includes('<')) return ranges;
-  const re = TOKEN_RANGES_SCAN;
+  const re = MARK_RANGES_SCAN;
   re.lastIndex = 0;
   let sorted = true;
   for (let match = re.exec(text); match; match = re.exec(text)) {

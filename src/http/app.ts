@@ -1,6 +1,6 @@
 /**
  * The Fastify app as a value: built from its dependencies, never listening itself
- * (server.ts does that), so tests build one and use `inject` or a real port.
+ * (src/run/serve.ts does that), so tests build one and use `inject` or a real port.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';

@@ -5,7 +5,7 @@
  */
 import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/limits.js';
-import type { Segment } from '../formats/segment.js';
+import type { Segment } from '../segments/segment.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 
 export type WorkerRequest =

@@ -9,7 +9,7 @@ import { ServiceError } from '../errors.js';
 import type { DetectionResult, ExtractedDocument, Format } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DocumentLimits } from '../formats/limits.js';
-import { TOKEN_PATTERN } from '../formats/segment.js';
+import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 
 /**
  * Markup and placeholder tokens (`<gN>`, `</gN>`, `<xN/>`) one segment may carry. A real
@@ -45,7 +45,7 @@ export function extractDocument(
 function countTokenMarks(text: string): number {
   if (text.length < MAX_TOKENS_PER_SEGMENT * 4) return 0; // the shortest token is 4 characters (`<g1>`)
   let count = 0;
-  for (const _ of text.matchAll(TOKEN_PATTERN)) count++;
+  for (const _ of text.matchAll(SEGMENT_MARK_PATTERN)) count++;
   return count;
 }
 

@@ -6,7 +6,7 @@
  * failure, so a pooled document's template is freed in its worker.
  */
 import type { DetectionResult, ExtractedDocument, Format, RenderTarget } from '../formats/format.js';
-import type { Segment } from '../formats/segment.js';
+import type { Segment } from '../segments/segment.js';
 
 /** One rendering: the document in `target`, answered under `key` (the caller's spelling). */
 export interface RenderRequest {

@@ -9,7 +9,7 @@ import type { EngineLanguage, EngineSegment, TokenUsage, TranslationEngine } fro
 import { EngineError } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/limits.js';
-import { tokenProblem } from '../formats/segment.js';
+import { markProblem } from '../segments/segment.js';
 import type { Language } from '../languages.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
@@ -208,7 +208,7 @@ async function translateSegments(documents: readonly PreparedDocument[], options
           for (const segment of chunk.segments) {
             const text = translated?.get(segment.id);
             if (text === undefined) throw new EngineError('the model did not translate every segment', true);
-            const problem = tokenProblem(segment.text, text);
+            const problem = markProblem(segment.text, text);
             if (problem) throw new EngineError(`the model broke the document's markup (${problem})`, true);
             row[Number(segment.id)] = text;
           }

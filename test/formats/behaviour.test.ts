@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { tokenProblem } from '../../src/formats/segment.js';
+import { markProblem } from '../../src/segments/segment.js';
 import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 
 const html = getAdapter('html');
@@ -41,23 +41,23 @@ describe('inline markup stays with its words', () => {
   });
 });
 
-describe('tokenProblem', () => {
+describe('markProblem', () => {
   const source = 'Hello <g1>dear <x1/></g1> and <x2/>';
-  it('accepts moved tokens', () => assert.equal(tokenProblem(source, '<x2/> et <g1><x1/> cher</g1> bonjour'), null));
-  it('rejects a missing token', () => assert.match(tokenProblem(source, 'Hello <g1>dear <x1/></g1>')!, /missing token <x2\/>/));
-  it('rejects an invented token', () => assert.match(tokenProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x3/>')!, /unexpected token <x3\/>/));
-  it('rejects a duplicated token', () => assert.match(tokenProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x2/>')!, /more than once/));
-  it('rejects an unbalanced pair', () => assert.match(tokenProblem(source, 'Hello </g1>dear <x1/><g1> <x2/>')!, /not properly nested/));
+  it('accepts moved tokens', () => assert.equal(markProblem(source, '<x2/> et <g1><x1/> cher</g1> bonjour'), null));
+  it('rejects a missing token', () => assert.match(markProblem(source, 'Hello <g1>dear <x1/></g1>')!, /missing token <x2\/>/));
+  it('rejects an invented token', () => assert.match(markProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x3/>')!, /unexpected token <x3\/>/));
+  it('rejects a duplicated token', () => assert.match(markProblem(source, 'Hello <g1>dear <x1/></g1> <x2/><x2/>')!, /more than once/));
+  it('rejects an unbalanced pair', () => assert.match(markProblem(source, 'Hello </g1>dear <x1/><g1> <x2/>')!, /not properly nested/));
   it('checks tens of thousands of tokens in the source order in linear time, and still finds a fault among them', () => {
     const many = Array.from({ length: 50_000 }, (_, i) => `<g${i + 1}>w</g${i + 1}> <x${i + 1}/>`).join(' ');
     const translated = many.replaceAll('w', 'v');
     const started = performance.now();
-    assert.equal(tokenProblem(many, translated), null);
+    assert.equal(markProblem(many, translated), null);
     assert.ok(performance.now() - started < 1000, `${(performance.now() - started).toFixed(0)} ms`);
     const crossed = `<g1>a <g2>b</g1></g2> ${many.slice(many.indexOf('<x1/>'))}`;
-    assert.match(tokenProblem(crossed, crossed)!, /not properly nested/);
+    assert.match(markProblem(crossed, crossed)!, /not properly nested/);
     const twice = `${many} <x7/>`;
-    assert.match(tokenProblem(twice, twice)!, /<x7\/> appears more than once/);
+    assert.match(markProblem(twice, twice)!, /<x7\/> appears more than once/);
   });
 });
 

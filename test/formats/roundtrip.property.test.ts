@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { getAdapter } from '../../src/formats/index.js';
-import { tokenProblem } from '../../src/formats/segment.js';
+import { markProblem } from '../../src/segments/segment.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { byteExactProblem } from './byte-exact.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from './helpers.js';
@@ -20,7 +20,7 @@ const inlineText = fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1
 
 /** Every segment's pseudo translation must itself satisfy the token check. */
 function assertPseudoTokensValid(segments: readonly { text: string }[]): void {
-  for (const s of segments) assert.equal(tokenProblem(s.text, pseudoTranslate(s.text, true)), null);
+  for (const s of segments) assert.equal(markProblem(s.text, pseudoTranslate(s.text, true)), null);
 }
 
 describe('plain round trips', () => {

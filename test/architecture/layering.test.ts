@@ -1,0 +1,324 @@
+/**
+ * The layering of src/, checked on the source text: every `import … from`, `export … from`
+ * (type-only ones too: a type import today is a value import tomorrow), side-effect
+ * `import '…'` and dynamic `import('…')` in every .ts file under src/. A relative
+ * specifier is resolved to the src/ top-level folder (or top-level file) it lands in.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * What each src/ folder may import of the project, written once. Why: a newcomer should be
+ * able to read formats/ or engines/ alone, run a worker without the HTTP stack, and change
+ * http/ without touching the domain (docs/decisions/0013-segments-and-run-rooms.md and the
+ * rules of the house in the design). A room is a top-level folder (`formats`) or file
+ * (`config.ts`); a folder may always import itself, and packages are not rooms.
+ */
+const RULES: readonly Rule[] = [
+  {
+    room: 'segments',
+    mayImportOnly: ['errors.ts'],
+    why: 'segments/ is the contract formats/ and engines/ share; it depends on nothing they could disagree on',
+  },
+  {
+    room: 'formats',
+    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts'],
+    why: 'formats/ turns documents into segments and back; it knows nothing of models, HTTP or storage',
+  },
+  {
+    room: 'engines',
+    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'config.ts'],
+    why: 'engines/ translates segments; it knows nothing of formats\' syntax, HTTP or storage (config.ts: registry.ts is where configuration picks an engine)',
+  },
+  { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
+  { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
+  { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },
+  { room: 'http', mayNotImport: ['run'], why: 'http/ is the Fastify app as a value; listening and process lifetime live in run/' },
+];
+
+/** The worker runner's entry files; nothing they reach inside src/ may import these packages. */
+const WORKER_ENTRY = /^run\/worker[^/]*\.ts$/;
+const HTTP_PACKAGE = /^(fastify|@fastify\/.+)$/;
+
+/**
+ * Import edges between rooms that break a rule or close a cycle today and cannot be fixed
+ * without a larger move. Each entry is debt with a reason; the test fails on any violation
+ * not listed here, and on an entry that no longer matches anything (remove it then).
+ */
+const KNOWN_EXCEPTIONS: readonly KnownException[] = [
+  // The services of translation/, jobs/ and usage/ take `AppDeps` (deps.ts), and deps.ts
+  // names types of translation/ and jobs/: cycles through deps.ts. Item 4 of the issue "A
+  // house a newcomer can find their way in" (each service declares the dependencies it
+  // needs) removes them.
+  { from: 'translation', to: 'deps.ts', why: 'translation/access.ts and service.ts take AppDeps; deps.ts imports translation/ types' },
+  { from: 'jobs', to: 'deps.ts', why: 'jobs/service.ts takes AppDeps; deps.ts imports jobs/ types' },
+  { from: 'usage', to: 'deps.ts', why: 'usage/service.ts takes AppDeps; deps.ts imports translation/ and jobs/, which import usage/' },
+];
+
+interface Rule {
+  readonly room: string;
+  readonly mayImportOnly?: readonly string[];
+  readonly mayNotImport?: readonly string[];
+  readonly why: string;
+}
+
+interface KnownException {
+  readonly from: string;
+  readonly to: string;
+  readonly why: string;
+}
+
+interface Import {
+  /** The importing file, relative to src/. */
+  readonly file: string;
+  /** As written. */
+  readonly specifier: string;
+  /** Relative to src/ for a relative specifier; undefined for a package or node: built-in. */
+  readonly target?: string;
+}
+
+const SRC = resolve('src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return sourceFiles(path);
+      return name.endsWith('.ts') ? [path] : [];
+    });
+}
+
+/** The specifiers a module's text imports or re-exports, in any of the four forms. */
+export function importSpecifiers(text: string): string[] {
+  // Comments may mention imports; strings rarely do, and src/ has no such string.
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const forms = [
+    /\b(?:import|export)\b[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\bimport\s+['"]([^'"]+)['"]/g,
+  ];
+  return forms.flatMap((form) => [...code.matchAll(form)].map((match) => match[1]!));
+}
+
+/** `../formats/format.js` from `src/engines/engine.ts` → `formats/format.ts`; a folder → its index.ts. */
+function resolveTarget(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const path = relative(SRC, resolve(dirname(join(SRC, file)), specifier)).split('\\').join('/');
+  if (path.endsWith('.js')) return `${path.slice(0, -3)}.ts`;
+  if (path.endsWith('.ts')) return path;
+  return `${path}/index.ts`;
+}
+
+/** The room a src/-relative path lives in: its top-level folder, or the file itself. */
+function roomOf(path: string): string {
+  return path.split('/')[0]!;
+}
+
+function readImports(): Import[] {
+  return sourceFiles(SRC).flatMap((path) => {
+    const file = relative(SRC, path).split('\\').join('/');
+    return importSpecifiers(readFileSync(path, 'utf8')).map((specifier) => {
+      const target = resolveTarget(file, specifier);
+      return target === undefined ? { file, specifier } : { file, specifier, target };
+    });
+  });
+}
+
+function describeImport(edge: Import): string {
+  return `src/${edge.file} imports '${edge.specifier}'`;
+}
+
+function isKnown(from: string, to: string): boolean {
+  return KNOWN_EXCEPTIONS.some((exception) => exception.from === from && exception.to === to);
+}
+
+/** Every cross-room import that a rule forbids, as a message naming the file and the import. */
+function ruleViolations(imports: readonly Import[]): string[] {
+  const problems: string[] = [];
+  for (const edge of imports) {
+    if (edge.target === undefined) continue;
+    const from = roomOf(edge.file);
+    const to = roomOf(edge.target);
+    if (from === to || isKnown(from, to)) continue;
+    for (const rule of RULES) {
+      if (rule.room !== from) continue;
+      const forbidden = rule.mayImportOnly ? !rule.mayImportOnly.includes(to) : rule.mayNotImport!.includes(to);
+      if (forbidden) problems.push(`${describeImport(edge)} (${to}): ${rule.why}`);
+    }
+  }
+  return problems;
+}
+
+/** The room graph's cycles (one per strongly connected component), each as `a -> b -> a`. */
+function roomCycles(imports: readonly Import[]): string[] {
+  const graph = new Map<string, Set<string>>();
+  const evidence = new Map<string, Import>();
+  for (const edge of imports) {
+    if (edge.target === undefined) continue;
+    const from = roomOf(edge.file);
+    const to = roomOf(edge.target);
+    if (from === to || isKnown(from, to)) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+    if (!evidence.has(`${from} ${to}`)) evidence.set(`${from} ${to}`, edge);
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (room: string): void => {
+    index.set(room, index.size);
+    low.set(room, index.get(room)!);
+    stack.push(room);
+    onStack.add(room);
+    for (const next of graph.get(room) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(room, Math.min(low.get(room)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(room, Math.min(low.get(room)!, index.get(next)!));
+      }
+    }
+    if (low.get(room) === index.get(room)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== room);
+      if (component.length > 1) components.push(component);
+    }
+  };
+  for (const room of [...graph.keys()].sort()) if (!index.has(room)) visit(room);
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = component.sort()[0]!;
+    const path = shortestPath(start, start, (room) => [...(graph.get(room) ?? [])].filter((next) => members.has(next)).sort());
+    const steps = path.slice(1).map((to, i) => describeImport(evidence.get(`${path[i]} ${to}`)!));
+    return `${path.join(' -> ')} (${steps.join('; ')})`;
+  });
+}
+
+/** Breadth-first: the nodes from `start` to `goal` (which may equal start: a cycle). */
+function shortestPath(start: string, goal: string, next: (node: string) => readonly string[]): string[] {
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const following of next(node)) {
+      if (following === goal) {
+        const path = [goal, node];
+        for (let at = node; at !== start; at = previous.get(at)!) path.push(previous.get(at)!);
+        return path.reverse();
+      }
+      if (!previous.has(following) && following !== start) {
+        previous.set(following, node);
+        queue.push(following);
+      }
+    }
+  }
+  return [];
+}
+
+/** Files the worker entries reach inside src/ that import an HTTP package, each with the chain that reaches it. */
+function workerReachesHttp(imports: readonly Import[]): string[] {
+  const byFile = new Map<string, Import[]>();
+  for (const edge of imports) {
+    if (!byFile.has(edge.file)) byFile.set(edge.file, []);
+    byFile.get(edge.file)!.push(edge);
+  }
+  const entries = [...byFile.keys()].filter((file) => WORKER_ENTRY.test(file));
+  const cameFrom = new Map<string, string | undefined>(entries.map((file) => [file, undefined]));
+  const queue = [...entries];
+  const problems: string[] = [];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const edge of byFile.get(file) ?? []) {
+      if (edge.target === undefined) {
+        if (!HTTP_PACKAGE.test(edge.specifier)) continue;
+        const chain = [file];
+        for (let at = cameFrom.get(file); at !== undefined; at = cameFrom.get(at)) chain.push(at);
+        problems.push(`${describeImport(edge)}, reached by the worker runner: ${chain.reverse().map((f) => `src/${f}`).join(' -> ')}`);
+      } else if (!cameFrom.has(edge.target)) {
+        cameFrom.set(edge.target, file);
+        queue.push(edge.target);
+      }
+    }
+  }
+  return problems;
+}
+
+describe('the layering of src/', () => {
+  const imports = readImports();
+
+  it('reads every form of import: static, type-only, re-exports, side effects and dynamic', () => {
+    const sample = [
+      "import assert from 'node:assert';",
+      "import type { A,\n  B } from './a.js';",
+      "export { c } from '../c.js';",
+      "export * from './d.js';",
+      "import './e.js';",
+      "const f = await import('./f.js');",
+      "// import { no } from './comment.js';",
+      "/** import { no } from './doc-comment.js'; */",
+    ].join('\n');
+    assert.deepEqual(importSpecifiers(sample).sort(), ['../c.js', './a.js', './d.js', './e.js', './f.js', 'node:assert']);
+    assert.ok(
+      imports.some((edge) => edge.file === 'commands.ts' && edge.target === 'run/worker.ts'),
+      'the dynamic import of run/worker.js in commands.ts was not read',
+    );
+  });
+
+  it('every relative import lands on a file that exists', () => {
+    const missing = imports.filter((edge) => edge.target !== undefined && !statSync(join(SRC, edge.target), { throwIfNoEntry: false }));
+    assert.deepEqual(missing.map(describeImport), []);
+  });
+
+  it('no room imports what its rule forbids', () => {
+    assert.deepEqual(ruleViolations(imports), []);
+  });
+
+  it('the worker runner reaches no module that imports fastify or @fastify/*', () => {
+    assert.ok(imports.some((edge) => WORKER_ENTRY.test(edge.file)), 'no src/run/worker*.ts found');
+    assert.deepEqual(workerReachesHttp(imports), []);
+  });
+
+  it('the rooms of src/ import one another without a cycle', () => {
+    assert.deepEqual(roomCycles(imports), []);
+  });
+
+  it('every known exception still matches an import (remove the ones that do not)', () => {
+    const stale = KNOWN_EXCEPTIONS.filter(
+      (exception) => !imports.some((edge) => edge.target !== undefined && roomOf(edge.file) === exception.from && roomOf(edge.target) === exception.to),
+    );
+    assert.deepEqual(stale, []);
+  });
+
+  it('catches what it is meant to catch: a forbidden import, a cycle and Fastify behind the worker', () => {
+    const planted: Import[] = [
+      ...imports,
+      { file: 'engines/pseudo.ts', specifier: '../formats/index.js', target: 'formats/index.ts' },
+      { file: 'formats/plain.ts', specifier: '../translation/plan.js', target: 'translation/plan.ts' },
+      { file: 'jobs/worker.ts', specifier: '../http/app.js', target: 'http/app.ts' },
+    ];
+    assert.deepEqual(ruleViolations(planted), [
+      "src/engines/pseudo.ts imports '../formats/index.js' (formats): " + RULES.find((rule) => rule.room === 'engines')!.why,
+      "src/formats/plain.ts imports '../translation/plan.js' (translation): " + RULES.find((rule) => rule.room === 'formats')!.why,
+      "src/jobs/worker.ts imports '../http/app.js' (http): " + RULES.find((rule) => rule.room === 'jobs')!.why,
+    ]);
+    assert.ok(
+      roomCycles(planted).some((cycle) => cycle.includes("src/formats/plain.ts imports '../translation/plan.js'")),
+      roomCycles(planted).join('\n'),
+    );
+    assert.ok(
+      workerReachesHttp(planted).some((problem) => problem.startsWith("src/http/app.ts imports 'fastify'") && problem.includes('src/jobs/worker.ts -> src/http/app.ts')),
+      workerReachesHttp(planted).join('\n'),
+    );
+  });
+});
