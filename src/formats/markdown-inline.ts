@@ -3,7 +3,8 @@
  * takes a block's text (a paragraph, heading or table cell as marked's block lexer gives
  * it) and returns its inline nodes with text offsets, exactly as mdast (micromark + GFM)
  * reads them, or null when the text holds anything it does not implement. The caller
- * then reads the block with marked's inline lexer (and, failing that, with mdast).
+ * then has mdast read the block (marked's inline lexer, once a step between the two, read
+ * no block of 394 real READMEs that this reader declined; it was removed).
  *
  * Implemented, as micromark does it: text, character escapes and references (text to
  * mdast), code spans, emphasis and strong with `*` and `_` (micromark's attention

@@ -69,14 +69,6 @@ const fail = (): never => {
 
 /** Characters that may precede a nested block's first line on its source line. */
 const FIRST_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|\[[ xX]\](?=[ \t]))*$/;
-/** Inline syntax marked and micromark (GFM) read differently: such blocks go to mdast. */
-const RISKY_INLINE = /\[\^|~|\*\*\*|___|<[!?]|\\$/m;
-/**
- * GFM literal autolinks (`www.`, `http://`, e-mails): marked's rules for where they
- * start and end differ from micromark's (`npm@1.2.3`, `](u)` after a URL). The inline
- * reader implements micromark's; a block it declines that holds one goes to mdast.
- */
-const AUTOLINK_TRIGGER = /@|www\.|:\/\//i;
 const DEFINITION_START = /^ {0,3}\[[^\]]*\]:/m;
 /** A block starting with a GFM footnote definition (marked reads it as a paragraph or link definition). */
 const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\n]+\]:/;
@@ -417,15 +409,17 @@ export class MarkedMapper {
   }
 
   /**
-   * A block's inline nodes in source offsets: read by markdown-inline.ts, or else from
-   * marked's inline tokens (lexed now into `tokens`, which tile `text`, found at `at` in `raw`).
+   * A block's inline nodes in source offsets, read by markdown-inline.ts (`text` is found
+   * at `at` in `raw`); a block it declines goes to mdast.
    */
   #inlineBlock(tokens: Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
     // Line table of `raw`: normalised source start of each raw line.
     const rawLineStarts: number[] = [0];
     for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) rawLineStarts.push(i + 1);
     const map: LineMap = { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths };
-    const nodes = this.#scan(tokens, text, map) ?? this.#inline(this.#lexInline(tokens, text), 0, text, map);
+    // markdown-inline.ts reads the block, or mdast does (marked's inline lexer, once a
+    // middle step here, produced nodes for no block of the real-world corpus).
+    const nodes = this.#scan(tokens, text, map) ?? fail();
     return trimEdges(nodes, this.source);
   }
 
@@ -447,18 +441,6 @@ export class MarkedMapper {
       node.end = this.#endOf(map, node.end);
       if (node.children) this.#mapScan(node.children, map, depth + 1);
     }
-  }
-
-  /** marked's inline tokens of a block (lexed on demand, as marked's `lex` would have). */
-  #lexInline(tokens: Token[], text: string): Token[] {
-    // (marked's reference links follow other rules than micromark's, too.)
-    if (RISKY_INLINE.test(text) || AUTOLINK_TRIGGER.test(text) || (this.#references && text.includes(']'))) fail();
-    const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
-    if (tokens.length > (checkbox ? 1 : 0)) return tokens;
-    if (checkbox && !text.startsWith(checkbox)) fail();
-    this.#lexer.state.inRawBlock = false;
-    this.#lexer.inlineTokens(text.slice(checkbox.length), tokens);
-    return tokens;
   }
 
   /** Normalised source offset of block-text offset `t`. */
@@ -486,89 +468,6 @@ export class MarkedMapper {
     return this.orig(this.#map(map, b - 1) + 1);
   }
 
-  /** Inline tokens starting at offset `t` of the block text; each node's offsets are original. */
-  #inline(tokens: readonly Token[], t: number, text: string, map: LineMap): InlineNode[] {
-    const nodes: InlineNode[] = [];
-    for (const token of tokens) {
-      const raw = token.raw;
-      const a = t;
-      const b = t + raw.length;
-      if (text.slice(a, b) !== raw) fail();
-      t = b;
-      if (raw.length === 0) continue;
-      switch (token.type) {
-        case 'text':
-        case 'escape': {
-          if ((token as Tokens.Text).tokens) fail();
-          const previous = nodes[nodes.length - 1];
-          if (previous && previous.type === 'text') nodes[nodes.length - 1] = { type: 'text', start: previous.start, end: this.#endOf(map, b) };
-          else nodes.push({ type: 'text', start: this.#startOf(map, a), end: this.#endOf(map, b) });
-          break;
-        }
-        case 'em':
-        case 'strong':
-        case 'del': {
-          const inner = (token as Tokens.Em).text;
-          const d = (raw.length - inner.length) / 2;
-          if (!Number.isInteger(d) || d < 1 || raw.slice(d, d + inner.length) !== inner) fail();
-          const children = this.#inline((token as Tokens.Em).tokens, a + d, text, map);
-          if (sumRaw((token as Tokens.Em).tokens) !== inner.length) fail();
-          nodes.push({ type: token.type === 'em' ? 'emphasis' : token.type === 'del' ? 'delete' : 'strong', start: this.#startOf(map, a), end: this.#endOf(map, b), children });
-          break;
-        }
-        case 'link':
-        case 'image': {
-          const link = token as Tokens.Link;
-          const image = token.type === 'image';
-          const open = image ? 2 : 1;
-          if (raw[0] !== (image ? '!' : '[')) {
-            if (image) fail();
-            nodes.push({ type: 'autolink', start: this.#startOf(map, a), end: this.#endOf(map, b) });
-            break;
-          }
-          const inner = link.text;
-          if (raw.slice(open, open + inner.length) !== inner || raw[open + inner.length] !== ']') fail();
-          const after = raw.slice(open + inner.length + 1);
-          let type: string;
-          let full = false;
-          if (after.startsWith('(')) type = image ? 'image' : 'link';
-          else {
-            type = image ? 'imageReference' : 'linkReference';
-            if (after.startsWith('[') && after.length > 2) full = true;
-            else if (after !== '' && after !== '[]') fail();
-          }
-          const children = image ? [] : this.#inline(link.tokens ?? [], a + open, text, map);
-          if (!image && sumRaw(link.tokens ?? []) !== inner.length) fail();
-          nodes.push({ type, start: this.#startOf(map, a), end: this.#endOf(map, b), children, title: Boolean(link.title) && type === (image ? 'image' : 'link'), full });
-          break;
-        }
-        case 'codespan':
-          nodes.push({ type: token.type, start: this.#startOf(map, a), end: this.#endOf(map, b) });
-          break;
-        case 'br': {
-          // mdast's break ends with the line ending; the next line's indentation is text.
-          const nl = raw.indexOf('\n');
-          if (nl === -1 || nl === raw.length - 1) nodes.push({ type: 'break', start: this.#startOf(map, a), end: this.#endOf(map, b) });
-          else {
-            nodes.push({ type: 'break', start: this.#startOf(map, a), end: this.#endOf(map, a + nl + 1) });
-            nodes.push({ type: 'text', start: this.#startOf(map, a + nl + 1), end: this.#endOf(map, b) });
-          }
-          break;
-        }
-        case 'html':
-          nodes.push({ type: 'html', start: this.#startOf(map, a), end: this.#endOf(map, b), value: raw });
-          break;
-        case 'checkbox':
-          // GFM task marker: not part of the paragraph in mdast.
-          if (a !== 0) fail();
-          break;
-        default:
-          fail();
-      }
-    }
-    return nodes;
-  }
-
   #table(table: Tokens.Table, lines: { starts: number[]; lengths: number[] }, out: InlineBlock[]): void {
     const rows = [table.header, ...table.rows];
     if (lines.starts.length !== rows.length + 1) fail();
@@ -588,8 +487,8 @@ export class MarkedMapper {
         if (!this.norm.startsWith(cell.text, at) || at + cell.text.length > lineEnd) fail();
         if (cell.text.includes('|')) fail();
         const map: LineMap = { at: 0, rawLineStarts: [0], starts: [at], lengths: [cell.text.length] };
-        const tokens = cell.tokens as Token[];
-        const nodes = this.#scan(tokens, cell.text, map) ?? this.#inline(this.#lexInline(tokens, cell.text), 0, cell.text, map);
+        // (marked may have lexed the cell's inline tokens already; the reader reads the text itself.)
+        const nodes = this.#scan([], cell.text, map) ?? fail();
         out.push({ type: 'tableCell', children: trimEdges(nodes, this.source) });
         col = at + cell.text.length;
       }
@@ -603,12 +502,6 @@ const HTML_BLOCK_NAMES = new Set(
     ' ',
   ),
 );
-
-function sumRaw(tokens: readonly Token[]): number {
-  let sum = 0;
-  for (const token of tokens) sum += token.raw.length;
-  return sum;
-}
 
 const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 

@@ -259,7 +259,8 @@ describe('markdown inline reader in the marked path', () => {
       '***strong emphasis*** mix and ___other___ one.',
       '- item [a *b* `c`](/u "T")  \n  second line with ![img](i.png)',
       '> quoted [a [b](c) d](e)\n> and **bold**',
-      '| h | *c* |\n|---|---|\n| [x](y) | ***z*** |',
+      // (A cell that starts `[x]` looks like a task box to the reader and goes to mdast.)
+      '| h | *c* |\n|---|---|\n| [link](y) | ***z*** |',
       '1. [ ] task with *emphasis*\n2. [x] done',
       'Text with [not a link] and a{name} placeholder.',
     ].join('\n\n');
@@ -285,7 +286,7 @@ describe('markdown inline reader in the marked path', () => {
     }
   });
 
-  it('a block the reader declines is read from marked inline tokens or mdast, same result', () => {
+  it('a block the reader declines is read by mdast, same result', () => {
     const source = 'Mail <me@ex.com>, see www.ex.com and https://ex.com.\n\n[ref] and [t][ref]\n\n[ref]: https://r.example\n';
     const reference = docOf(source, 'mdast');
     const fast = docOf(source, 'marked');
