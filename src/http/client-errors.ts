@@ -36,6 +36,9 @@ const CLIENT_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string 
 };
 const MALFORMED = { code: 'invalid_request', message: 'the request is not valid HTTP/1.1' } as const;
 
+/** How long an answered client error's socket may take to flush before it is destroyed. */
+const CLOSE_GRACE_MS = 1_000;
+
 /** Node reports these when the peer is already gone: nothing to answer. */
 const GONE = new Set(['ECONNRESET', 'EPIPE']);
 
@@ -50,19 +53,23 @@ export function clientErrorHandler(logger: FastifyBaseLogger) {
     // The parser's error carries the raw bytes (rawPacket): log the code only.
     logger.info({ reqId: requestId, code: error.code, answer: code }, `client error: ${message}`);
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
-      const status = ERROR_STATUS[code];
-      const body = JSON.stringify({ error: code, message } satisfies ErrorBody);
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-          'Content-Type: application/json; charset=utf-8\r\n' +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          `X-Request-Id: ${requestId}\r\n` +
-          'Connection: close\r\n\r\n' +
-          body,
-      );
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
     }
-    socket.destroy();
+    const status = ERROR_STATUS[code];
+    const body = JSON.stringify({ error: code, message } satisfies ErrorBody);
+    // end(), not write() + destroy(): destroy() drops whatever the kernel has not taken
+    // yet. A peer that never reads cannot hold the socket: it is destroyed a second later.
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+    setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
   };
 }
 
