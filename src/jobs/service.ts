@@ -3,9 +3,8 @@
  * request, its pre-check reservation is held until it finishes, and workers are
  * nudged as soon as it is stored.
  */
-import type { User } from '../accounts/users.js';
 import type { Logger } from 'pino';
-import type { Database } from '../db/database.js';
+import type { User } from '../accounts/users.js';
 import { ServiceError } from '../errors.js';
 import type { TranslateInput } from '../translation/requests.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
@@ -36,7 +35,6 @@ export type JobView =
 
 /** What submitting and reading jobs use: the reservation's deps, the queue, and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
-  readonly database: Database;
   readonly jobDialect: JobDialect;
   readonly logger: Logger;
 }

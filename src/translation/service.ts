@@ -2,8 +2,8 @@
  * Synchronous translation for a user: access and pre-check, the work, and the charge
  * for delivered work only. A failure of the engine becomes 500 translation_error.
  */
-import type { User } from '../accounts/users.js';
 import type { Logger } from 'pino';
+import type { User } from '../accounts/users.js';
 import { EngineError, type TokenUsage } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
