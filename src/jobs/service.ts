@@ -3,14 +3,14 @@
  * request, its pre-check reservation is held until it finishes, and workers are
  * nudged as soon as it is stored.
  */
+import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
-import type { AppDeps } from '../deps.js';
 import { ServiceError } from '../errors.js';
-import { assertModelAccess, reserveForPreCheck } from '../translation/access.js';
 import type { TranslateInput } from '../translation/requests.js';
+import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { releaseReservation } from '../usage/ledger.js';
-import type { JobRow } from './dialect.js';
+import type { JobDialect, JobRow } from './dialect.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
 
 export type JobView =
@@ -33,9 +33,15 @@ export type JobView =
     }
   | { job_id: string; status: 'failed'; error: string };
 
+/** What submitting and reading jobs use: the reservation's deps, the queue, and a logger. */
+export interface JobServiceDeps extends ReservationDeps {
+  readonly jobDialect: JobDialect;
+  readonly logger: Logger;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function submitJob(deps: AppDeps, user: User, input: TranslateInput): Promise<JobRow> {
+export async function submitJob(deps: JobServiceDeps, user: User, input: TranslateInput): Promise<JobRow> {
   if (input.format === 'json') assertParsesAsJson(input.content);
   assertModelAccess(user, input.model);
   const { db } = deps.database;
@@ -61,7 +67,7 @@ export async function submitJob(deps: AppDeps, user: User, input: TranslateInput
   return job;
 }
 
-export async function getJobView(deps: AppDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobView> {
+export async function getJobView(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobView> {
   if (!UUID.test(id)) throw notFound();
   const { db } = deps.database;
   const job = await findJobForUser(db, id.toLowerCase(), user.id);

@@ -2,13 +2,15 @@
  * Synchronous translation for a user: access and pre-check, the work, and the charge
  * for delivered work only. A failure of the engine becomes 500 translation_error.
  */
+import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
-import type { AppDeps } from '../deps.js';
 import { EngineError, type TokenUsage } from '../engines/engine.js';
+import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
+import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
-import { assertModelAccess, reserveForPreCheck } from './access.js';
+import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import {
   prepareDocument,
@@ -19,13 +21,20 @@ import {
   type PreparedDocument,
 } from './translate-document.js';
 
+/** What synchronous translation uses: the reservation's deps, engines, the document pool, a logger. */
+export interface TranslationServiceDeps extends ReservationDeps {
+  readonly engines: EngineRegistry;
+  readonly documents: DocumentProcessing;
+  readonly logger: Logger;
+}
+
 export interface BatchTranslation {
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
   readonly usage: TokenUsage;
 }
 
 export async function translateForUser(
-  deps: AppDeps,
+  deps: TranslationServiceDeps,
   user: User,
   input: TranslateInput,
   signal: AbortSignal,
@@ -60,7 +69,7 @@ export async function translateForUser(
 }
 
 export async function translateBatchForUser(
-  deps: AppDeps,
+  deps: TranslationServiceDeps,
   user: User,
   input: BatchInput,
   signal: AbortSignal,
@@ -74,7 +83,7 @@ export async function translateBatchForUser(
 }
 
 async function translatePreparedBatch(
-  deps: AppDeps,
+  deps: TranslationServiceDeps,
   user: User,
   input: BatchInput,
   prepared: readonly PreparedDocument[],
@@ -114,7 +123,7 @@ async function translatePreparedBatch(
 
 /** One line per delivered request: what its model calls cost and how long they took. */
 function logWork(
-  deps: AppDeps,
+  deps: TranslationServiceDeps,
   message: string,
   work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number },
 ): void {
@@ -136,7 +145,7 @@ function logWork(
 
 /** Holds the pre-check reservation around `work`; charges on success, releases on failure. */
 async function withReservation<T>(
-  deps: AppDeps,
+  deps: TranslationServiceDeps,
   user: User,
   estimate: number,
   work: () => Promise<{ value: T; usage: TokenUsage }>,

@@ -47,15 +47,7 @@ const HTTP_PACKAGE = /^(fastify|@fastify\/.+)$/;
  * without a larger move. Each entry is debt with a reason; the test fails on any violation
  * not listed here, and on an entry that no longer matches anything (remove it then).
  */
-const KNOWN_EXCEPTIONS: readonly KnownException[] = [
-  // The services of translation/, jobs/ and usage/ take `AppDeps` (deps.ts), and deps.ts
-  // names types of translation/ and jobs/: cycles through deps.ts. Item 4 of the issue "A
-  // house a newcomer can find their way in" (each service declares the dependencies it
-  // needs) removes them.
-  { from: 'translation', to: 'deps.ts', why: 'translation/access.ts and service.ts take AppDeps; deps.ts imports translation/ types' },
-  { from: 'jobs', to: 'deps.ts', why: 'jobs/service.ts takes AppDeps; deps.ts imports jobs/ types' },
-  { from: 'usage', to: 'deps.ts', why: 'usage/service.ts takes AppDeps; deps.ts imports translation/ and jobs/, which import usage/' },
-];
+const KNOWN_EXCEPTIONS: readonly KnownException[] = [];
 
 interface Rule {
   readonly room: string;

@@ -3,11 +3,20 @@
  * model (403), then the free tier's token pre-check, which reserves the estimate.
  */
 import type { User } from '../accounts/users.js';
-import type { AppDeps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
 import type { PublicModel } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
-import { canUseAdvanced, hasTokenPreCheck, monthlyGrant } from '../usage/grants.js';
-import { reserveTokens } from '../usage/ledger.js';
+import { canUseAdvanced, hasTokenPreCheck, monthlyGrant } from './grants.js';
+import { reserveTokens } from './ledger.js';
+
+/** What the pre-check reads: the tier grants, the ledger, and the clock. */
+export interface ReservationDeps {
+  readonly config: Config;
+  readonly database: Database;
+  /** Milliseconds since the epoch. */
+  readonly clock: () => number;
+}
 
 export function assertModelAccess(user: User, model: PublicModel): void {
   if (model === 'advanced' && !canUseAdvanced(user.tier)) {
@@ -17,7 +26,7 @@ export function assertModelAccess(user: User, model: PublicModel): void {
 
 /** Reserves the estimate for a pre-checked tier; undefined for tiers without the check. */
 export async function reserveForPreCheck(
-  deps: AppDeps,
+  deps: ReservationDeps,
   user: User,
   estimate: number,
   jobId?: string,
