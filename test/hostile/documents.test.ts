@@ -23,24 +23,35 @@ const ANSWER_BOUND_MS = 5_000;
 const HEALTH_P90_MS = 150;
 const HEALTH_WORST_MS = 1_000;
 
-describe('hostile documents through the real app', () => {
-  let test: TestApp;
-  let base: string;
-  let auth: string;
+/**
+ * The real app listening on a loopback port with an enterprise key, its documents read
+ * within `documentTimeLimitMs`; the hooks belong to the calling describe.
+ */
+function servedApp(documentTimeLimitMs: number) {
+  const served = {
+    test: undefined as unknown as TestApp,
+    base: '',
+    auth: '',
+    translate: (body: unknown) =>
+      fetch(`${served.base}/translate`, {
+        method: 'POST',
+        headers: { authorization: served.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+  };
   before(async () => {
-    test = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', DOCUMENT_TIME_LIMIT_MS: '1500' } });
-    await test.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}/v1`;
-    auth = (await test.key('enterprise')).auth;
+    served.test = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', DOCUMENT_TIME_LIMIT_MS: String(documentTimeLimitMs) } });
+    await served.test.app.listen({ port: 0, host: '127.0.0.1' });
+    served.base = `http://127.0.0.1:${(served.test.app.server.address() as AddressInfo).port}/v1`;
+    served.auth = (await served.test.key('enterprise')).auth;
   });
-  after(() => test.close());
+  after(() => served.test.close());
+  return served;
+}
 
-  const translate = (body: unknown) =>
-    fetch(`${base}/translate`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+describe('hostile documents through the real app', () => {
+  const served = servedApp(1500);
+  const translate = served.translate;
 
   /** Median time of `n` ordinary requests, one after another. */
   async function ordinaryMedianMs(n: number): Promise<number> {
@@ -66,10 +77,10 @@ describe('hostile documents through the real app', () => {
     for (const shape of HOSTILE_SHAPES) {
       // Built before the clock starts: the bound is on the answer, not on making the request.
       const body = JSON.stringify({ content: fitted(shape), targets: ['fr'], ...(shape.format ? { format: shape.format } : {}) });
-      const { result, elapsed, latencies } = await whileHealthPolled(base, async () => {
-        const response = await fetch(`${base}/translate`, {
+      const { result, elapsed, latencies } = await whileHealthPolled(served.base, async () => {
+        const response = await fetch(`${served.base}/translate`, {
           method: 'POST',
-          headers: { authorization: auth, 'content-type': 'application/json' },
+          headers: { authorization: served.auth, 'content-type': 'application/json' },
           body,
         });
         return { response, text: await response.text() };
@@ -89,7 +100,7 @@ describe('hostile documents through the real app', () => {
     assert.ok(p90 < HEALTH_P90_MS, `90% of ${all.length} health checks within ${p90.toFixed(0)} ms\n${outcomes.join('\n')}`);
     console.log(outcomes.join('\n'));
 
-    const pool = test.services.documents.pool.stats();
+    const pool = served.test.services.documents.pool.stats();
     assert.equal(pool.documents, 0, 'every request released its document');
     assert.equal(pool.pending, 0);
 
@@ -103,23 +114,8 @@ describe('hostile documents through the real app', () => {
 });
 
 describe('a document past the time limit, through the real app', () => {
-  let test: TestApp;
-  let base: string;
-  let auth: string;
-  before(async () => {
-    test = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', DOCUMENT_TIME_LIMIT_MS: '200' } });
-    await test.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}/v1`;
-    auth = (await test.key('enterprise')).auth;
-  });
-  after(() => test.close());
-
-  const translate = (body: unknown) =>
-    fetch(`${base}/translate`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const served = servedApp(200);
+  const translate = served.translate;
 
   it('is refused 422 document_too_complex, its worker replaced, while a small request beside it is served', async () => {
     // ~1.9 MB of ordinary markdown: ~0.8 s to read on an idle machine, four times the limit.
@@ -139,7 +135,7 @@ describe('a document past the time limit, through the real app', () => {
     assert.match(body.message, /200 ms/);
     assert.equal(smallResponse.status, 200);
     await smallResponse.arrayBuffer();
-    assert.ok(test.services.documents.pool.stats().replaced >= 1, 'the worker was replaced');
+    assert.ok(served.test.services.documents.pool.stats().replaced >= 1, 'the worker was replaced');
     const next = await translate({ content: `<p>${'Hello there. '.repeat(200)}</p>`, format: 'html', targets: ['fr'] });
     assert.equal(next.status, 200);
   });
