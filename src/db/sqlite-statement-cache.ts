@@ -11,11 +11,17 @@
  * streamed query (`iterate`) holds the connection until it is done.
  */
 import type { Database as BetterSqliteDatabase, Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
 
 export const STATEMENT_CACHE_SIZE = 256;
 
-export function cachingStatements(sqlite: BetterSqliteDatabase, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase & { readonly cachedStatements: number } {
+/** What Kysely's SqliteDialect needs of a database, plus the cache's size for tests. */
+export interface CachingStatements {
+  prepare(sql: string): Statement;
+  close(): void;
+  readonly cachedStatements: number;
+}
+
+export function cachingStatements(sqlite: BetterSqliteDatabase, capacity = STATEMENT_CACHE_SIZE): CachingStatements {
   // A Map iterates in insertion order: re-inserting on a hit keeps the oldest use first.
   const statements = new Map<string, Statement>();
   return {
