@@ -9,7 +9,7 @@
  * then p99 of the service at half its median rate, then its peak RSS under 200
  * connections. The ratio of medians is printed last. Needs `npm run build`.
  *
- *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR]
+ *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR] [--limits=off]
  *
  * --profile=DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR` (the profile
  * is written when it exits); summarise it with bench/http/profile.ts.
@@ -31,6 +31,8 @@ const backends = (args.find((a) => !a.startsWith('--')) ?? 'sqlite,postgres').sp
 const ROUNDS = Number(option('rounds', '5'));
 const SECONDS = Number(option('seconds', '5'));
 const PROFILE_DIR = option('profile', '');
+/** --limits=off: PostgreSQL without Redis, one enterprise key (to tell the two apart). */
+const POSTGRES_LIMITS = option('limits', 'on') === 'on';
 const CONNECTIONS = 50;
 /** Scale-tier keys on the limited run: 120 requests a minute each. */
 const LIMITED_KEYS = 3_000;
@@ -58,6 +60,10 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function threads(pid: number): number {
+  return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -95,7 +101,7 @@ async function benchBackend(backend: Backend) {
   const created = await createTestDatabase(backend);
   const database = openDatabase(parseDatabaseUrl(created.url));
   await migrateToLatest(database.db);
-  const limited = backend === 'postgres';
+  const limited = backend === 'postgres' && POSTGRES_LIMITS;
   const now = Date.now();
   const keys: string[] = [];
   for (let i = 0; i < (limited ? LIMITED_KEYS : 1); i++) {
@@ -110,6 +116,8 @@ async function benchBackend(backend: Backend) {
     DATABASE_URL: created.url,
     PORT: String(servicePort),
     HOST: '127.0.0.1',
+    // As `npm start` runs it (README, docs/deployment.md#memory).
+    MALLOC_ARENA_MAX: '2',
     ...(limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' }),
   };
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
@@ -141,16 +149,21 @@ async function benchBackend(backend: Backend) {
     const serviceRate = median(rates.service);
     const half = await load(targets[0]!, { connections: CONNECTIONS, seconds: SECONDS, rate: Math.round(serviceRate / 2) });
     let peakRss = rssMb(service.pid!);
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(service.pid!))), 100);
+    let peakThreads = threads(service.pid!);
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMb(service.pid!));
+      peakThreads = Math.max(peakThreads, threads(service.pid!));
+    }, 100);
     const wide = await load(targets[0]!, { connections: 200, seconds: SECONDS }).finally(() => clearInterval(sampler));
     return {
-      backend: limited ? 'postgres+redis, limits on' : 'sqlite, limits off',
+      backend: limited ? 'postgres+redis, limits on' : `${backend}, limits off`,
       'service req/s (median)': Math.round(serviceRate),
       'bare req/s (median)': Math.round(median(rates.bare)),
       'service p99 ms at full load': median(p99s.service),
       'service p99 ms at half rate': half.p99,
       'half rate req/s': Math.round(half.rate),
       'RSS MB, 200 conns (peak)': Math.round(peakRss),
+      'threads (peak)': peakThreads,
       '200 conns req/s': Math.round(wide.rate),
       ratio: serviceRate / median(rates.bare),
     };

@@ -5,16 +5,16 @@
  * Each caller's promise settles only after the transaction holding its charge has
  * committed, so an answer is never sent for usage a crash could still lose.
  *
- * A batch's charges are summed per user and month (one upsert each, in user order so two
- * processes' batches lock rows in the same order) and its reservations dropped in one
+ * A batch's charges are summed per user and month and written in one upsert (rows in user
+ * order, so two processes' batches lock rows in the same order) and its reservations dropped in one
  * statement. If the batch fails, it is rolled back as a whole and every charge of it is
  * retried in a transaction of its own: the charge that is at fault fails (its request
  * answers an error) and the others commit; none is lost and none is counted twice.
  */
-import type { Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
-import { chargeUsage, type Usage } from './charge-usage.js';
+import type { Usage } from './charge-usage.js';
 import { periodOf } from './period.js';
 
 export interface Charge {
@@ -32,12 +32,26 @@ interface PendingCharge extends Charge {
 /** Charges in one transaction at most; bounds its statements (SQLite binds ≤ 32,766 values). */
 export const MAX_BATCH = 256;
 
+/**
+ * Batches being committed at once. SQLite has one connection and commits without waiting
+ * for the disk (WAL, synchronous=NORMAL): one at a time, so batches grow. PostgreSQL
+ * waits for its WAL flush on every commit; a few batches in flight keep its pool busy
+ * while one waits, and PostgreSQL flushes concurrent commits together.
+ */
+export function batchesInFlight(db: Db): number {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 4 : 1;
+}
+
 export class GroupCommit {
   private pending: PendingCharge[] = [];
-  private running = false;
+  private scheduled = false;
+  private inFlight = 0;
   private transactions = 0;
+  private readonly maxInFlight: number;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.maxInFlight = batchesInFlight(db);
+  }
 
   /** Transactions committed or attempted so far (a batch and each retry of its charges count one each). */
   get transactionCount(): number {
@@ -48,18 +62,30 @@ export class GroupCommit {
   charge(charge: Charge): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ ...charge, resolve, reject });
-      if (this.running) return;
-      this.running = true;
-      // One turn of the event loop lets the charges of requests finishing together join.
-      setImmediate(() => void this.drain());
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
+    this.scheduled = true;
+    // One turn of the event loop lets the charges of requests finishing together join.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.startBatch();
+    });
+  }
+
+  private async startBatch(): Promise<void> {
+    if (this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
+    this.inFlight += 1;
     try {
-      while (this.pending.length > 0) await this.commit(this.pending.splice(0, MAX_BATCH));
+      const batch = this.pending.splice(0, MAX_BATCH);
+      this.schedule(); // more than one batch waiting, and a slot free
+      await this.commit(batch);
     } finally {
-      this.running = false;
+      this.inFlight -= 1;
+      this.schedule();
     }
   }
 
@@ -96,8 +122,28 @@ async function writeCharges(trx: Transaction<DatabaseSchema>, charges: readonly 
     month.outputTokens += usage.outputTokens;
     months.set(key, month);
   }
-  const ordered = [...months.values()].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.now - b.now));
-  for (const month of ordered) await chargeUsage(trx, month.userId, month, month.now);
+  // One statement for the whole batch, its rows in user order so that two processes'
+  // batches lock the same rows in the same order (no deadlock on PostgreSQL).
+  const rows = [...months.values()]
+    .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.now - b.now))
+    .map((month) => ({
+      user_id: month.userId,
+      period: periodOf(month.now).key,
+      input_tokens: month.inputTokens,
+      output_tokens: month.outputTokens,
+      tokens_used: month.inputTokens + month.outputTokens,
+    }));
+  await trx
+    .insertInto('usage_monthly')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'period']).doUpdateSet({
+        input_tokens: sql`usage_monthly.input_tokens + excluded.input_tokens`,
+        output_tokens: sql`usage_monthly.output_tokens + excluded.output_tokens`,
+        tokens_used: sql`usage_monthly.tokens_used + excluded.tokens_used`,
+      }),
+    )
+    .execute();
   const reservations = charges.flatMap((charge) => (charge.reservationId ? [charge.reservationId] : []));
   if (reservations.length > 0) await trx.deleteFrom('token_reservations').where('id', 'in', reservations).execute();
 }
