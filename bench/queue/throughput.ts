@@ -5,12 +5,14 @@
  * first completion), so process start-up is not counted. Needs `npm run build`.
  *
  *   npx tsx bench/queue/throughput.ts [sqlite,postgres] [jobs=3000]
+ *   WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npx tsx bench/queue/throughput.ts ...   # profile the workers
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { backendsFromArgs, benchDatabase, insertPendingJobs } from './setup.js';
 
 const JOBS = Number(process.argv[3] ?? 3_000);
+const nodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONTENT = 'The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.';
 
 for (const backend of backendsFromArgs()) {
@@ -21,7 +23,7 @@ for (const backend of backendsFromArgs()) {
     const users = await Promise.all(Array.from({ length: 8 }, () => bench.userId()));
     await insertPendingJobs(bench.database, users, JOBS, CONTENT);
     const children = Array.from({ length: workers }, () =>
-      spawn(process.execPath, [resolve('dist/cli.js'), 'worker', '--no-migrate'], {
+      spawn(process.execPath, [...nodeArgs, resolve('dist/cli.js'), 'worker', '--no-migrate'], {
         env: { ...process.env, DATABASE_URL: bench.url, LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '4' },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DatabaseSchema } from './schema.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -32,7 +33,7 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma('synchronous = NORMAL');
     // Several processes (serve + worker) may share the file: wait for locks instead of failing.
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     return { db, kind: 'sqlite', url: config.url, close: () => db.destroy() };
   }
   // With the server unreachable a request fails within the connect timeout (answered

@@ -14,6 +14,8 @@ export interface JobDialect {
    * counting the attempt in the same statement (a worker killed mid-job has spent it).
    */
   claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined>;
+  /** Claims up to `limit` of the oldest runnable pending jobs at once, as claim does one; oldest first. */
+  claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]>;
   /** Calls `onNudge` whenever a job may have become claimable; resolves to an unsubscribe. */
   subscribe(onNudge: () => void): Promise<() => Promise<void>>;
   /** Tells every subscriber, in this process or (where the dialect can) others, to look. */

@@ -48,6 +48,31 @@ export async function adjustQueueCounts(db: DbOrTrx, createdAt: number, delta: 1
     .execute();
 }
 
+/**
+ * −1 for each of `createdAts` (jobs leaving the live states together), in one statement.
+ * Rows are summed per bucket and shard and sorted (fine before coarse, then bucket and
+ * shard), so this and adjustQueueCounts lock rows in one global order.
+ */
+export async function releaseQueueCounts(trx: Transaction<DatabaseSchema>, createdAts: readonly number[]): Promise<void> {
+  if (createdAts.length === 0) return;
+  const rows = new Map<string, { level: number; bucket: number; shard: number; active: number }>();
+  for (const createdAt of createdAts) {
+    const shard = Math.floor(Math.random() * SHARDS);
+    for (const [level, bucket] of [[FINE, fineBucket(createdAt)], [COARSE, coarseBucket(createdAt)]] as const) {
+      const key = `${level}:${bucket}:${shard}`;
+      const row = rows.get(key) ?? { level, bucket, shard, active: 0 };
+      row.active -= 1;
+      rows.set(key, row);
+    }
+  }
+  const ordered = [...rows.values()].sort((a, b) => a.level - b.level || a.bucket - b.bucket || a.shard - b.shard);
+  await trx
+    .insertInto('job_queue_counts')
+    .values(ordered)
+    .onConflict((oc) => oc.columns(['level', 'bucket', 'shard']).doUpdateSet({ active: sql`job_queue_counts.active + excluded.active` }))
+    .execute();
+}
+
 /** 1 + live jobs of all users created strictly before this one (ties by id). */
 export async function countedQueuePosition(db: Db, job: { id: string; created_at: number }): Promise<number> {
   const fine = fineBucket(job.created_at);

@@ -7,9 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { Format } from '../formats/format.js';
 import type { PublicModel } from '../engines/registry.js';
-import { chargeUsage, releaseJobReservation, type Usage } from '../usage/ledger.js';
+import type { Transaction } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.js';
+import { TransactionBatcher } from '../db/transaction-batcher.js';
+import { writeCharges } from '../usage/group-commit.js';
+import { releaseJobReservation, type Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
-import { adjustQueueCounts, countedQueuePosition } from './queue-counts.js';
+import { adjustQueueCounts, countedQueuePosition, releaseQueueCounts } from './queue-counts.js';
 
 /** What POST /jobs accepted, replayed by the worker. */
 export interface JobRequest {
@@ -87,21 +91,52 @@ export async function renewLease(db: Db, jobId: string, workerId: string, leaseM
   return result.numUpdatedRows > 0n;
 }
 
+export interface Completion {
+  readonly job: JobRow;
+  readonly workerId: string;
+  readonly translations: Record<string, string>;
+  readonly usage: Usage;
+  readonly now: number;
+}
+
 /**
  * Completes the job and charges its usage in one transaction; false (and nothing
  * charged) when the job is no longer this worker's.
  */
-export async function completeJob(
-  db: Db,
-  options: { job: JobRow; workerId: string; translations: Record<string, string>; usage: Usage; now: number },
-): Promise<boolean> {
-  const { job, workerId, usage, now } = options;
-  return db.transaction().execute(async (trx) => {
+export async function completeJob(db: Db, completion: Completion): Promise<boolean> {
+  return db.transaction().execute(async (trx) => (await completeJobsIn(trx, [completion]))[0]!);
+}
+
+const completionBatches = new WeakMap<Db, TransactionBatcher<Completion, boolean>>();
+
+/**
+ * completeJob, sharing its transaction with the completions that finish at the same
+ * time in this process (group commit, db/transaction-batcher.ts): resolves once committed.
+ */
+export function completeJobTogether(db: Db, completion: Completion): Promise<boolean> {
+  let batcher = completionBatches.get(db);
+  if (!batcher) {
+    // One batch at a time: a worker runs only a few jobs at once, and those that finish
+    // while a batch commits should wait for the next one rather than start their own.
+    batcher = new TransactionBatcher(db, completeJobsIn, { maxInFlight: 1 });
+    completionBatches.set(db, batcher);
+  }
+  return batcher.add(completion);
+}
+
+/**
+ * Completes `completions` inside `trx`: each job's row first (guarded by its lease),
+ * then, for those still ours, the charges, reservations and queue counts in one
+ * statement each — in a fixed order of rows, so concurrent batches cannot deadlock.
+ */
+async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: readonly Completion[]): Promise<boolean[]> {
+  const done: boolean[] = [];
+  for (const { job, workerId, translations, usage, now } of completions) {
     const result = await trx
       .updateTable('jobs')
       .set({
         status: 'completed',
-        result: JSON.stringify(options.translations),
+        result: JSON.stringify(translations),
         input_tokens: usage.inputTokens,
         output_tokens: usage.outputTokens,
         completed_at: now,
@@ -113,12 +148,20 @@ export async function completeJob(
       .where('locked_by', '=', workerId)
       .where('status', '=', 'processing')
       .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    await chargeUsage(trx, job.user_id, usage, now);
-    await releaseJobReservation(trx, job.id);
-    await adjustQueueCounts(trx, job.created_at, -1);
-    return true;
-  });
+    done.push(result.numUpdatedRows > 0n);
+  }
+  const completed = completions.filter((_, i) => done[i]);
+  if (completed.length === 0) return done;
+  await writeCharges(
+    trx,
+    completed.map(({ job, usage, now }) => ({ userId: job.user_id, usage, now })),
+  );
+  await trx.deleteFrom('token_reservations').where('job_id', 'in', completed.map(({ job }) => job.id)).execute();
+  await releaseQueueCounts(
+    trx,
+    completed.map(({ job }) => job.created_at),
+  );
+  return done;
 }
 
 /** Fails the job for good with a human-readable message; nothing is charged. */

@@ -16,7 +16,7 @@ import type { Db } from '../db/database.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
-import { completeJob, failJob, renewLease, returnJobToQueue } from './queue.js';
+import { completeJobTogether, failJob, renewLease, returnJobToQueue } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
 import { INTERNAL_FAILURE, runJob } from './run-job.js';
@@ -94,9 +94,11 @@ export class JobWorker extends EventEmitter {
       do {
         this.pumpAgain = false;
         while (!this.stopping && this.running.size < this.options.concurrency) {
-          const job = await this.options.dialect.claim(this.options.db, this.workerId, this.options.leaseMs, this.clock());
-          if (!job) break;
-          this.begin(job);
+          // Every free slot in one claim: one statement (and commit) for several jobs.
+          const free = this.options.concurrency - this.running.size;
+          const jobs = await this.options.dialect.claimBatch(this.options.db, this.workerId, this.options.leaseMs, this.clock(), free);
+          for (const job of jobs) this.begin(job);
+          if (jobs.length < free) break;
         }
       } while (this.pumpAgain && !this.stopping);
     } catch (error) {
@@ -142,7 +144,8 @@ export class JobWorker extends EventEmitter {
       if (entry.controller.signal.aborted) return;
       const now = this.clock();
       if (outcome.kind === 'completed') {
-        const done = await completeJob(db, { job, workerId: this.workerId, translations: outcome.translations, usage: outcome.usage, now });
+        // Shares its commit with the jobs completing at the same moment (group commit).
+        const done = await completeJobTogether(db, { job, workerId: this.workerId, translations: outcome.translations, usage: outcome.usage, now });
         if (done) {
           const { calls, cachedInputTokens, usage } = outcome;
           log.info({ modelCalls: calls, ...usage, cachedInputTokens }, 'job completed');

@@ -9,12 +9,12 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { ServiceError } from '../errors.js';
+import { groupCommitOf } from './group-commit.js';
 import { periodOf } from './period.js';
 
-export interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+import type { Usage } from './charge-usage.js';
+
+export { chargeUsage, type Usage } from './charge-usage.js';
 
 /** A synchronous request's reservation outlives a crashed process by at most this. */
 export const REQUEST_RESERVATION_TTL_MS = 15 * 60 * 1000;
@@ -77,38 +77,15 @@ export async function releaseJobReservation(db: DbOrTrx, jobId: string): Promise
   await db.deleteFrom('token_reservations').where('job_id', '=', jobId).execute();
 }
 
-/** Adds delivered usage to the user's month. Call inside the transaction that delivers. */
-export async function chargeUsage(db: DbOrTrx, userId: string, usage: Usage, now: number): Promise<void> {
-  const period = periodOf(now).key;
-  const total = usage.inputTokens + usage.outputTokens;
-  await db
-    .insertInto('usage_monthly')
-    .values({
-      user_id: userId,
-      period,
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      tokens_used: total,
-    })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'period']).doUpdateSet({
-        input_tokens: sql`usage_monthly.input_tokens + ${usage.inputTokens}`,
-        output_tokens: sql`usage_monthly.output_tokens + ${usage.outputTokens}`,
-        tokens_used: sql`usage_monthly.tokens_used + ${total}`,
-      }),
-    )
-    .execute();
-}
-
-/** Charges a synchronous request's usage and drops its reservation, atomically. */
+/**
+ * Charges a synchronous request's usage and drops its reservation, atomically; resolves
+ * once that is committed. Concurrent charges share one transaction (group-commit.ts).
+ */
 export async function chargeRequest(
   db: Db,
   options: { userId: string; usage: Usage; reservationId?: string; now: number },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await chargeUsage(trx, options.userId, options.usage, options.now);
-    if (options.reservationId) await releaseReservation(trx, options.reservationId);
-  });
+  await groupCommitOf(db).charge(options);
 }
 
 export async function tokensUsedInMonth(db: Db, userId: string, now: number): Promise<number> {

@@ -1,9 +1,10 @@
 /**
  * Bearer-key authentication for protected routes (spec §5). A missing or malformed
- * header, an unknown key and a revoked key all answer 401 invalid_api_key.
+ * header, an unknown key and a revoked key all answer 401 invalid_api_key (a revoked key
+ * within half a second of its revocation, in every process).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../../accounts/keys.js';
+import { authCacheOf } from '../../accounts/auth-cache.js';
 import type { User } from '../../accounts/users.js';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
@@ -23,7 +24,8 @@ export function authHook(deps: AppDeps) {
     if (!match) {
       throw new ServiceError('invalid_api_key', 'send your API key as "Authorization: Bearer <key>"');
     }
-    const user = await authenticate(deps.database.db, match[1]!);
+    // Cached for at most half a second (accounts/auth-cache.ts): revocations apply within it.
+    const user = await authCacheOf(deps.database.db).authenticate(match[1]!);
     if (!user) throw new ServiceError('invalid_api_key', 'the API key is unknown or has been revoked');
     request.user = user;
   };

@@ -25,14 +25,18 @@ export interface PostgresJobDialectOptions {
 
 export function createPostgresJobDialect(options: PostgresJobDialectOptions): JobDialect {
   const listener = new NotificationListener(options.url, options.logger);
-  return {
+  const dialect: JobDialect = {
     async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
+      return (await dialect.claimBatch(db, workerId, leaseMs, now, 1))[0];
+    },
+
+    async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
       const result = await sql<JobRow>`
         with next as (
           select id from jobs
           where status = 'pending' and run_at <= ${now}
           order by created_at, id
-          limit 1
+          limit ${limit}
           for update skip locked
         )
         update jobs
@@ -45,7 +49,8 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
         where jobs.id = next.id
         returning jobs.*
       `.execute(db);
-      return result.rows[0];
+      // UPDATE … RETURNING keeps no order: oldest first, as claimed.
+      return result.rows.sort(oldestFirst);
     },
 
     subscribe(onNudge: () => void): Promise<() => Promise<void>> {
@@ -56,6 +61,11 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
       await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
     },
   };
+  return dialect;
+}
+
+function oldestFirst(a: JobRow, b: JobRow): number {
+  return a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

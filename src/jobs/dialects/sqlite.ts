@@ -1,5 +1,5 @@
 /**
- * SQLite: one UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING claims atomically, as
+ * SQLite: one UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING claims atomically, as
  * SQLite runs one writer at a time. Wake-ups are an in-process signal; a worker in
  * another process sharing the file finds new jobs on its fallback poll.
  */
@@ -13,7 +13,11 @@ signal.setMaxListeners(0);
 
 export const sqliteJobDialect: JobDialect = {
   async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
-    return db
+    return (await sqliteJobDialect.claimBatch(db, workerId, leaseMs, now, 1))[0];
+  },
+
+  async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
+    const rows = await db
       .updateTable('jobs')
       .set((eb) => ({
         status: 'processing',
@@ -22,7 +26,7 @@ export const sqliteJobDialect: JobDialect = {
         lease_expires_at: now + leaseMs,
         updated_at: now,
       }))
-      .where('id', '=', (eb) =>
+      .where('id', 'in', (eb) =>
         eb
           .selectFrom('jobs')
           .select('id')
@@ -30,11 +34,13 @@ export const sqliteJobDialect: JobDialect = {
           .where('run_at', '<=', now)
           .orderBy('created_at')
           .orderBy('id')
-          .limit(1),
+          .limit(limit),
       )
       .where('status', '=', 'pending')
       .returningAll()
-      .executeTakeFirst();
+      .execute();
+    // RETURNING keeps no promised order: oldest first, as claimed.
+    return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   },
 
   async subscribe(onNudge: () => void): Promise<() => Promise<void>> {

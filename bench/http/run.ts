@@ -1,0 +1,179 @@
+/**
+ * POST /v1/translate against a bare Fastify server, in one run (docs/benchmarks.md,
+ * "HTTP request path"). For each backend, starts side by side as child processes:
+ *   - the service: `node dist/cli.js serve` (pseudo engine; SQLite with RATE_LIMIT_STORE=none
+ *     and an enterprise key, or PostgreSQL + Redis with rate limits on and scale-tier keys,
+ *     many of them so the 120 a minute of each key is never reached and every answer is a 200)
+ *   - bench/http/bare-server.ts: parses the same body and answers the same shape.
+ * autocannon runs here, 50 connections, alternating rounds (service, bare, service, ...);
+ * then p99 of the service at half its median rate, then its peak RSS under 200
+ * connections. The ratio of medians is printed last. Needs `npm run build`.
+ *
+ *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR] [--limits=off]
+ *
+ * --profile=DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR` (the profile
+ * is written when it exits); summarise it with bench/http/profile.ts.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { createKey } from '../../src/accounts/keys.js';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const backends = (args.find((a) => !a.startsWith('--')) ?? 'sqlite,postgres').split(',') as Backend[];
+const ROUNDS = Number(option('rounds', '5'));
+const SECONDS = Number(option('seconds', '5'));
+const PROFILE_DIR = option('profile', '');
+/** --limits=off: PostgreSQL without Redis, one enterprise key (to tell the two apart). */
+const POSTGRES_LIMITS = option('limits', 'on') === 'on';
+const CONNECTIONS = 50;
+/** Scale-tier keys on the limited run: 120 requests a minute each. */
+const LIMITED_KEYS = 3_000;
+const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.on('error', fail);
+  });
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    const ok = await fetch(url).then((r) => r.status < 500, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function threads(pid: number): number {
+  return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface Target {
+  readonly name: 'service' | 'bare';
+  readonly url: string;
+  readonly headers: () => Record<string, string>;
+}
+
+async function load(target: Target, options: { connections: number; seconds: number; rate?: number }) {
+  const result = await autocannon({
+    url: target.url,
+    method: 'POST',
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    body: BODY,
+    requests: [{ method: 'POST', body: BODY, setupRequest: (request) => ({ ...request, headers: target.headers() }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors (${JSON.stringify(result.statusCodeStats)})`);
+  }
+  return { rate: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function benchBackend(backend: Backend) {
+  const created = await createTestDatabase(backend);
+  const database = openDatabase(parseDatabaseUrl(created.url));
+  await migrateToLatest(database.db);
+  const limited = backend === 'postgres' && POSTGRES_LIMITS;
+  const now = Date.now();
+  const keys: string[] = [];
+  for (let i = 0; i < (limited ? LIMITED_KEYS : 1); i++) {
+    keys.push((await createKey(database.db, { tier: limited ? 'scale' : 'enterprise', now })).key);
+  }
+  await database.close();
+
+  const servicePort = await freePort();
+  const barePort = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: created.url,
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    // As `npm start` runs it (README, docs/deployment.md#memory).
+    MALLOC_ARENA_MAX: '2',
+    ...(limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' }),
+  };
+  const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
+  const service = spawn(process.execPath, [...profileArgs, resolve('dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bare = spawn(process.execPath, ['--import', 'tsx', resolve('bench/http/bare-server.ts')], {
+    env: { ...process.env, PORT: String(barePort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitForHealth(`http://127.0.0.1:${servicePort}/v1/health`, service);
+    await waitForHealth(`http://127.0.0.1:${barePort}/v1/translate`, bare);
+    let next = 0;
+    const rotate = () => ({ authorization: `Bearer ${keys[next++ % keys.length]}`, 'content-type': 'application/json' });
+    const targets: Target[] = [
+      { name: 'service', url: `http://127.0.0.1:${servicePort}/v1/translate`, headers: rotate },
+      { name: 'bare', url: `http://127.0.0.1:${barePort}/v1/translate`, headers: rotate },
+    ];
+    for (const target of targets) await load(target, { connections: CONNECTIONS, seconds: 2 }); // JIT warm-up
+    const rates: Record<Target['name'], number[]> = { service: [], bare: [] };
+    const p99s: Record<Target['name'], number[]> = { service: [], bare: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const result = await load(target, { connections: CONNECTIONS, seconds: SECONDS });
+        rates[target.name].push(result.rate);
+        p99s[target.name].push(result.p99);
+        console.error(`${backend} round ${round + 1} ${target.name}: ${Math.round(result.rate)} req/s, p99 ${result.p99} ms`);
+      }
+    }
+    const serviceRate = median(rates.service);
+    const half = await load(targets[0]!, { connections: CONNECTIONS, seconds: SECONDS, rate: Math.round(serviceRate / 2) });
+    let peakRss = rssMb(service.pid!);
+    let peakThreads = threads(service.pid!);
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMb(service.pid!));
+      peakThreads = Math.max(peakThreads, threads(service.pid!));
+    }, 100);
+    const wide = await load(targets[0]!, { connections: 200, seconds: SECONDS }).finally(() => clearInterval(sampler));
+    return {
+      backend: limited ? 'postgres+redis, limits on' : `${backend}, limits off`,
+      'service req/s (median)': Math.round(serviceRate),
+      'bare req/s (median)': Math.round(median(rates.bare)),
+      'service p99 ms at full load': median(p99s.service),
+      'service p99 ms at half rate': half.p99,
+      'half rate req/s': Math.round(half.rate),
+      'RSS MB, 200 conns (peak)': Math.round(peakRss),
+      'threads (peak)': peakThreads,
+      '200 conns req/s': Math.round(wide.rate),
+      ratio: serviceRate / median(rates.bare),
+    };
+  } finally {
+    await Promise.all([stop(service), stop(bare)]);
+    await created.drop();
+  }
+}
+
+const rows = [];
+for (const backend of backends) rows.push(await benchBackend(backend));
+console.table(rows.map(({ ratio, ...row }) => row));
+for (const row of rows) console.log(`${row.backend}: service / bare Fastify = ${(row.ratio * 100).toFixed(1)} % (ratio of medians)`);

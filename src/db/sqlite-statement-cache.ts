@@ -1,0 +1,47 @@
+/**
+ * Kysely's SQLite driver calls `prepare(sql)` for every query it runs, and better-sqlite3
+ * compiles the statement anew each time: on the request path that was about a tenth of
+ * the CPU (docs/benchmarks.md, "HTTP request path"). This wrapper hands Kysely the same
+ * prepared statement for the same SQL text.
+ *
+ * Bounded, least recently used first out: SQL texts are finite except where a list is
+ * spelled into them (`in ($1, $2, …)` of varying length), and those must not grow the
+ * cache for ever. Reusing a statement is safe because the driver runs one query at a time
+ * on its one connection and each run finishes (all/run) before the next starts; a
+ * streamed query (`iterate`) holds the connection until it is done.
+ */
+import type { Database as BetterSqliteDatabase, Statement } from 'better-sqlite3';
+
+export const STATEMENT_CACHE_SIZE = 256;
+
+/** What Kysely's SqliteDialect needs of a database, plus the cache's size for tests. */
+export interface CachingStatements {
+  prepare(sql: string): Statement;
+  close(): void;
+  readonly cachedStatements: number;
+}
+
+export function cachingStatements(sqlite: BetterSqliteDatabase, capacity = STATEMENT_CACHE_SIZE): CachingStatements {
+  // A Map iterates in insertion order: re-inserting on a hit keeps the oldest use first.
+  const statements = new Map<string, Statement>();
+  return {
+    get cachedStatements() {
+      return statements.size;
+    },
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
