@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
@@ -43,8 +44,10 @@ for (const backend of testBackends()) {
 
     it('shares one allowance across the endpoints and all of a user\'s keys', async () => {
       now = T0;
-      const first = await t.key('free', 'shared-user');
-      const second = await t.key('free', 'shared-user');
+      // A user id of its own: the Redis window outlives the test database (60 s).
+      const userId = `shared-${randomUUID()}`;
+      const first = await t.key('free', userId);
+      const second = await t.key('free', userId);
       await translate(first.auth);
       await t.app.inject({ method: 'POST', url: '/v1/translate/batch', headers: { authorization: second.auth }, payload: { items: [{ id: 'a', content: 'x' }], targets: ['fr'] } });
       await t.app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: first.auth }, payload: { content: 'x', targets: ['fr'] } });
