@@ -2,11 +2,13 @@
  * The Fastify app as a value: built from its dependencies, never listening itself
  * (src/run/serve.ts does that), so tests build one and use `inject` or a real port.
  */
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
+import { registerReference } from './reference.js';
 import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { authHook } from './plugins/auth.js';
@@ -17,6 +19,8 @@ import { jobRoutes } from './routes/jobs.js';
 import { languageRoutes } from './routes/languages.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** 2 MiB (docs/contract.md §3.4). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -63,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limited: [authenticate, rateLimitHook(deps) as onRequestHookHandler],
   };
 
+  // Before the routes: the reference collects their schemas as they are added.
+  await registerReference(app, PACKAGE_VERSION);
   await app.register(
     async (v1) => {
       await v1.register(healthRoutes);
