@@ -13,10 +13,12 @@ import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { authHook } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
+import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { languageRoutes } from './routes/languages.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
 
@@ -56,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('user', undefined);
   registerRequestId(app);
+  countRequests(app);
   requireHost(app);
   refuseWhileClosing(app);
   registerErrorHandling(app);
@@ -79,5 +82,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  await app.register(metricsRoutes(deps));
   return app;
 }

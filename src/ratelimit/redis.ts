@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { rateLimitStoreFallbacks } from '../metrics/metrics.js';
 import { RATE_WINDOW_MS, type RateLimitDecision, type RateLimiter } from './limiter.js';
 
 /** The part of a Redis client this store uses (ioredis fits), so tests can pass a fake. */
@@ -117,6 +118,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   private recordFailure(error: unknown): void {
     this.failureCount += 1;
+    rateLimitStoreFallbacks.inc();
     this.failuresSinceLog += 1;
     const now = this.clock();
     if (!this.down) {
