@@ -19,6 +19,7 @@ import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { languageRoutes } from './routes/languages.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { playgroundRoutes } from './routes/playground.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
 
@@ -83,5 +84,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
   await app.register(metricsRoutes(deps));
+  await app.register(playgroundRoutes);
   return app;
 }
