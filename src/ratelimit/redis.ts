@@ -18,6 +18,8 @@ export interface RedisLike {
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   quit(): Promise<unknown>;
+  /** Drops the connection and stops reconnecting (ioredis); used when quit cannot reach the server. */
+  disconnect?(): void;
 }
 
 /**
@@ -150,6 +152,8 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => {});
+    // With Redis unreachable QUIT fails at once, but the client would go on reconnecting
+    // and keep the process alive: stop it outright.
+    await this.redis.quit().catch(() => this.redis.disconnect?.());
   }
 }
