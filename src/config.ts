@@ -63,6 +63,8 @@ export interface Config {
   /** Time a client has to send its request headers, and its whole request (headers and body). */
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  /** The bearer token GET /metrics asks for; undefined: /metrics is not served (404). */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     documentMemoryLimitMb: integer('DOCUMENT_MEMORY_LIMIT_MB', 256, 64, 16_384),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * SECOND,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * SECOND,
+    metricsToken: metricsToken(read('METRICS_TOKEN')),
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(
@@ -189,6 +192,15 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   return deepFreeze(config);
+}
+
+/** A token a scraper can send in `Authorization: Bearer …`: printable ASCII without spaces, long enough not to guess. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[\x21-\x7E]{16,256}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  }
+  return raw;
 }
 
 export function parseDatabaseUrl(raw: string): DatabaseConfig {

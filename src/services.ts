@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
+import { instrumentedRegistry } from './engines/instrumented.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
@@ -28,7 +29,8 @@ export async function createServices(
     config,
     database,
     jobDialect: createJobDialect(database, logger),
-    engines: overrides.engines ?? createEngineRegistry(config),
+    // Counted for GET /metrics: configured engines and a test's alike.
+    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config)),
     limiter,
     documents,
     logger,

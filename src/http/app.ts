@@ -2,21 +2,28 @@
  * The Fastify app as a value: built from its dependencies, never listening itself
  * (src/run/serve.ts does that), so tests build one and use `inject` or a real port.
  */
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
+import { registerReference } from './reference.js';
 import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { authHook } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
+import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { languageRoutes } from './routes/languages.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { playgroundRoutes } from './routes/playground.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** 2 MiB (docs/contract.md §3.4). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -52,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('user', undefined);
   registerRequestId(app);
+  countRequests(app);
   requireHost(app);
   refuseWhileClosing(app);
   registerErrorHandling(app);
@@ -63,6 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limited: [authenticate, rateLimitHook(deps) as onRequestHookHandler],
   };
 
+  // Before the routes: the reference collects their schemas as they are added.
+  await registerReference(app, PACKAGE_VERSION);
   await app.register(
     async (v1) => {
       await v1.register(healthRoutes);
@@ -73,5 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  await app.register(metricsRoutes(deps));
+  await app.register(playgroundRoutes);
   return app;
 }

@@ -14,6 +14,7 @@ import { writeCharges } from '../usage/group-commit.js';
 import { releaseJobReservation, type Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { adjustQueueCounts, countedQueuePosition, releaseQueueCounts } from './queue-counts.js';
+import { isLive } from './status-filters.js';
 
 /** What POST /jobs accepted, replayed by the worker. */
 export interface JobRequest {
@@ -210,4 +211,16 @@ export async function returnJobToQueue(
     .where('status', '=', 'processing')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Jobs waiting and running, of all users (GET /metrics); the live states' partial indexes serve it. */
+export async function liveJobCounts(db: Db): Promise<{ pending: number; processing: number }> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['status', db.fn.countAll<number | string>().as('count')])
+    .where(isLive)
+    .groupBy('status')
+    .execute();
+  const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
+  return { pending: count('pending'), processing: count('processing') };
 }

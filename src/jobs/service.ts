@@ -13,25 +13,22 @@ import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
 
-export type JobView =
+/**
+ * A job as its owner may see it. The HTTP answer's shape (snake_case, ISO timestamps)
+ * is built by the route (src/http/routes/jobs.ts).
+ */
+export type JobState =
+  | { id: string; status: 'pending' | 'processing'; createdAt: Date; updatedAt: Date; queuePosition?: number }
   | {
-      job_id: string;
-      status: 'pending' | 'processing';
-      created_at: string;
-      updated_at: string;
-      completed_at: null;
-      queue_position?: number;
-    }
-  | {
-      job_id: string;
+      id: string;
       status: 'completed';
-      created_at: string;
-      updated_at: string;
-      completed_at: string;
+      createdAt: Date;
+      updatedAt: Date;
+      completedAt: Date;
       translations: Record<string, string>;
-      usage: { input_tokens: number; output_tokens: number; total_tokens: number; model: string };
+      usage: { inputTokens: number; outputTokens: number; model: string };
     }
-  | { job_id: string; status: 'failed'; error: string };
+  | { id: string; status: 'failed'; error: string };
 
 /** What submitting and reading jobs use: the reservation's deps, the queue, and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
@@ -67,39 +64,36 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
   return job;
 }
 
-export async function getJobView(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobView> {
+export async function getJobState(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobState> {
   if (!UUID.test(id)) throw notFound();
   const { db } = deps.database;
   const job = await findJobForUser(db, id.toLowerCase(), user.id);
   if (!job) throw notFound();
-  const created_at = iso(job.created_at);
-  const updated_at = iso(job.updated_at);
+  const createdAt = date(job.created_at);
+  const updatedAt = date(job.updated_at);
   switch (job.status) {
     case 'pending':
     case 'processing': {
-      const view: JobView = { job_id: job.id, status: job.status, created_at, updated_at, completed_at: null };
+      const state: JobState = { id: job.id, status: job.status, createdAt, updatedAt };
       try {
-        view.queue_position = await queuePosition(db, job);
+        state.queuePosition = await queuePosition(db, job);
       } catch (error) {
         log(error); // spec §2.4: omitted when the count fails
       }
-      return view;
+      return state;
     }
-    case 'completed': {
-      const input = Number(job.input_tokens ?? 0);
-      const output = Number(job.output_tokens ?? 0);
+    case 'completed':
       return {
-        job_id: job.id,
+        id: job.id,
         status: 'completed',
-        created_at,
-        updated_at,
-        completed_at: iso(job.completed_at ?? job.updated_at),
+        createdAt,
+        updatedAt,
+        completedAt: date(job.completed_at ?? job.updated_at),
         translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
-        usage: { input_tokens: input, output_tokens: output, total_tokens: input + output, model: job.model },
+        usage: { inputTokens: Number(job.input_tokens ?? 0), outputTokens: Number(job.output_tokens ?? 0), model: job.model },
       };
-    }
     case 'failed':
-      return { job_id: job.id, status: 'failed', error: job.error ?? 'the job failed' };
+      return { id: job.id, status: 'failed', error: job.error ?? 'the job failed' };
   }
 }
 
@@ -115,6 +109,6 @@ function notFound(): ServiceError {
   return new ServiceError('not_found', 'no job with this id');
 }
 
-function iso(ms: number): string {
-  return new Date(Number(ms)).toISOString();
+function date(ms: number): Date {
+  return new Date(Number(ms));
 }

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import { jobDuration, secondsSince } from '../metrics/metrics.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { completeJobTogether, failJob, renewLease, returnJobToQueue } from './queue.js';
@@ -134,6 +135,7 @@ export class JobWorker extends EventEmitter {
     heartbeat.unref();
     try {
       let outcome;
+      const startedAt = performance.now();
       try {
         outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents);
       } catch (error) {
@@ -142,6 +144,7 @@ export class JobWorker extends EventEmitter {
         outcome = { kind: 'failed', error: INTERNAL_FAILURE } as const;
       }
       if (entry.controller.signal.aborted) return;
+      jobDuration.observe({ outcome: outcome.kind === 'retry' && job.attempts >= job.max_attempts ? 'failed' : outcome.kind }, secondsSince(startedAt));
       const now = this.clock();
       if (outcome.kind === 'completed') {
         // Shares its commit with the jobs completing at the same moment (group commit).

@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { rateLimitStoreFallbacks } from '../metrics/metrics.js';
 import { RATE_WINDOW_MS, type RateLimitDecision, type RateLimiter } from './limiter.js';
 
 /** The part of a Redis client this store uses (ioredis fits), so tests can pass a fake. */
@@ -17,6 +18,8 @@ export interface RedisLike {
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   quit(): Promise<unknown>;
+  /** Drops the connection and stops reconnecting (ioredis); used when quit cannot reach the server. */
+  disconnect?(): void;
 }
 
 /**
@@ -117,6 +120,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   private recordFailure(error: unknown): void {
     this.failureCount += 1;
+    rateLimitStoreFallbacks.inc();
     this.failuresSinceLog += 1;
     const now = this.clock();
     if (!this.down) {
@@ -148,6 +152,8 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => {});
+    // With Redis unreachable QUIT fails at once, but the client would go on reconnecting
+    // and keep the process alive: stop it outright.
+    await this.redis.quit().catch(() => this.redis.disconnect?.());
   }
 }

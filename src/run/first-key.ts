@@ -8,7 +8,8 @@ export async function createFirstKeyIfNone(services: Services, port: number): Pr
   if ((await countKeys(db)) > 0) return;
   const created = await createKey(db, { tier: 'free', name: 'first-run', now: services.clock() });
   const host = ['0.0.0.0', '::'].includes(services.config.host) ? '127.0.0.1' : services.config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const base = `${origin}/v1`;
   const { standard, advanced } = services.engines;
   process.stdout.write(
     [
@@ -20,6 +21,9 @@ export async function createFirstKeyIfNone(services: Services, port: number): Pr
       'Try it:',
       '',
       `  curl -s ${base}/translate -H 'Authorization: Bearer ${created.key}' -H 'Content-Type: application/json' -d '{"content":"Hello, world!","targets":["fr","de"]}'`,
+      '',
+      `Playground: ${origin}/  (paste the key there)`,
+      `API reference: ${origin}/docs  (OpenAPI document: ${base}/openapi.json)`,
       '',
       `Models: standard -> ${standard.id}, advanced -> ${advanced.id}` +
         (standard.id === 'pseudo' ? ' (pseudo = built-in pseudo-localization, not a real translation)' : ''),

@@ -106,6 +106,16 @@ describe('the translate-service command line', () => {
       assert.equal(response.status, 200);
       assert.equal(((await response.json()) as { translations: Record<string, string> }).translations.fr, 'Ĥéļļö, ŵöŕļḋ!');
       assert.ok(existsSync(join(dir, 'first', 'run.db')), 'the SQLite database lives where DATABASE_URL says');
+      // The message links the playground and the API reference, and both answer at those addresses.
+      const playground = /Playground: (\S+)/.exec(out)?.[1];
+      const reference = /API reference: (\S+)/.exec(out)?.[1];
+      assert.equal(playground, `http://127.0.0.1:${port}/`);
+      assert.equal(reference, `http://127.0.0.1:${port}/docs`);
+      for (const page of [playground!, reference!]) {
+        const answer = await fetch(page);
+        assert.equal(answer.status, 200, page);
+        assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+      }
     } finally {
       child.kill('SIGTERM');
     }

@@ -12,6 +12,7 @@ import type { EngineRegistry } from '../../src/engines/registry.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices, type Services } from '../../src/services.js';
+import { checkAnswers, recordAnswers, type OpenApiDocument, type RecordedAnswer } from './answer-check.js';
 import { createTestDatabase, testRateLimitEnv, type Backend } from './backends.js';
 
 export interface TestApp {
@@ -19,6 +20,8 @@ export interface TestApp {
   readonly services: Services;
   /** Every log line the app wrote, parsed. */
   readonly logs: Record<string, unknown>[];
+  /** Every answer given on a /v1 route; checked against the OpenAPI document on close. */
+  readonly answers: RecordedAnswer[];
   /** Creates a user with a key on `tier`; returns the bearer header value and ids. */
   key(tier: Tier, userId?: string): Promise<{ key: string; keyId: string; userId: string; auth: string }>;
   close(): Promise<void>;
@@ -54,19 +57,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   await migrateToLatest(services.database.db);
   const app = await buildApp(services);
+  const answers = recordAnswers(app);
   await app.ready();
   return {
     app,
     services,
     logs,
+    answers,
     async key(tier, userId) {
       const created = await createKey(services.database.db, { tier, now: services.clock(), ...(userId ? { userId } : {}) });
       return { key: created.key, keyId: created.keyId, userId: created.userId, auth: `Bearer ${created.key}` };
     },
     async close() {
+      const problems = checkAnswers(app.swagger() as unknown as OpenApiDocument, answers);
       await app.close();
       await services.close();
       await database.drop();
+      // Every answer the suite saw must be one the reference documents (docs/decisions/0020).
+      if (problems.length > 0) throw new Error(`answers the OpenAPI document does not describe:\n${problems.join('\n')}`);
     },
   };
 }

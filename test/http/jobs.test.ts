@@ -62,6 +62,9 @@ for (const backend of testBackends()) {
         assert.equal(body.completed_at, null);
         assert.match(body.updated_at, ISO);
         positions.push(body.queue_position);
+        // The poll interval the service suggests (docs/decisions/0021): whole seconds, 2 to 10.
+        const pollAfter = Number(response.headers['retry-after']);
+        assert.ok(Number.isInteger(pollAfter) && pollAfter >= 2 && pollAfter <= 10, `Retry-After ${response.headers['retry-after']}`);
       }
       assert.deepEqual(positions, [positions[0]!, positions[0]! + 1, positions[0]! + 2]);
     });
@@ -97,6 +100,7 @@ for (const backend of testBackends()) {
       assert.equal(response.statusCode, 200);
       const body = json(response);
       assert.deepEqual(Object.keys(body).sort(), ['completed_at', 'created_at', 'job_id', 'status', 'translations', 'updated_at', 'usage']);
+      assert.equal(response.headers['retry-after'], undefined, 'a finished job suggests no further poll');
       assert.equal(body.status, 'completed');
       assert.match(body.completed_at, ISO);
       assert.deepEqual(body.translations, { it: 'Ţŵö ŵöŕḋš', AR: '\u202BŢŵö ŵöŕḋš\u202C' });

@@ -57,27 +57,27 @@ describe('the usage report', () => {
   it('reports remaining tokens within the grant', () => {
     const report = buildUsageReport({ tier: 'free', used: 30_000, included: 100_000, now });
     assert.deepEqual(report, {
-      period_start: '2026-11-01T00:00:00.000Z',
-      period_end: '2026-11-30T23:59:59.999Z',
-      tokens_used: 30_000,
-      tokens_included: 100_000,
-      tokens_remaining: 70_000,
-      overage_tokens: 0,
+      periodStart: new Date('2026-11-01T00:00:00.000Z'),
+      periodEnd: new Date('2026-11-30T23:59:59.999Z'),
+      tokensUsed: 30_000,
+      tokensIncluded: 100_000,
+      tokensRemaining: 70_000,
+      overageTokens: 0,
       tier: 'free',
     });
   });
 
   it('reports overage past the grant and never a negative remainder', () => {
     const report = buildUsageReport({ tier: 'starter', used: 1_250_000, included: 1_000_000, now });
-    assert.equal(report.tokens_remaining, 0);
-    assert.equal(report.overage_tokens, 250_000);
+    assert.equal(report.tokensRemaining, 0);
+    assert.equal(report.overageTokens, 250_000);
   });
 
   it('has no grant, remainder or overage for enterprise', () => {
     const report = buildUsageReport({ tier: 'enterprise', used: 9_000_000_000, included: null, now });
-    assert.equal(report.tokens_included, null);
-    assert.equal(report.tokens_remaining, null);
-    assert.equal(report.overage_tokens, 0);
+    assert.equal(report.tokensIncluded, null);
+    assert.equal(report.tokensRemaining, null);
+    assert.equal(report.overageTokens, 0);
   });
 });
 

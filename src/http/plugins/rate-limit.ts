@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
+import { rateLimitRejections } from '../../metrics/metrics.js';
 import { requestsPerMinute } from '../../usage/grants.js';
 import { userOf } from './auth.js';
 
@@ -23,6 +24,7 @@ export function rateLimitHook(deps: AppDeps) {
     });
     if (!decision.allowed) {
       void reply.header('retry-after', decision.retryAfterSeconds);
+      rateLimitRejections.inc({ tier: user.tier });
       throw new ServiceError(
         'rate_limit_reached',
         `the ${user.tier} tier allows ${limit} requests a minute; retry in ${decision.retryAfterSeconds} s`,

@@ -1,22 +1,94 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { getJobView, submitJob } from '../../jobs/service.js';
+import type { PublicModel } from '../../engines/registry.js';
+import { getJobState, submitJob, type JobState } from '../../jobs/service.js';
 import { userOf } from '../plugins/auth.js';
+import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
+import { JobCreated, JobParams, JobView } from '../schemas/jobs.js';
+import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
+import { TranslateBody } from '../schemas/translate.js';
 import { parseTranslateBody } from '../schemas/translate-body.js';
 import type { ProtectedHooks } from '../app.js';
 
+/**
+ * The poll interval a waiting job's answer suggests in Retry-After (docs/decisions/0021):
+ * a running job soon, a queued one later the further back it waits, never past 10 s.
+ */
+export function pollAfterSeconds(job: JobState): number | undefined {
+  if (job.status === 'processing') return 2;
+  if (job.status === 'pending') return Math.min(10, 2 + Math.floor((job.queuePosition ?? 1) / 4));
+  return undefined;
+}
+
+const submitSchema = limitedRoute({
+  tag: 'jobs',
+  summary: 'Queue a document for translation in the background',
+  description: 'Answers 202 at once; poll GET /v1/jobs/{id}. Usage is charged when the job completes.',
+  body: TranslateBody,
+  answers: { 202: JobCreated },
+  errors: [...BODY_ERRORS, ...BILLED_ERRORS],
+});
+
+const viewSchema = authenticatedRoute({
+  tag: 'jobs',
+  summary: 'A job\'s status, and its translations once completed',
+  description: 'Does not spend the rate limit. A failed job is a 200 with status failed.',
+  params: JobParams,
+  answers: { 200: JobView },
+  answerHeaders: {
+    200: { 'Retry-After': Type.Integer({ minimum: 1, description: 'While the job waits: seconds until it is worth asking again.' }) },
+  },
+  errors: ['not_found'],
+});
+
 export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.post('/jobs', { onRequest: hooks.limited }, async (request, reply) => {
+  return async (plain: FastifyInstance): Promise<void> => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post('/jobs', { schema: submitSchema, onRequest: hooks.limited }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       const job = await submitJob(deps, userOf(request), input);
-      return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(job.created_at).toISOString() });
+      return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(Number(job.created_at)).toISOString() });
     });
 
-    app.get<{ Params: { id: string } }>('/jobs/:id', { onRequest: hooks.authenticated }, async (request) => {
-      return getJobView(deps, userOf(request), request.params.id, (error) =>
+    app.get('/jobs/:id', { schema: viewSchema, onRequest: hooks.authenticated }, async (request, reply) => {
+      const job = await getJobState(deps, userOf(request), (request.params as { id: string }).id, (error) =>
         request.log.warn({ err: error }, 'queue position could not be counted; omitted'),
       );
+      const pollAfter = pollAfterSeconds(job);
+      if (pollAfter !== undefined) void reply.header('retry-after', pollAfter);
+      return jobView(job);
     });
   };
+}
+
+function jobView(job: JobState): JobView {
+  switch (job.status) {
+    case 'pending':
+    case 'processing':
+      return {
+        job_id: job.id,
+        status: job.status,
+        created_at: job.createdAt.toISOString(),
+        updated_at: job.updatedAt.toISOString(),
+        completed_at: null,
+        ...(job.queuePosition !== undefined ? { queue_position: job.queuePosition } : {}),
+      };
+    case 'completed': {
+      const { inputTokens, outputTokens, model } = job.usage;
+      return {
+        job_id: job.id,
+        status: 'completed',
+        created_at: job.createdAt.toISOString(),
+        updated_at: job.updatedAt.toISOString(),
+        completed_at: job.completedAt.toISOString(),
+        translations: job.translations,
+        usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, model: model as PublicModel },
+      };
+    }
+    case 'failed':
+      return { job_id: job.id, status: 'failed', error: job.error };
+  }
 }

@@ -1,14 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
 import { translateBatchForUser, translateForUser } from '../../translation/service.js';
 import { abortOnClientClose } from '../abort-on-close.js';
 import { userOf } from '../plugins/auth.js';
+import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
+import { limitedRoute } from '../schemas/route.js';
+import { BatchAnswer, BatchBody, TranslateAnswer, TranslateBody } from '../schemas/translate.js';
 import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
 import type { ProtectedHooks } from '../app.js';
 
+/** What translating a document can fail with, beyond the body's checks: its reading (422) and the model (500). */
+const WORK_ERRORS = [...BODY_ERRORS, ...BILLED_ERRORS, 'document_too_complex', 'translation_error'] as const;
+
+const translateSchema = limitedRoute({
+  tag: 'translation',
+  summary: 'Translate one document into up to 36 languages',
+  description: 'The answer waits for the translation. The format is detected when omitted; the answer then says what was detected and how sure.',
+  body: TranslateBody,
+  answers: { 200: TranslateAnswer },
+  errors: WORK_ERRORS,
+});
+
+const batchSchema = limitedRoute({
+  tag: 'translation',
+  summary: 'Translate up to 100 documents into the same languages',
+  description: 'All or nothing: one failed item fails the request with 500 translation_error, and nothing is charged.',
+  body: BatchBody,
+  answers: { 200: BatchAnswer },
+  errors: WORK_ERRORS,
+});
+
 export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.post('/translate', { onRequest: hooks.limited }, async (request, reply) => {
+  return async (plain: FastifyInstance): Promise<void> => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post('/translate', { schema: translateSchema, onRequest: hooks.limited }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
       const { inputTokens, outputTokens } = result.usage;
@@ -26,12 +53,12 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       };
     });
 
-    app.post('/translate/batch', { onRequest: hooks.limited }, async (request, reply) => {
+    app.post('/translate/batch', { schema: batchSchema, onRequest: hooks.limited }, async (request, reply) => {
       const input = parseBatchBody(request.body);
       const result = await translateBatchForUser(deps, userOf(request), input, abortOnClientClose(reply));
       const { inputTokens, outputTokens } = result.usage;
       return {
-        results: result.results,
+        results: result.results.map(({ id, translations }) => ({ id, translations })),
         usage: {
           total_tokens: inputTokens + outputTokens,
           input_tokens: inputTokens,

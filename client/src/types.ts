@@ -1,0 +1,41 @@
+/**
+ * Request and answer types, read from the generated `paths` (src/schema.ts) so they follow
+ * the service's OpenAPI document; nothing here is written by hand but the names.
+ */
+import type { paths } from './schema.js';
+
+type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
+
+/** The JSON body an operation takes. */
+export type RequestBody<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** The JSON body an operation answers with `status`. */
+export type AnswerBody<P extends keyof paths, M extends keyof paths[P], S extends number> =
+  Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : never) : never) : never;
+
+/** Every `error` code an operation can answer. */
+type OperationErrorCodes<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: R[S] extends { content: { 'application/json': { error: infer C } } } ? C : never }[keyof R]
+  : never;
+
+/** Every error code the service can answer, on any route (docs/errors.md). */
+export type ErrorCode = Extract<
+  { [P in keyof paths]: { [M in keyof paths[P]]-?: OperationErrorCodes<paths[P][M]> }[keyof paths[P]] }[keyof paths],
+  string
+>;
+
+export type TranslateRequest = RequestBody<'/v1/translate', 'post'>;
+export type TranslateResult = AnswerBody<'/v1/translate', 'post', 200>;
+export type BatchRequest = RequestBody<'/v1/translate/batch', 'post'>;
+export type BatchResult = AnswerBody<'/v1/translate/batch', 'post', 200>;
+export type JobRequest = RequestBody<'/v1/jobs', 'post'>;
+export type JobCreated = AnswerBody<'/v1/jobs', 'post', 202>;
+export type JobView = AnswerBody<'/v1/jobs/{id}', 'get', 200>;
+export type CompletedJob = Extract<JobView, { status: 'completed' }>;
+export type FailedJob = Extract<JobView, { status: 'failed' }>;
+export type Usage = AnswerBody<'/v1/usage', 'get', 200>;
+export type Languages = AnswerBody<'/v1/languages', 'get', 200>;
+export type Language = Languages['languages'][number];
+// The estimate route (POST /v1/translate/estimate) comes with the memory work: once it is
+// in the document, add `export type EstimateRequest/EstimateResult` here like the ones above.

@@ -1,0 +1,50 @@
+/** What POST /v1/jobs answers and GET /v1/jobs/{id} shows (docs/contract.md §3.11). */
+import { Type, type Static } from '@sinclair/typebox';
+import { ModelName, Translations } from './translate.js';
+
+const strict = { additionalProperties: false } as const;
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, milliseconds.' });
+const JobId = Type.String({ format: 'uuid' });
+
+export const JobCreated = Type.Object({ job_id: JobId, status: Type.Literal('pending'), created_at: Timestamp }, strict);
+
+export const JobParams = Type.Object({ id: Type.String({ description: 'The job_id POST /v1/jobs answered.' }) });
+
+const WaitingJob = Type.Object(
+  {
+    job_id: JobId,
+    status: Type.Union([Type.Literal('pending'), Type.Literal('processing')]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Type.Null(),
+    queue_position: Type.Optional(
+      Type.Integer({ minimum: 1, description: '1 + the pending or processing jobs of all users created before this one; omitted when it cannot be counted.' }),
+    ),
+  },
+  strict,
+);
+
+const CompletedJob = Type.Object(
+  {
+    job_id: JobId,
+    status: Type.Literal('completed'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Timestamp,
+    translations: Translations,
+    usage: Type.Object(
+      { input_tokens: Type.Integer({ minimum: 0 }), output_tokens: Type.Integer({ minimum: 0 }), total_tokens: Type.Integer({ minimum: 0 }), model: ModelName },
+      strict,
+    ),
+  },
+  strict,
+);
+
+const FailedJob = Type.Object({ job_id: JobId, status: Type.Literal('failed'), error: Type.String({ description: 'A plain sentence, no internals.' }) }, strict);
+
+export const JobView = Type.Union([WaitingJob, CompletedJob, FailedJob], {
+  description: 'Always 200, whatever the status. While the job waits, poll again after the Retry-After seconds this answer carries.',
+});
+
+export type JobCreated = Static<typeof JobCreated>;
+export type JobView = Static<typeof JobView>;

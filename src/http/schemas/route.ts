@@ -1,0 +1,66 @@
+/**
+ * One place that turns "what a route takes, answers and can fail with" into the Fastify
+ * route schema the OpenAPI document is generated from. A new /v1 route adds its body and
+ * answer schemas, then one of these calls; the answer check (test/helpers/answer-check.ts)
+ * fails for a /v1 route without one.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../../errors.js';
+import { ANY_ROUTE_ERRORS, AUTH_ERRORS, LIMITED_ERRORS, TRANSPORT_ERRORS, errorResponses } from './errors.js';
+import { limitedHeaders, plainHeaders, type Headers } from './headers.js';
+
+export const BEARER_AUTH = 'bearerAuth';
+
+export interface RouteDescription<Answers extends Record<number, TSchema>> {
+  readonly tag: 'translation' | 'jobs' | 'account' | 'service';
+  readonly summary: string;
+  readonly description?: string;
+  /** Described for the document and the client; checked in code (docs/decisions/0001). */
+  readonly body?: TSchema;
+  readonly params?: TSchema;
+  /** Success answers by status, e.g. `{ 200: TranslateAnswer }`. */
+  readonly answers: Answers;
+  /** Extra headers of a success answer, by status (e.g. Retry-After on a waiting job). */
+  readonly answerHeaders?: Record<number, Headers>;
+  /** The codes this route itself can answer, beyond those of its access level. */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** A route anyone may call. */
+export function publicRoute<A extends Record<number, TSchema>>(route: RouteDescription<A>) {
+  return schemaOf(route, [], () => plainHeaders(), false);
+}
+
+/** A route behind the API key that does not spend the rate limit (polling, usage). */
+export function authenticatedRoute<A extends Record<number, TSchema>>(route: RouteDescription<A>) {
+  return schemaOf(route, AUTH_ERRORS, () => plainHeaders(), true);
+}
+
+/** A route behind the API key and the per-user rate limit; its answers carry X-RateLimit-*. */
+export function limitedRoute<A extends Record<number, TSchema>>(route: RouteDescription<A>) {
+  return schemaOf(route, LIMITED_ERRORS, limitedHeaders, true);
+}
+
+function schemaOf<A extends Record<number, TSchema>>(
+  route: RouteDescription<A>,
+  accessErrors: readonly ErrorCode[],
+  headersFor: (status: number) => Headers,
+  secured: boolean,
+) {
+  const answers: Record<number, TSchema> = {};
+  for (const [status, schema] of Object.entries(route.answers) as [string, TSchema][]) {
+    const extra = route.answerHeaders?.[Number(status)] ?? {};
+    answers[Number(status)] = { ...schema, description: schema.description ?? 'Success.', headers: { ...headersFor(Number(status)), ...extra } };
+  }
+  const errors = errorResponses([...ANY_ROUTE_ERRORS, ...TRANSPORT_ERRORS, ...accessErrors, ...route.errors], headersFor);
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(route.body ? { body: route.body } : {}),
+    ...(route.params ? { params: route.params } : {}),
+    ...(secured ? { security: [{ [BEARER_AUTH]: [] }] } : {}),
+    // Typed as the success answers only: handlers return those; errors leave through the error handler.
+    response: { ...errors, ...answers } as unknown as A,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * What POST /v1/translate and /v1/translate/batch take and answer, for the OpenAPI
+ * document and the route types. The bodies are described here but checked in code
+ * (translate-body.ts, docs/decisions/0001): the document states the same limits.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { FORMATS } from '../../formats/format.js';
+import { MAX_BATCH_ITEMS, MAX_TARGETS } from './translate-body.js';
+
+const strict = { additionalProperties: false } as const;
+
+export const Content = Type.String({ minLength: 1, description: 'The document: plain text, markdown, JSON or HTML, up to the 2 MiB body limit.' });
+export const FormatName = Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: 'Omit it to let the service detect the format.' });
+export const Targets = Type.Array(Type.String({ description: 'A code from GET /v1/languages, matched case-insensitively.' }), {
+  minItems: 1,
+  maxItems: MAX_TARGETS,
+  uniqueItems: true,
+  description: `1 to ${MAX_TARGETS} distinct language codes (case-insensitively distinct).`,
+});
+export const Source = Type.String({ description: 'The source language, a code from GET /v1/languages; detected by the model when omitted.' });
+export const ModelName = Type.Union([Type.Literal('standard'), Type.Literal('advanced')], { description: '`advanced` needs a paid tier; default `standard`.' });
+
+export const TranslateBody = Type.Object({
+  content: Content,
+  targets: Targets,
+  source: Type.Optional(Source),
+  format: Type.Optional(FormatName),
+  model: Type.Optional(ModelName),
+});
+
+export const BatchBody = Type.Object({
+  items: Type.Array(Type.Object({ id: Type.String({ minLength: 1, description: 'Unique within the request.' }), content: Content, format: Type.Optional(FormatName) }), {
+    minItems: 1,
+    maxItems: MAX_BATCH_ITEMS,
+  }),
+  targets: Targets,
+  source: Type.Optional(Source),
+  model: Type.Optional(ModelName),
+});
+
+/** Translated documents by target code, spelled as the request spelled it. */
+export const Translations = Type.Record(Type.String(), Type.String());
+
+const TokenCounts = {
+  input_tokens: Type.Integer({ minimum: 0 }),
+  output_tokens: Type.Integer({ minimum: 0 }),
+  total_tokens: Type.Integer({ minimum: 0, description: 'What this request charged to the month.' }),
+};
+
+export const TranslateAnswer = Type.Object(
+  {
+    translations: Translations,
+    usage: Type.Object(
+      {
+        ...TokenCounts,
+        model: ModelName,
+        detected_format: Type.Optional(Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: 'Only when the request had no format.' })),
+        detection_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+export const BatchAnswer = Type.Object(
+  {
+    results: Type.Array(Type.Object({ id: Type.String(), translations: Translations }, strict), { description: 'In request order.' }),
+    usage: Type.Object({ ...TokenCounts, model: ModelName }, strict),
+  },
+  strict,
+);
+
+export type TranslateAnswer = Static<typeof TranslateAnswer>;
+export type BatchAnswer = Static<typeof BatchAnswer>;

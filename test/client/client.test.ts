@@ -1,0 +1,262 @@
+/**
+ * The typed client against the real service over HTTP: the app listening on a port, a real
+ * database, the pseudo engine, real failures (an engine that fails, a connection cut, the
+ * rate limit) rather than a mocked fetch.
+ */
+import assert from 'node:assert/strict';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import {
+  TranslateApiError,
+  TranslateClient,
+  TranslateJobFailedError,
+  TranslateNetworkError,
+  type ClientOptions,
+} from '../../client/src/index.js';
+import { EngineError, type ChunkTranslation, type TranslateChunkInput, type TranslationEngine } from '../../src/engines/engine.js';
+import type { EngineRegistry } from '../../src/engines/registry.js';
+import { JobWorker } from '../../src/jobs/worker.js';
+import { requestsPerMinute } from '../../src/usage/grants.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
+import { FailingEngine, pseudo, registryOf } from '../helpers/engines.js';
+
+/** Fails its first `failures` calls (retryable, so a 500 translation_error), then translates like pseudo. */
+class FlakyEngine implements TranslationEngine {
+  readonly id = 'flaky';
+  private readonly inner = pseudo();
+  readonly budget = this.inner.budget;
+  calls = 0;
+  constructor(private failures: number) {}
+  async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
+    this.calls++;
+    if (this.failures-- > 0) throw new EngineError('the model timed out', true);
+    return this.inner.translate(input);
+  }
+}
+
+/** The pseudo engine's marks removed (docs/contract.md §2): what it was given. */
+function unmark(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f\u202b\u202c]/g, '');
+}
+
+/** `translated` is the pseudo engine's rendering of `source`. */
+function assertPseudo(translated: string | undefined, source: string): void {
+  assert.ok(translated !== undefined && translated !== source, `translated: ${translated}`);
+  assert.equal(unmark(translated), source);
+}
+
+function workerFor(t: TestApp, engines: EngineRegistry): JobWorker {
+  return new JobWorker({
+    db: t.services.database.db,
+    dialect: t.services.jobDialect,
+    engines,
+    logger: t.services.logger,
+    concurrency: 2,
+    leaseMs: 30_000,
+    retentionMs: 24 * 3600_000,
+    pollIntervalMs: 100,
+    retryBaseMs: 10,
+  });
+}
+
+async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+}
+
+for (const backend of testBackends()) {
+  describe(`the typed client against the service on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
+    // In the past: jobs stored at the app's clock must be due for a worker on the real one.
+    const T0 = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    let now = T0;
+    const flaky = new FlakyEngine(0);
+    let t: TestApp;
+    let baseUrl: string;
+    const client = (apiKey: string, options: Partial<ClientOptions> = {}) =>
+      new TranslateClient({ baseUrl, apiKey, retry: { baseDelayMs: 50 }, ...options });
+    const keyOf = async (tier: 'free' | 'starter' | 'scale') => (await t.key(tier)).key;
+
+    before(async () => {
+      t = await startTestApp({ backend, clock: () => now, engines: { standard: flaky, advanced: flaky } });
+      baseUrl = await listen(t);
+    });
+    after(() => t.close());
+
+    it('translates, in batches, and reads languages and usage, typed by the document', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'));
+      const single = await api.translate({ content: 'Hello, world!', targets: ['fr', 'ar'] });
+      assertPseudo(single.translations.fr, 'Hello, world!');
+      assertPseudo(single.translations.ar, 'Hello, world!');
+      assert.match(single.translations.ar!, /^\u202B.*\u202C$/);
+      assert.equal(single.usage.detected_format, 'plain');
+      const batch = await api.translateBatch({ items: [{ id: 'a', content: 'One' }, { id: 'b', content: 'Two' }], targets: ['de'] });
+      assert.deepEqual(batch.results.map((r) => r.id), ['a', 'b']);
+      assertPseudo(batch.results[0]!.translations.de, 'One');
+      assertPseudo(batch.results[1]!.translations.de, 'Two');
+      const languages = await api.languages();
+      assert.equal(languages.languages.length, 43);
+      assert.ok(languages.languages.find((l) => l.code === 'he')?.rtl);
+      const usage = await api.usage();
+      assert.equal(usage.tier, 'starter');
+      assert.equal(usage.tokens_used, single.usage.total_tokens + batch.usage.total_tokens);
+    });
+
+    it('fails with a typed error carrying the code, and does not retry a 400', async () => {
+      const api = client(await keyOf('starter'));
+      const seen = t.answers.length;
+      await assert.rejects(api.translate({ content: 'Hi', targets: ['xx'] }), (error: unknown) => {
+        assert.ok(error instanceof TranslateApiError);
+        assert.equal(error.status, 400);
+        assert.equal(error.code, 'invalid_language');
+        assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/);
+        return true;
+      });
+      assert.equal(t.answers.length - seen, 1, 'one request, no retry');
+      await assert.rejects(client('not-a-key').usage(), (error: unknown) => error instanceof TranslateApiError && error.code === 'invalid_api_key');
+    });
+
+    it('retries 500 translation_error with backoff, then succeeds', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'), { onRetry: (info) => retries.push(info) });
+      const retries: { error: unknown; delayMs: number }[] = [];
+      flaky.calls = 0;
+      (flaky as unknown as { failures: number }).failures = 2;
+      const result = await api.translate({ content: 'Again', targets: ['fr'] });
+      assertPseudo(result.translations.fr, 'Again');
+      assert.equal(retries.length, 2);
+      for (const retry of retries) {
+        assert.ok(retry.error instanceof TranslateApiError && retry.error.code === 'translation_error');
+        assert.ok(retry.delayMs >= 0 && retry.delayMs <= 100, `full jitter under the cap: ${retry.delayMs}`);
+      }
+    });
+
+    it('gives up after maxAttempts and throws the last error', async () => {
+      (flaky as unknown as { failures: number }).failures = 10;
+      const api = client(await keyOf('starter'), { retry: { maxAttempts: 3, baseDelayMs: 10 } });
+      flaky.calls = 0;
+      await assert.rejects(api.translate({ content: 'Never', targets: ['fr'] }), (error: unknown) => error instanceof TranslateApiError && error.code === 'translation_error');
+      assert.equal(flaky.calls, 3);
+      (flaky as unknown as { failures: number }).failures = 0;
+    });
+
+    it('waits out 429 rate_limit_reached for its Retry-After, then succeeds', async () => {
+      now = T0;
+      const key = await keyOf('free');
+      const limit = requestsPerMinute('free')!;
+      for (let i = 0; i < limit; i++) {
+        const answer = await t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: `Bearer ${key}` }, payload: { content: 'x', targets: ['fr'] } });
+        assert.equal(answer.statusCode, 200);
+      }
+      now = T0 + 59_000; // one second before the first slot frees: Retry-After 1
+      const retries: { error: unknown; delayMs: number }[] = [];
+      const api = client(key, {
+        onRetry: (info) => {
+          retries.push(info);
+          now = T0 + 60_000;
+        },
+      });
+      const started = performance.now();
+      const result = await api.translate({ content: 'Later', targets: ['fr'] });
+      assertPseudo(result.translations.fr, 'Later');
+      assert.equal(retries.length, 1);
+      const error = retries[0]!.error as TranslateApiError;
+      assert.equal(error.code, 'rate_limit_reached');
+      assert.equal(error.retryAfterSeconds, 1);
+      assert.ok(retries[0]!.delayMs >= 1000, `waited ${retries[0]!.delayMs} ms`);
+      assert.ok(performance.now() - started >= 1000);
+    });
+
+    it('does not retry a 429 that asks for longer than maxDelayMs, and aborts a wait at once', async () => {
+      now = T0 + 120_000;
+      const key = await keyOf('free');
+      const limit = requestsPerMinute('free')!;
+      for (let i = 0; i < limit; i++) {
+        await t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: `Bearer ${key}` }, payload: { content: 'x', targets: ['fr'] } });
+      }
+      await assert.rejects(client(key).translate({ content: 'x', targets: ['fr'] }), (error: unknown) => error instanceof TranslateApiError && error.retryAfterSeconds === 60);
+      const patient = client(key, { retry: { maxDelayMs: 120_000 } });
+      const controller = new AbortController();
+      const started = performance.now();
+      setTimeout(() => controller.abort(new Error('caller gave up')), 100);
+      await assert.rejects(patient.translate({ content: 'x', targets: ['fr'] }, { signal: controller.signal }), /caller gave up/);
+      assert.ok(performance.now() - started < 5_000);
+      await assert.rejects(patient.usage({ signal: AbortSignal.abort(new Error('already')) }), /already/);
+    });
+
+    it('creates a job and waits for it at the interval the service suggests', async () => {
+      now = T0 + 300_000;
+      const api = client(await keyOf('scale'));
+      const job = await api.createJob({ content: 'Queued work', targets: ['fr'] });
+      assert.equal(job.status, 'pending');
+      const worker = workerFor(t, registryOf(pseudo()));
+      const polls: number[] = [];
+      const started = performance.now();
+      try {
+        const done = await api.waitForJob(job.job_id, {
+          onPoll: (view, waitMs) => {
+            polls.push(waitMs);
+            assert.equal(view.status, 'pending');
+            if (polls.length === 1) void worker.start();
+          },
+        });
+        assertPseudo(done.translations.fr, 'Queued work');
+      } finally {
+        await worker.stop(5_000);
+      }
+      assert.deepEqual(polls, [2_000]);
+      assert.ok(performance.now() - started >= 2_000);
+    });
+
+    it('reports a failed job as TranslateJobFailedError', async () => {
+      const api = client(await keyOf('scale'));
+      const job = await api.createJob({ content: 'Doomed', targets: ['fr'] });
+      const worker = workerFor(t, registryOf(new FailingEngine('the model returned invalid JSON', false)));
+      await worker.start();
+      try {
+        await assert.rejects(api.waitForJob(job.job_id), (error: unknown) => error instanceof TranslateJobFailedError && error.error === 'the model returned invalid JSON');
+      } finally {
+        await worker.stop(5_000);
+      }
+    });
+  });
+}
+
+describe('the typed client over a connection that fails', () => {
+  let t: TestApp;
+  let cutter: Server;
+  let cut = 0;
+  let baseUrl: string;
+  const open = new Set<Socket>();
+  before(async () => {
+    t = await startTestApp();
+    const target = new URL(await listen(t));
+    // Cuts the first connection before any answer; forwards the rest to the service.
+    cutter = createServer((socket) => {
+      open.add(socket);
+      if (cut++ === 0) return socket.destroy();
+      const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
+      socket.pipe(upstream).pipe(socket);
+      for (const s of [socket, upstream]) s.on('error', () => (socket.destroy(), upstream.destroy()));
+    });
+    await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(cutter.address() as { port: number }).port}`;
+  });
+  after(async () => {
+    for (const socket of open) socket.destroy(); // keep-alive connections would hold close() open
+    await new Promise((resolve) => cutter.close(resolve));
+    await t.close();
+  });
+
+  it('retries a network error, and reports one it cannot get past as TranslateNetworkError', async () => {
+    const { key } = await t.key('starter');
+    const retries: unknown[] = [];
+    const api = new TranslateClient({ baseUrl, apiKey: key, retry: { baseDelayMs: 20 }, onRetry: ({ error }) => retries.push(error) });
+    assert.equal((await api.languages()).languages.length, 43);
+    assert.equal(retries.length, 1);
+    assert.ok(retries[0] instanceof TranslateNetworkError);
+    const nobody = new TranslateClient({ baseUrl: 'http://127.0.0.1:9', apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 10 } });
+    await assert.rejects(nobody.languages(), TranslateNetworkError);
+  });
+});
