@@ -32,6 +32,11 @@ const RULES: readonly Rule[] = [
     mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'config.ts'],
     why: 'engines/ translates segments; it knows nothing of formats\' syntax, HTTP or storage (config.ts: registry.ts is where configuration picks an engine)',
   },
+  {
+    room: 'detection',
+    mayImportOnly: ['languages.ts'],
+    why: 'detection/ names the language of plain text; it knows nothing of formats, models, HTTP or storage',
+  },
   { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },
