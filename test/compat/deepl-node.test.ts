@@ -70,8 +70,8 @@ for (const backend of testBackends()) {
 
     it('lists source and target languages in DeepL\'s codes', async () => {
       const translator = await client();
-      const sources = (await translator.getSourceLanguages()).map((l) => l.code);
-      const targets = (await translator.getTargetLanguages()).map((l) => l.code);
+      const sources = (await translator.getSourceLanguages()).map((l): string => l.code);
+      const targets = (await translator.getTargetLanguages()).map((l): string => l.code);
       assert.equal(sources.length, 36);
       for (const code of ['en', 'pt', 'zh', 'nb', 'de']) assert.ok(sources.includes(code), code);
       for (const code of ['en-US', 'en-GB', 'pt-BR', 'pt-PT', 'zh-HANS', 'zh-HANT', 'de']) assert.ok(targets.includes(code), code);
@@ -104,7 +104,7 @@ for (const backend of testBackends()) {
 
     it('answers 400 naming the parameter for a bad value, and for glossary_id until glossaries come', async () => {
       const translator = await client();
-      await assert.rejects(translator.translateText('Hello', 'en', 'xx-YY'), /target_lang/);
+      await assert.rejects(translator.translateText('Hello', 'en', 'xx-YY' as deepl.TargetLanguageCode), /target_lang/);
       await assert.rejects(
         translator.translateText('Hello', 'en', 'fr', { glossary: 'a-glossary-id' }),
         (error: Error) => error instanceof deepl.DeepLError && /glossary_id/.test(error.message),
