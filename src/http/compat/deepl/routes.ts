@@ -1,8 +1,9 @@
 /**
  * The DeepL API v2 under /deepl/v2 (a client's server URL is `http://HOST:PORT/deepl`):
  * translate, languages and usage over the same services, user, rate limit, grant and
- * pre-check as /v1. Glossaries (/glossaries, /glossary-language-pairs) join in a later
- * pass, backed by this service's own (issue 14); until then they answer 404.
+ * pre-check as /v1. Glossaries join in a later pass, backed by this service's own
+ * (issue 14): until then the two lists answer empty (Weblate asks for the language pairs
+ * before it translates) and the rest of /v2/glossaries answers 404.
  */
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
@@ -63,6 +64,10 @@ export function deeplRoutes(deps: AppDeps) {
     };
     app.get('/v2/languages', { onRequest: authenticated }, languages);
     app.post('/v2/languages', { onRequest: authenticated }, languages);
+
+    // Glossaries: the later pass replaces these two with the real lists and adds the rest.
+    app.get('/v2/glossary-language-pairs', { onRequest: authenticated }, async () => ({ supported_languages: [] }));
+    app.get('/v2/glossaries', { onRequest: authenticated }, async () => ({ glossaries: [] }));
 
     app.get('/v2/usage', { onRequest: authenticated }, async (request) => deeplUsage(await usageReportFor(deps, userOf(request))));
     app.post('/v2/usage', { onRequest: authenticated }, async (request) => deeplUsage(await usageReportFor(deps, userOf(request))));
