@@ -5,7 +5,7 @@
  * (issue 14): until then the two lists answer empty (Weblate asks for the language pairs
  * before it translates) and the rest of /v2/glossaries answers 404.
  */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { canUseAdvanced } from '../../../usage/grants.js';
 import { usageReportFor } from '../../../usage/service.js';
@@ -58,8 +58,9 @@ export function deeplRoutes(deps: AppDeps) {
       return { translations };
     });
 
-    const languages = async (request: { query: unknown; body: unknown }) => {
-      const type = (request.query as Record<string, unknown>)?.type ?? fieldsOf(request.body)?.type;
+    // `type` comes in the query (GET, as clients send it) or the body (POST); source is the default.
+    const languages = async (request: FastifyRequest) => {
+      const type = fieldsOf(request.query)?.type ?? fieldsOf(request.body)?.type;
       return type === 'target' ? TARGET_LANGUAGES : SOURCE_LANGUAGES;
     };
     app.get('/v2/languages', { onRequest: authenticated }, languages);
