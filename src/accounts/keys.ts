@@ -31,9 +31,19 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-function generateKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+/**
+ * A new key. Its alphabet (base64url) has no ':', so no key ends in `:fx`: DeepL's clients
+ * send such keys to DeepL's free host whatever server URL they were given, and these keys
+ * are used through the DeepL-compatible API too (docs/compatibility.md).
+ */
+export function generateKey(): string {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  if (key.endsWith(DEEPL_FREE_KEY_SUFFIX)) throw new Error('a generated key must never end in :fx');
+  return key;
 }
+
+/** The suffix DeepL's clients read as "a DeepL Free key": they then ignore the server URL. */
+export const DEEPL_FREE_KEY_SUFFIX = ':fx';
 
 /** Creates the user when it does not exist (with `tier`), then a key for it. */
 export async function createKey(

@@ -8,6 +8,8 @@ import type { AppDeps } from '../deps.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
+import { deeplRoutes } from './compat/deepl/routes.js';
+import { libreTranslateRoutes } from './compat/libretranslate/routes.js';
 import { registerReference } from './reference.js';
 import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
@@ -85,5 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(metricsRoutes(deps));
   await app.register(playgroundRoutes);
+  // Drop-in APIs for tools that speak DeepL's or LibreTranslate's (docs/compatibility.md).
+  await app.register(deeplRoutes(deps), { prefix: '/deepl' });
+  await app.register(libreTranslateRoutes(deps), { prefix: '/libretranslate' });
   return app;
 }

@@ -10,6 +10,7 @@ import { ServiceError } from '../errors.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
+import { detectSource, sourceHint, type SourceDetection } from './detect-source.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import {
@@ -31,6 +32,13 @@ export interface TranslationServiceDeps extends ReservationDeps {
 export interface BatchTranslation {
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
   readonly usage: TokenUsage;
+  /** Aligned with `results` when the request omitted its source; undefined where nothing could be judged. */
+  readonly sourceDetections?: ReadonlyArray<SourceDetection | undefined>;
+}
+
+export interface SourcedTranslation extends DocumentTranslation {
+  /** Present when the request omitted its source and the text held something to judge. */
+  readonly sourceDetection?: SourceDetection;
 }
 
 export async function translateForUser(
@@ -38,18 +46,20 @@ export async function translateForUser(
   user: User,
   input: TranslateInput,
   signal: AbortSignal,
-): Promise<DocumentTranslation> {
+): Promise<SourcedTranslation> {
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
     assertModelAccess(user, input.model);
     const estimate = estimateTokens(input.content.length, input.targets.length);
     return await withReservation(deps, user, estimate, async () => {
       const started = performance.now();
+      const sourceDetection = input.source ? undefined : await detectSource(prepared);
+      const source = input.source ?? sourceHint([sourceDetection]);
       const result = await asTranslationError(() =>
         translatePrepared({
           prepared,
           targets: input.targets,
-          ...(input.source ? { source: input.source } : {}),
+          ...(source ? { source } : {}),
           engine: deps.engines[input.model],
           signal,
         }),
@@ -61,7 +71,7 @@ export async function translateForUser(
         usage: result.usage,
         calls: result.calls,
       });
-      return { value: result, usage: result.usage };
+      return { value: { ...result, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
     });
   } finally {
     prepared.release();
@@ -98,10 +108,12 @@ async function translatePreparedBatch(
     // All items are one piece of work: planned together, one caller for fair slots, and
     // the first failure cancels every other call (translatePreparedAll).
     const started = performance.now();
+    const sourceDetections = input.source ? undefined : await Promise.all(prepared.map(detectSource));
+    const source = input.source ?? sourceHint(sourceDetections ?? []);
     const result = await asTranslationError(() =>
       translatePreparedAll(prepared, {
         targets: input.targets,
-        ...(input.source ? { source: input.source } : {}),
+        ...(source ? { source } : {}),
         engine: deps.engines[input.model],
         signal,
       }),
@@ -116,6 +128,7 @@ async function translatePreparedBatch(
     const value = {
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
+      ...(sourceDetections ? { sourceDetections } : {}),
     };
     return { value, usage: result.usage };
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { authenticate, createKey, hashKey, listKeys, revokeKey, rotateKey } from '../../src/accounts/keys.js';
+import { DEEPL_FREE_KEY_SUFFIX, authenticate, createKey, generateKey, hashKey, listKeys, revokeKey, rotateKey } from '../../src/accounts/keys.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -10,6 +10,17 @@ describe('key hashing', () => {
   it('is pinned: a refactor must never silently invalidate every stored key', () => {
     assert.equal(hashKey('tsk_test-vector-0001'), 'f1c7facd4306015384e608ca1babd7d1c503f19906223c79dc50cb3ec47ac61c');
     assert.equal(hashKey('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+describe('key format', () => {
+  it('never ends in :fx, which DeepL clients send to DeepL\'s own free host instead of ours', () => {
+    assert.equal(DEEPL_FREE_KEY_SUFFIX, ':fx');
+    for (let i = 0; i < 5_000; i++) {
+      const key = generateKey();
+      assert.match(key, /^tsk_[A-Za-z0-9_-]{43}$/);
+      assert.ok(!key.endsWith(':fx'), key);
+    }
   });
 });
 

@@ -37,6 +37,11 @@ const RULES: readonly Rule[] = [
     mayImportOnly: [],
     why: 'metrics/ is counted into by engines, jobs, rate limits and http alike; it depends on none of them (docs/decisions/0022)',
   },
+  {
+    room: 'detection',
+    mayImportOnly: ['languages.ts'],
+    why: 'detection/ names the language of plain text; it knows nothing of formats, models, HTTP or storage',
+  },
   { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },

@@ -23,7 +23,7 @@ for (const backend of testBackends()) {
       t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth, ...headers }, payload: payload as string });
 
     it('translates into every target with exactly the requested keys and a usage block', async () => {
-      const response = await post({ content: 'Hello, world!', targets: ['fr', 'de', 'ar'], format: 'plain' });
+      const response = await post({ content: 'Hello, world!', targets: ['fr', 'de', 'ar'], format: 'plain', source: 'en' });
       assert.equal(response.statusCode, 200, response.body);
       const body = json(response);
       assert.deepEqual(Object.keys(body).sort(), ['translations', 'usage']);

@@ -49,6 +49,9 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           ...(result.detection
             ? { detected_format: result.detection.format, detection_confidence: result.detection.confidence }
             : {}),
+          ...(result.sourceDetection
+            ? { detected_source: result.sourceDetection.language.code, source_confidence: result.sourceDetection.confidence }
+            : {}),
         },
       };
     });

@@ -56,6 +56,8 @@ export const TranslateAnswer = Type.Object(
         model: ModelName,
         detected_format: Type.Optional(Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: 'Only when the request had no format.' })),
         detection_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+        detected_source: Type.Optional(Type.String({ description: 'The source language detected when the request had no source (docs/detection.md).' })),
+        source_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
       },
       strict,
     ),

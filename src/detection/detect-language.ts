@@ -1,0 +1,79 @@
+/**
+ * Source-language detection over the text a document's segments hold. `eld` is limited to
+ * this service's 36 base languages (a smaller candidate set is both faster and more
+ * accurate), and two of its codes are renamed to ours: its Norwegian is `no` (we serve
+ * Bokmål, `nb`), and it has Malay (`ms`) but no Indonesian, which shares most of its
+ * vocabulary and spelling: we report `id` (docs/decisions/0026).
+ */
+import { findLanguage, type Language } from '../languages.js';
+
+export interface SourceDetection {
+  /** A base language of languages.ts. */
+  readonly language: Language;
+  /** In [0, 1]: eld's score of the winner, halved when eld itself calls the result unreliable. */
+  readonly confidence: number;
+}
+
+/** Our code for each of eld's that differs. */
+const FROM_ELD: Readonly<Record<string, string>> = { no: 'nb', ms: 'id' };
+const TO_ELD: Readonly<Record<string, string>> = { nb: 'no', id: 'ms' };
+
+const BASE_CODES = [
+  'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fa', 'fi', 'fr', 'he', 'hi', 'hu', 'id', 'it', 'ja',
+  'ko', 'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'th', 'tr', 'uk', 'ur', 'vi', 'zh',
+] as const;
+
+/**
+ * The text sampled from a document: enough for a confident answer, bounded so a 2 MiB
+ * document costs no more than a page (eld's time grows with the text).
+ */
+export const SAMPLE_CHARS = 4_000;
+
+/** The part of eld this module uses. */
+interface Eld {
+  detect(text: string): { language: string; getScores(): Record<string, number>; isReliable(): boolean };
+  setLanguageSubset(languages: string[]): unknown;
+}
+
+/**
+ * eld's medium n-gram table, loaded on first use (~0.9 s and ~20 MB, so processes that
+ * never detect never pay). bench/detection compares the table sizes (docs/detection.md).
+ */
+let loading: Promise<Eld> | undefined;
+
+function detector(): Promise<Eld> {
+  loading ??= import('eld/medium').then(({ eld }: { eld: Eld }) => {
+    eld.setLanguageSubset(BASE_CODES.map((code) => TO_ELD[code] ?? code));
+    return eld;
+  });
+  return loading;
+}
+
+/**
+ * The language of `texts` taken together (the segments of one document, in order), or
+ * undefined when they hold nothing eld can judge (digits, symbols, placeholders only).
+ */
+export async function detectLanguage(texts: Iterable<string>): Promise<SourceDetection | undefined> {
+  const sample = sampleOf(texts);
+  if (sample.trim().length === 0) return undefined;
+  const result = (await detector()).detect(sample);
+  if (!result.language) return undefined;
+  const language = findLanguage(FROM_ELD[result.language] ?? result.language);
+  if (!language) return undefined;
+  const score = result.getScores()[result.language] ?? 0;
+  const confidence = clamp01(result.isReliable() ? score : score / 2);
+  return { language, confidence: Math.round(confidence * 1000) / 1000 };
+}
+
+function sampleOf(texts: Iterable<string>): string {
+  let sample = '';
+  for (const text of texts) {
+    if (sample.length >= SAMPLE_CHARS) break;
+    sample += (sample ? '\n' : '') + text.slice(0, SAMPLE_CHARS - sample.length);
+  }
+  return sample;
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+}
