@@ -107,7 +107,8 @@ export async function sync(options: SyncOptions): Promise<ExitCode> {
     }
   }
   const lockText = formatLockfile(lockAfterRun);
-  if (!existsSync(lockPath) || readFileSync(lockPath, 'utf8') !== lockText) {
+  const lockChanged = existsSync(lockPath) ? readFileSync(lockPath, 'utf8') !== lockText : Object.keys(lockAfterRun).length > 0;
+  if (lockChanged) {
     writeFileAtomic(lockPath, lockText);
     report({ event: 'written', path: LOCK_FILE });
   }
