@@ -137,7 +137,8 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
       toSend.push(pointer);
     }
   }
-  const removed = [...current.keys()].filter((pointer) => !file.units.has(pointer));
+  // A document is removed whole, with its source file (planSync's removedFiles), never as a string.
+  const removed = file.kind === 'document' ? [] : [...current.keys()].filter((pointer) => !file.units.has(pointer));
   return { file, target, targetPath, existing, kept, toSend, removed, lock: newLock };
 }
 

@@ -52,7 +52,8 @@ export function gatherWork(plans: readonly TargetPlan[]): Work[] {
 }
 
 /** The translated strings of one target, read back from the API's text for `work`. */
-export function readTranslation(work: Work, text: string): Map<string, string> {
+export function readTranslation(work: Work, target: string, text: string | undefined): Map<string, string> {
+  if (text === undefined) throw new Error(`the API's answer for ${work.file} has no ${target} translation`);
   if (work.plans[0]!.file.kind === 'document') {
     return new Map([[WHOLE_DOCUMENT, text]]);
   }

@@ -93,8 +93,9 @@ export async function sync(options: SyncOptions): Promise<ExitCode> {
   }
 
   const failed = await send(calls, options, config, totals, (work, translations) => {
-    for (const targetPlan of work.plans) {
-      const translated = readTranslation(work, translations[targetPlan.target]!);
+    // Every target read before any is written: an answer that cannot be read fails the work whole.
+    const read = work.plans.map((targetPlan) => [targetPlan, readTranslation(work, targetPlan.target, translations[targetPlan.target])] as const);
+    for (const [targetPlan, translated] of read) {
       writeTarget(root, targetPlan, translated, report);
       setLock(targetPlan, translated);
     }

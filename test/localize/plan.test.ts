@@ -41,6 +41,14 @@ describe('planning a sync', () => {
     assert.deepEqual(target!.removed, ['/gone']);
   });
 
+  it('never plans to remove a document string: an emptied source document leaves its target alone', () => {
+    const docs = parseProjectConfig({ source: 'en', targets: ['fr'], files: ['docs/{locale}/*.md'] });
+    write('docs/en/empty.md', '');
+    write('docs/fr/empty.md', 'Vide.\n');
+    const [target] = planSync(root, docs, {}).targets;
+    assert.deepEqual([target!.toSend, target!.removed], [[], []]);
+  });
+
   it('refuses a target that is not JSON instead of overwriting it', () => {
     write('locales/en.json', '{"save": "Save"}');
     write('locales/fr.json', '{"save": "Enregistrer",');
