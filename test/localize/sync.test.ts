@@ -229,6 +229,21 @@ for (const backend of testBackends()) {
       assert.equal(unmark(file('out/de/notes.md')), INSTALL_MD);
       assert.equal(file('out/fr/data.json'), '{"title": "Ŕéļéášé ñöţéš", "version": "2.1.0"}\n');
 
+      write('CHANGES', '# Changes\n\n- Faster *sync*\n');
+      const detected = await during(() => runCli(['translate', 'CHANGES', '--to', 'it', '--concurrency', '1'], { cwd: repo, env }));
+      assert.equal(detected.run.code, 0, detected.run.stdout + detected.run.stderr);
+      assert.ok(!('format' in (JSON.parse(translationRequests(detected.requests)[0]!.body) as object)), 'no extension: the API detects the format');
+      assert.equal(file('CHANGES.it'), '# Çĥáñĝéš\n\n- Ḟášţéŕ *šýñç*\n');
+
+      write('one.md', 'Good night\n');
+      const inPlace = await runCli(['translate', 'one.md', '--to', 'es', '--in-place'], { cwd: repo, env });
+      assert.equal(inPlace.code, 0, inPlace.stderr);
+      assert.equal(unmark(file('one.md')), 'Good night\n');
+      assert.notEqual(file('one.md'), 'Good night\n');
+      const twoTargets = await runCli(['translate', 'one.md', '--to', 'es,fr', '--in-place'], { cwd: repo, env });
+      assert.equal(twoTargets.code, 1);
+      assert.match(twoTargets.stderr, /--in-place needs exactly one target/);
+
       write('page.html', '<p>Hello <b>world</b></p>\n');
       const job = await during(() => runCli(['translate', 'page.html', '--to', 'fr', '--job-above', '0', '--json'], { cwd: repo, env }));
       assert.equal(job.run.code, 0, job.run.stdout + job.run.stderr);
