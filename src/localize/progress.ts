@@ -29,6 +29,8 @@ export type ReportEvent =
 
 export type Report = (event: ReportEvent) => void;
 
+export type StaleEvent = Extract<ReportEvent, { event: 'stale' }>;
+
 export interface OutputStreams {
   readonly out: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly err: NodeJS.WritableStream;

@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import type { Format, LocalizeApi, Translated } from './api.js';
+import type { Format, LocalizeApi } from './api.js';
 import { ExitCode } from './exit-codes.js';
 import { formatFromExtension } from './file-formats.js';
 import { writeFileAtomic } from './fs-write.js';
 import type { Report } from './progress.js';
 import { runLimited } from './run-limited.js';
+import { throughJob } from './send-calls.js';
 
 export interface TranslateFilesOptions {
   readonly files: readonly string[];
@@ -53,17 +54,7 @@ export async function translateFiles(options: TranslateFilesOptions): Promise<Ex
         ...(options.model ? { model: options.model } : {}),
       };
       counts.requests += 1;
-      let answer: Translated;
-      if (content.length > options.jobAbove) {
-        const jobId = await api.createJob(request);
-        report({ event: 'job', file, job_id: jobId, status: 'created' });
-        answer = await api.waitForJob(jobId, (view) =>
-          report({ event: 'job', file, job_id: jobId, status: view.status, ...(view.queuePosition !== undefined ? { queue_position: view.queuePosition } : {}) }),
-        );
-        report({ event: 'job', file, job_id: jobId, status: 'completed' });
-      } else {
-        answer = await api.translate(request);
-      }
+      const answer = content.length > options.jobAbove ? await throughJob(api, request, file, report) : await api.translate(request);
       counts.inputTokens += answer.usage.inputTokens;
       counts.outputTokens += answer.usage.outputTokens;
       counts.cachedSegments += answer.usage.cachedSegments;
