@@ -33,11 +33,11 @@ export function stringValues(text: string): Map<string, string> {
   return new Map(stringLiterals(text).map((literal) => [literal.pointer, literal.value]));
 }
 
-/** The text with each string value replaced by `replace(pointer)`. */
-export function withStrings(text: string, replace: (pointer: string) => string): string {
+/** The text with each string value replaced by `replace(pointer)`; `literals` when the caller already has them. */
+export function withStrings(text: string, replace: (pointer: string) => string, literals: readonly StringLiteral[] = stringLiterals(text)): string {
   let out = '';
   let at = 0;
-  for (const literal of stringLiterals(text)) {
+  for (const literal of literals) {
     out += text.slice(at, literal.offset) + JSON.stringify(replace(literal.pointer));
     at = literal.offset + literal.length;
   }

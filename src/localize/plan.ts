@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension } from './file-formats.js';
-import { stringValues, withStrings } from './json-strings.js';
+import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { entry, parseEntry, textHash, type LockFiles, type TargetLock } from './lockfile.js';
 import { FilePattern } from './patterns.js';
 import type { ProjectConfig } from './project-config.js';
@@ -35,6 +35,10 @@ export interface SourceFile {
   readonly text: string;
   /** Pointer -> source text, in document order. */
   readonly units: ReadonlyMap<string, string>;
+  /** Pointer -> textHash of its source text, computed once for every target. */
+  readonly hashes: ReadonlyMap<string, string>;
+  /** A JSON file's string literals, where its targets' strings go. */
+  readonly literals?: readonly StringLiteral[];
 }
 
 export interface TargetPlan {
@@ -96,9 +100,16 @@ function readSource(root: string, located: Located): SourceFile {
   const text = readFileSync(join(root, located.path), 'utf8');
   const format = located.format ?? formatFromExtension(located.path);
   if (format !== 'json') {
-    return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, units: new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]) };
+    const units = new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]);
+    return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, units, hashes: hashesOf(units) };
   }
-  return { path: located.path, kind: 'strings', format, text, units: stringValues(checkedJson(text, located.path)) };
+  const literals = stringLiterals(checkedJson(text, located.path));
+  const units = new Map(literals.map((literal) => [literal.pointer, literal.value]));
+  return { path: located.path, kind: 'strings', format, text, units, hashes: hashesOf(units), literals };
+}
+
+function hashesOf(units: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...units].map(([pointer, text]) => [pointer, textHash(text)]));
 }
 
 function checkedJson(text: string, path: string): string {
@@ -127,7 +138,7 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   for (const [pointer, sourceText] of file.units) {
     const recorded = parseEntry(lock?.[pointer]);
     const value = current.get(pointer);
-    if (value !== undefined && recorded !== undefined && recorded.source === textHash(sourceText)) {
+    if (value !== undefined && recorded !== undefined && recorded.source === file.hashes.get(pointer)) {
       kept.set(pointer, value);
       newLock[pointer] = lock![pointer]!;
     } else if (value !== undefined && recorded === undefined && value !== sourceText) {
@@ -174,7 +185,7 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
     return value;
   };
   if (plan.file.kind === 'document') return plan.file.units.size === 0 ? plan.existing : valueOf(WHOLE_DOCUMENT);
-  return withStrings(plan.file.text, valueOf);
+  return withStrings(plan.file.text, valueOf, plan.file.literals);
 }
 
 /** The lock entries of a target once `translated` is in. */
