@@ -1,16 +1,18 @@
 /**
  * translate-service: serve | worker | migrate | keys create|list|revoke|rotate |
- * users set-tier (docs/contract.md §1). Configuration comes from the environment (and .env).
- * Loaded by cli.ts once its early signal handlers are in place. The process runners
- * (src/run/) are imported by the command that needs them.
+ * users set-tier (docs/contract.md §1), and the API's clients translate | sync
+ * (src/localize/). Configuration comes from the environment (and .env). Loaded by cli.ts
+ * once its early signal handlers are in place. The process runners (src/run/), the
+ * database modules and the clients are imported by the command that needs them, so that
+ * a client command loads neither a database driver nor Fastify.
  */
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from './accounts/keys.js';
 import { assertUserId, setTier } from './accounts/users.js';
 import { ConfigError, isTier, loadConfig, TIERS, type Config, type Tier } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/database.js';
+import type { SyncFlags, TranslateFlags } from './localize/cli.js';
 import { isServiceError } from './errors.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -26,6 +28,8 @@ function parseTier(value: string): Tier {
 
 /** Opens the database, migrates it, runs `work`, closes it. */
 async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const { openDatabase } = await import('./db/database.js');
+  const { migrateToLatest } = await import('./db/migrate.js');
   const database = openDatabase(config().database);
   try {
     await migrateToLatest(database.db);
@@ -75,6 +79,8 @@ program
   .command('migrate')
   .description('create or upgrade the database schema')
   .action(async () => {
+    const { openDatabase } = await import('./db/database.js');
+    const { migrateToLatest } = await import('./db/migrate.js');
     const database = openDatabase(config().database);
     try {
       const applied = await migrateToLatest(database.db);
@@ -159,6 +165,53 @@ users
     await withDatabase(({ db }) => setTier(db, userId, parsed));
     console.log(`${userId} is now on the ${parsed} tier`);
   });
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+}
+
+function characterCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number of characters');
+  return Number(value);
+}
+
+/** Options the two API clients share. */
+function clientOptions(command: Command): Command {
+  return command
+    .option('--api-url <url>', 'the API\'s base URL (default: TRANSLATE_API_URL, else http://127.0.0.1:8080/v1)')
+    .option('--api-key <key>', 'the API key (default: TRANSLATE_API_KEY)')
+    .option('--concurrency <n>', 'requests in flight at once', positiveInteger, 4)
+    .option('--job-above <characters>', 'send a file larger than this as a job, shown with its queue position', characterCount, 100_000)
+    .option('--json', 'print one JSON object a line, for machines');
+}
+
+clientOptions(
+  program
+    .command('translate <files...>')
+    .description('translate files into each target language with a running service; one file per target, in the file\'s format')
+    .requiredOption('--to <codes>', 'target language codes, comma-separated (fr,de)')
+    .option('--from <code>', 'the source language (detected when omitted)')
+    .option('--format <format>', 'plain, markdown, json or html (default: from the extension, else detected)')
+    .option('--model <model>', 'standard or advanced')
+    .option('--out <dir>', 'write DIR/<code>/<file name> (default: <name>.<code><ext> beside each file)')
+    .option('--in-place', 'overwrite each file (one target only)'),
+).action(async (files: string[], options: TranslateFlags) => {
+  const { runTranslate } = await import('./localize/cli.js');
+  process.exitCode = await runTranslate(files, options);
+});
+
+clientOptions(
+  program
+    .command('sync')
+    .description('bring the target files of translate.config.json up to date, sending only new and changed strings (exit: 0 up to date, 1 error, 2 updated, 3 stale)')
+    .option('--config <path>', 'the project\'s config file; its folder holds translate.lock', 'translate.config.json')
+    .option('--frozen', 'translate nothing; exit 3 when anything is stale (for CI)')
+    .option('--dry-run', 'print what would be sent and the API\'s estimate per target; send nothing'),
+).action(async (options: SyncFlags) => {
+  const { runSync } = await import('./localize/cli.js');
+  process.exitCode = await runSync(options);
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ConfigError) {

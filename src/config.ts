@@ -227,3 +227,33 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** What the client commands (`translate`, `sync`) need: where the API is and the key to call it with. */
+export interface ClientConfig {
+  /** The API's base URL as it names itself, `http://127.0.0.1:8080/v1` by default. */
+  readonly apiUrl: string;
+  readonly apiKey: string | undefined;
+}
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:8080/v1';
+
+/**
+ * TRANSLATE_API_URL and TRANSLATE_API_KEY, overridden by the command's flags. Apart from
+ * loadConfig so that a client never fails on the server's variables (a bad PORT is no
+ * business of `sync`).
+ */
+export function loadClientConfig(flags: { apiUrl?: string; apiKey?: string }, env: Env = process.env): ClientConfig {
+  const fromFlag = flags.apiUrl !== undefined;
+  const apiUrl = flags.apiUrl ?? (env.TRANSLATE_API_URL?.trim() || DEFAULT_API_URL);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ConfigError(`${fromFlag ? '--api-url' : 'TRANSLATE_API_URL'} must be an http(s) URL such as ${DEFAULT_API_URL}, got "${apiUrl}"`);
+  }
+  const apiKey = flags.apiKey ?? (env.TRANSLATE_API_KEY?.trim() || undefined);
+  return { apiUrl, apiKey };
+}

@@ -46,6 +46,11 @@ const RULES: readonly Rule[] = [
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },
   { room: 'http', mayNotImport: ['run'], why: 'http/ is the Fastify app as a value; listening and process lifetime live in run/' },
+  {
+    room: 'localize',
+    mayNotImport: ['http', 'db', 'jobs', 'translation', 'run', 'usage', 'accounts', 'ratelimit'],
+    why: 'localize/ holds the translate and sync commands, clients of the API over HTTP: they never open the database or run the service (docs/decisions/0030)',
+  },
 ];
 
 /** The worker runner's entry files; nothing they reach inside src/ may import these packages. */
@@ -308,11 +313,13 @@ describe('the layering of src/', () => {
       { file: 'engines/pseudo.ts', specifier: '../formats/index.js', target: 'formats/index.ts' },
       { file: 'formats/plain.ts', specifier: '../translation/plan.js', target: 'translation/plan.ts' },
       { file: 'jobs/worker.ts', specifier: '../http/app.js', target: 'http/app.ts' },
+      { file: 'localize/sync.ts', specifier: '../db/database.js', target: 'db/database.ts' },
     ];
     assert.deepEqual(ruleViolations(planted), [
       "src/engines/pseudo.ts imports '../formats/index.js' (formats): " + RULES.find((rule) => rule.room === 'engines')!.why,
       "src/formats/plain.ts imports '../translation/plan.js' (translation): " + RULES.find((rule) => rule.room === 'formats')!.why,
       "src/jobs/worker.ts imports '../http/app.js' (http): " + RULES.find((rule) => rule.room === 'jobs')!.why,
+      "src/localize/sync.ts imports '../db/database.js' (db): " + RULES.find((rule) => rule.room === 'localize')!.why,
     ]);
     assert.ok(
       roomCycles(planted).some((cycle) => cycle.includes("src/formats/plain.ts imports '../translation/plan.js'")),

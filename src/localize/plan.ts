@@ -1,0 +1,196 @@
+/**
+ * What `sync` has to do, worked out from three things without a request: the source
+ * files, the target files, and the lock. The rules (docs/decisions/0029):
+ * - a source string whose hash the lock holds for a target, with that target's file
+ *   still having a value for it, is up to date — whether that value is what we wrote
+ *   or a hand edit (it no longer hashes to what we wrote): a hand edit is kept;
+ * - a new or changed source string, or one whose target value is missing, is sent;
+ *   a changed one is sent even over a hand edit, since the edit translated the old text;
+ * - a target value with no lock entry is adopted as a translation (a project that had
+ *   translations before the lock), unless it equals its source text (a copied file);
+ * - a target string the source no longer has is removed; a source file that is gone
+ *   takes its target files with it when the lock shows we wrote them.
+ * JSON files are handled string by string; every other file as one document.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Format } from './api.js';
+import { formatFromExtension } from './file-formats.js';
+import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
+import { entry, parseEntry, textHash, type LockFiles, type TargetLock } from './lockfile.js';
+import { FilePattern } from './patterns.js';
+import type { ProjectConfig } from './project-config.js';
+
+/** The pointer of a document sent whole (RFC 6901's pointer to the whole value). */
+export const WHOLE_DOCUMENT = '';
+
+export interface SourceFile {
+  /** Relative to the project root, `/`-separated. */
+  readonly path: string;
+  /** `strings`: a JSON file synced string by string; `document`: sent whole. */
+  readonly kind: 'strings' | 'document';
+  /** Sent to the API; undefined lets it detect the format. */
+  readonly format?: Format;
+  /** The file's text. */
+  readonly text: string;
+  /** Pointer -> source text, in document order. */
+  readonly units: ReadonlyMap<string, string>;
+  /** Pointer -> textHash of its source text, computed once for every target. */
+  readonly hashes: ReadonlyMap<string, string>;
+  /** A JSON file's string literals, where its targets' strings go. */
+  readonly literals?: readonly StringLiteral[];
+}
+
+export interface TargetPlan {
+  readonly file: SourceFile;
+  readonly target: string;
+  readonly targetPath: string;
+  /** The target file's text now, undefined when it does not exist. */
+  readonly existing: string | undefined;
+  /** Pointer -> target text kept as it is. */
+  readonly kept: ReadonlyMap<string, string>;
+  /** Pointers whose source text is sent. */
+  readonly toSend: readonly string[];
+  /** Pointers the target has and the source no longer does. */
+  readonly removed: readonly string[];
+  /** Lock entries of the kept strings (those of sent strings are added once they are back). */
+  readonly lock: TargetLock;
+}
+
+export interface RemovedFile {
+  readonly sourcePath: string;
+  readonly target: string;
+  readonly targetPath: string;
+}
+
+export interface SyncPlan {
+  readonly targets: readonly TargetPlan[];
+  readonly removedFiles: readonly RemovedFile[];
+}
+
+export class SyncInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncInputError';
+  }
+}
+
+interface Located {
+  readonly path: string;
+  readonly pattern: FilePattern;
+  readonly format?: Format;
+}
+
+/** Source files matched by the config's patterns; a file two patterns match belongs to the first. */
+function locateSources(root: string, config: ProjectConfig): Located[] {
+  const seen = new Set<string>();
+  const located: Located[] = [];
+  for (const rule of config.files) {
+    const pattern = new FilePattern(rule.pattern);
+    for (const path of pattern.list(root, config.source)) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      located.push({ path, pattern, ...(rule.format ? { format: rule.format } : {}) });
+    }
+  }
+  return located;
+}
+
+function readSource(root: string, located: Located): SourceFile {
+  const text = readFileSync(join(root, located.path), 'utf8');
+  const format = located.format ?? formatFromExtension(located.path);
+  if (format !== 'json') {
+    const units = new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]);
+    return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, units, hashes: hashesOf(units) };
+  }
+  const literals = stringLiterals(checkedJson(text, located.path));
+  const units = new Map(literals.map((literal) => [literal.pointer, literal.value]));
+  return { path: located.path, kind: 'strings', format, text, units, hashes: hashesOf(units), literals };
+}
+
+function hashesOf(units: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...units].map(([pointer, text]) => [pointer, textHash(text)]));
+}
+
+function checkedJson(text: string, path: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new SyncInputError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return text;
+}
+
+function targetUnits(file: SourceFile, existing: string | undefined, targetPath: string): Map<string, string> {
+  if (existing === undefined) return new Map();
+  if (file.kind === 'document') return new Map([[WHOLE_DOCUMENT, existing]]);
+  // A target we cannot read is not overwritten: its owner decides what it should be.
+  return stringValues(checkedJson(existing, targetPath));
+}
+
+function planTarget(root: string, file: SourceFile, target: string, targetPath: string, lock: TargetLock | undefined): TargetPlan {
+  const absolute = join(root, targetPath);
+  const existing = existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
+  const current = targetUnits(file, existing, targetPath);
+  const kept = new Map<string, string>();
+  const toSend: string[] = [];
+  const newLock: TargetLock = {};
+  for (const [pointer, sourceText] of file.units) {
+    const recorded = parseEntry(lock?.[pointer]);
+    const value = current.get(pointer);
+    if (value !== undefined && recorded !== undefined && recorded.source === file.hashes.get(pointer)) {
+      kept.set(pointer, value);
+      newLock[pointer] = lock![pointer]!;
+    } else if (value !== undefined && recorded === undefined && value !== sourceText) {
+      kept.set(pointer, value);
+      newLock[pointer] = entry(sourceText, value);
+    } else {
+      toSend.push(pointer);
+    }
+  }
+  // A document is removed whole, with its source file (planSync's removedFiles), never as a string.
+  const removed = file.kind === 'document' ? [] : [...current.keys()].filter((pointer) => !file.units.has(pointer));
+  return { file, target, targetPath, existing, kept, toSend, removed, lock: newLock };
+}
+
+export function planSync(root: string, config: ProjectConfig, lock: LockFiles): SyncPlan {
+  const located = locateSources(root, config);
+  const targets: TargetPlan[] = [];
+  for (const source of located) {
+    const file = readSource(root, source);
+    for (const target of config.targets) {
+      const targetPath = source.pattern.pathFor(source.path, config.source, target);
+      targets.push(planTarget(root, file, target, targetPath, lock[source.path]?.[target]));
+    }
+  }
+  const removedFiles: RemovedFile[] = [];
+  const present = new Set(located.map((source) => source.path));
+  for (const [sourcePath, byTarget] of Object.entries(lock)) {
+    if (present.has(sourcePath)) continue;
+    const rule = config.files.map((r) => new FilePattern(r.pattern)).find((p) => p.matches(sourcePath, config.source));
+    if (rule === undefined) continue; // no longer configured: its files are left alone
+    for (const target of Object.keys(byTarget)) {
+      if (!config.targets.includes(target)) continue;
+      removedFiles.push({ sourcePath, target, targetPath: rule.pathFor(sourcePath, config.source, target) });
+    }
+  }
+  return { targets, removedFiles };
+}
+
+/** The target file's text once `translated` (pointer -> text of the sent strings) is in. */
+export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, string>): string | undefined {
+  const valueOf = (pointer: string): string => {
+    const value = translated.get(pointer) ?? plan.kept.get(pointer);
+    if (value === undefined) throw new Error(`no text for ${pointer} of ${plan.targetPath}`);
+    return value;
+  };
+  if (plan.file.kind === 'document') return plan.file.units.size === 0 ? plan.existing : valueOf(WHOLE_DOCUMENT);
+  return withStrings(plan.file.text, valueOf, plan.file.literals);
+}
+
+/** The lock entries of a target once `translated` is in. */
+export function lockAfter(plan: TargetPlan, translated: ReadonlyMap<string, string>): TargetLock {
+  const lock: TargetLock = { ...plan.lock };
+  for (const [pointer, text] of translated) lock[pointer] = entry(plan.file.units.get(pointer)!, text);
+  return lock;
+}

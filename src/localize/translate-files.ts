@@ -1,0 +1,88 @@
+/**
+ * `translate-service translate FILE… --to fr,de`: each file translated into every target
+ * in one request (a job when it is large, with its queue position shown while it waits),
+ * and written once per target in the file's own format — the format named with
+ * --format, else the one its extension says, else the one the API detects.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { Format, LocalizeApi } from './api.js';
+import { ExitCode } from './exit-codes.js';
+import { formatFromExtension } from './file-formats.js';
+import { writeFileAtomic } from './fs-write.js';
+import type { Report } from './progress.js';
+import { runLimited } from './run-limited.js';
+import { throughJob } from './send-calls.js';
+
+export interface TranslateFilesOptions {
+  readonly files: readonly string[];
+  readonly targets: readonly string[];
+  readonly source?: string;
+  readonly format?: Format;
+  readonly model?: string;
+  /** Write `DIR/<target>/<file name>`; neither this nor inPlace: `<name>.<target><ext>` beside the file. */
+  readonly out?: string;
+  /** Overwrite the file itself (one target only). */
+  readonly inPlace: boolean;
+  readonly concurrency: number;
+  readonly jobAbove: number;
+  readonly api: () => LocalizeApi;
+  readonly report: Report;
+}
+
+/** Where a file's translation into `target` is written. */
+export function outputPath(file: string, target: string, options: Pick<TranslateFilesOptions, 'out' | 'inPlace'>): string {
+  if (options.inPlace) return file;
+  if (options.out !== undefined) return join(options.out, target, basename(file));
+  const extension = extname(file);
+  return join(dirname(file), `${basename(file, extension)}.${target}${extension}`);
+}
+
+export async function translateFiles(options: TranslateFilesOptions): Promise<ExitCode> {
+  const { report } = options;
+  const api = options.api();
+  const counts = { requests: 0, inputTokens: 0, outputTokens: 0, cachedSegments: 0 };
+  const results = await runLimited(
+    options.files.map((file) => async () => {
+      const content = readFileSync(file, 'utf8');
+      const format = options.format ?? formatFromExtension(file);
+      const request = {
+        content,
+        targets: options.targets,
+        ...(format ? { format } : {}),
+        ...(options.source ? { source: options.source } : {}),
+        ...(options.model ? { model: options.model } : {}),
+      };
+      counts.requests += 1;
+      const answer = content.length > options.jobAbove ? await throughJob(api, request, file, report) : await api.translate(request);
+      counts.inputTokens += answer.usage.inputTokens;
+      counts.outputTokens += answer.usage.outputTokens;
+      counts.cachedSegments += answer.usage.cachedSegments;
+      for (const target of options.targets) {
+        const path = outputPath(file, target, options);
+        writeFileAtomic(path, answer.translations[target]!);
+        report({ event: 'written', path });
+      }
+    }),
+    options.concurrency,
+  );
+  let failed = false;
+  results.forEach((result, i) => {
+    if (result.status === 'fulfilled') return;
+    failed = true;
+    const error = result.reason as Error & { code?: unknown };
+    report({ event: 'error', message: `${options.files[i]}: ${error.message}`, ...(typeof error.code === 'string' ? { code: error.code } : {}) });
+  });
+  const exitCode = failed ? ExitCode.error : ExitCode.ok;
+  report({
+    event: 'done',
+    status: failed ? 'failed' : 'translated',
+    exit_code: exitCode,
+    strings_sent: 0,
+    requests: counts.requests,
+    input_tokens: counts.inputTokens,
+    output_tokens: counts.outputTokens,
+    cached_segments: counts.cachedSegments,
+  });
+  return exitCode;
+}
