@@ -5,12 +5,12 @@
  */
 import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
-import { jsonStringEscape } from './escape.js';
+import { jsonStringEscape } from './core/escape.js';
 import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { maskInto, maskRange, PlaceholderScanner } from './placeholders.js';
-import { DocumentBuilder } from './template.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './core/limits.js';
+import type { DocumentLimits } from './core/limits.js';
+import { maskInto, maskRange, PlaceholderScanner } from './core/placeholders.js';
+import { DocumentBuilder } from './core/document.js';
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
 const comparator = (major: string) =>

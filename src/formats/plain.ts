@@ -3,12 +3,12 @@
  * paragraph, with the spaces around it, is an atomic token, so line count and
  * indentation come back exactly; blank lines and outer whitespace stay in the template.
  */
-import { plainEscape } from './escape.js';
+import { plainEscape } from './core/escape.js';
 import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { maskRange, PlaceholderScanner } from './placeholders.js';
-import { ATOM, DocumentBuilder } from './template.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './core/limits.js';
+import type { DocumentLimits } from './core/limits.js';
+import { maskRange, PlaceholderScanner } from './core/placeholders.js';
+import { ATOM, DocumentBuilder } from './core/document.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
 export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {

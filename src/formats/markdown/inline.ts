@@ -1,5 +1,5 @@
 /**
- * A fast reader of markdown inline content for the marked path (markdown-marked.ts): it
+ * A fast reader of markdown inline content for the marked path (markdown/blocks.ts): it
  * takes a block's text (a paragraph, heading or table cell as marked's block lexer gives
  * it) and returns its inline nodes with text offsets, exactly as mdast (micromark + GFM)
  * reads them, or null when the text holds anything it does not implement. The caller
@@ -17,7 +17,7 @@
  * pair when the definition labels are not known, a `www.` that could be
  * the start of an e-mail, a leading task-list check, NUL, and paragraphs on which
  * micromark's emphasis resolution would go quadratic (a work budget). The reference is
- * markdown.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
+ * markdown/adapter.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
  * over text nodes (links without offsets).
  */
 

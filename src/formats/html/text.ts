@@ -12,14 +12,14 @@
  *  - character references: when a character occurs as often in the translation as in the
  *    source, its k-th occurrence takes the source's k-th spelling (`&#39;`, `&nbsp;`,
  *    or the bare character).
- * Anything else gets the least escaping HTML needs (escape.ts escapeHtmlText). Under the
+ * Anything else gets the least escaping HTML needs (core/escape.ts escapeHtmlText). Under the
  * pseudo engine everything lines up, so its output minus its marks is the source byte for
  * byte; a real model's reflowed sentence still keeps the whitespace around its tags.
  */
 import { decodeHTML } from 'entities/decode';
-import { escapeHtmlText, htmlTextEscape } from './escape.js';
-import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
-import type { Escaper, SegmentSource } from './template.js';
+import { escapeHtmlText, htmlTextEscape } from '../core/escape.js';
+import { SEGMENT_MARK_PATTERN } from '../../segments/segment.js';
+import type { Escaper, SegmentSource } from '../core/document.js';
 
 const AMPERSAND = 38;
 const SEMICOLON = 59;
@@ -301,7 +301,7 @@ function hasSpaceToCollapse(text: string): boolean {
 }
 
 /**
- * The escaper of html text segments: a run alone gets the least escaping (escape.ts);
+ * The escaper of html text segments: a run alone gets the least escaping (core/escape.ts);
  * a whole changed translation gets the source's whitespace and references back.
  */
 export const htmlSourceText: Escaper = Object.assign((run: string, at: { readonly first: boolean; readonly last: boolean }) => htmlTextEscape(run, at), {

@@ -4,9 +4,9 @@
  * markdown, whose adapter merges them with its own drafts). The adapter gives tokens in
  * order and only complete pairs (an open followed by its close), as the builder requires.
  */
-import { CLOSE, OPEN } from './template.js';
-import type { Escaper, Part, SegmentDraft } from './template.js';
-import type { SegmentKind } from '../segments/segment.js';
+import { CLOSE, OPEN } from './document.js';
+import type { Escaper, Part, SegmentDraft } from './document.js';
+import type { SegmentKind } from '../../segments/segment.js';
 import { mayHoldPlaceholder, scanPlaceholders, scanRange, SpanList } from './placeholders.js';
 
 /** The part of DocumentBuilder the adapter uses. */
@@ -66,7 +66,7 @@ const NO_OPTIONS = {};
 /**
  * The raw text `source[start, end)` into `sink`: placeholders become tokens (their source
  * bytes), the text between them is decoded by `decode`. Used by the html and markdown
- * adapters (json and plain, which need no decoding, use placeholders.ts's maskRange).
+ * adapters (json and plain, which need no decoding, use core/placeholders.ts's maskRange).
  */
 export function maskText(sink: SegmentSink, source: string, start: number, end: number, decode: (raw: string) => string): void {
   if (end <= start) return;

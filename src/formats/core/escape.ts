@@ -1,9 +1,9 @@
 /**
  * Escapers for translated text runs, one per place a run can land. Only translated text
  * goes through them; untranslated bytes are copied from the source. Markdown's, which
- * follow the source's own escapes, are in markdown-escape.ts.
+ * follow the source's own escapes, are in markdown/escapes.ts.
  */
-import type { Escaper } from './template.js';
+import type { Escaper } from './document.js';
 
 export const plainEscape: Escaper = (run) => run;
 

@@ -6,24 +6,24 @@
  * are atoms (`kbd` is translated: keys are localised, Ctrl is Strg in German); `script style pre template textarea` (and untranslatable blocks) are
  * skipped whole. Translatable attribute values are `attr` segments spliced in place.
  *
- * html-tree.ts turns htmlparser2's tokenizer events into Parser's element events,
- * html-attributes.ts reads start tags' attributes, html-sink.ts is where segments go.
+ * html/tree.ts turns htmlparser2's tokenizer events into Parser's element events,
+ * html/attributes.ts reads start tags' attributes, core/segment-sink.ts is where segments go.
  * Nothing here makes an object per event, item or attribute: a 2 MiB page has ~10⁵ of
  * each, and the allocations were most of the cost.
  */
 import { decodeHTML } from 'entities/decode';
-import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './html-text.js';
-import type { FormatAdapter } from './format.js';
-import { AttributeList, directionPatches } from './html-attributes.js';
-import { DraftCollector, maskText } from './html-sink.js';
-import type { SegmentSink } from './html-sink.js';
-import { HtmlTree } from './html-tree.js';
-import type { TagAttributes, TreeHandler } from './html-tree.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import type { SegmentKind } from '../segments/segment.js';
-import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
-import type { Patch, SegmentDraft } from './template.js';
+import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './text.js';
+import type { FormatAdapter } from '../format.js';
+import { AttributeList, directionPatches } from './attributes.js';
+import { DraftCollector, maskText } from '../core/segment-sink.js';
+import type { SegmentSink } from '../core/segment-sink.js';
+import { HtmlTree } from './tree.js';
+import type { TagAttributes, TreeHandler } from './tree.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import type { SegmentKind } from '../../segments/segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
+import type { Patch, SegmentDraft } from '../core/document.js';
 
 /** Elements that start and end a segment (everything not listed is phrasing). */
 const BLOCK = new Set([

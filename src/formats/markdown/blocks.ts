@@ -7,7 +7,7 @@
  * prefixes, so every nested block is placed line by line: each line of its `raw` must
  * be found in the source at the next line, after nothing but container prefix
  * characters (`>`, spaces, list markers) and before nothing (only whitespace for the
- * last line). Inline content is read from the block's text by markdown-inline.ts
+ * last line). Inline content is read from the block's text by markdown/inline.ts
  * (micromark's own rules, for the constructs it implements) or, where it declines, from
  * marked's inline tokens, lexed for that block only: they tile the block's text, so each
  * is placed by its running length. Either way offsets go through the block's line
@@ -19,10 +19,10 @@
  */
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
-import { normalizeLabel, scanInline } from './markdown-inline.js';
-import { tooComplex } from './limits.js';
-import { ListTokenizer } from './markdown-list.js';
-import type { Definitions, ScanNode } from './markdown-inline.js';
+import { normalizeLabel, scanInline } from './inline.js';
+import { tooComplex } from '../core/limits.js';
+import { ListTokenizer } from './lists.js';
+import type { Definitions, ScanNode } from './inline.js';
 
 /** An inline node in source offsets (original coordinates), shared with the mdast path. */
 export interface InlineNode {
@@ -117,11 +117,11 @@ export class MarkedMapper {
     return this.from + n + lo;
   }
 
-  /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown-inline.ts cannot read it. */
+  /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown/inline.ts cannot read it. */
   #lexer = new Lexer({ gfm: true, tokenizer: new ListTokenizer() });
   /** The document may define link references (`]:` somewhere): brackets may be references. */
   #references = false;
-  /** The labels it may define, for markdown-inline.ts. */
+  /** The labels it may define, for markdown/inline.ts. */
   #definitions: Definitions = new Set();
 
   /** Top-level tokens, or null when their raws do not tile the source (then mdast reads it all). */
@@ -409,7 +409,7 @@ export class MarkedMapper {
   }
 
   /**
-   * A block's inline nodes in source offsets, read by markdown-inline.ts (`text` is found
+   * A block's inline nodes in source offsets, read by markdown/inline.ts (`text` is found
    * at `at` in `raw`); a block it declines goes to mdast.
    */
   #inlineBlock(tokens: Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
@@ -417,13 +417,13 @@ export class MarkedMapper {
     const rawLineStarts: number[] = [0];
     for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) rawLineStarts.push(i + 1);
     const map: LineMap = { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths };
-    // markdown-inline.ts reads the block, or mdast does (marked's inline lexer, once a
+    // markdown/inline.ts reads the block, or mdast does (marked's inline lexer, once a
     // middle step here, produced nodes for no block of the real-world corpus).
     const nodes = this.#scan(tokens, text, map) ?? fail();
     return trimEdges(nodes, this.source);
   }
 
-  /** markdown-inline.ts's reading of `text` in source offsets, or null. */
+  /** markdown/inline.ts's reading of `text` in source offsets, or null. */
   #scan(tokens: Token[], text: string, map: LineMap): InlineNode[] | null {
     // A loose task item's paragraph starts with its checkbox token (already in `tokens`).
     const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';

@@ -16,7 +16,7 @@
  *    like the source's line did.
  */
 import { decodeHTMLStrict } from 'entities/decode';
-import type { Escaper, RunPlace, SegmentSource } from './template.js';
+import type { Escaper, RunPlace, SegmentSource } from '../core/document.js';
 
 const TAB = 9;
 const LF = 10;
@@ -74,12 +74,12 @@ interface SourceForms {
 }
 
 const ENTITY = /&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
-/** A line break as the segment's text holds it (markdown.ts decodeText): one `\n`. */
+/** A line break as the segment's text holds it (markdown/adapter.ts decodeText): one `\n`. */
 const SOURCE_BREAK = /[ \t]*\r?\n[ \t>]*/y;
 /** A line break in a translation, with the whitespace around it and any blank lines (which would end the paragraph). */
 const TRANSLATION_BREAK = /[ \t]*(?:\r?\n[ \t]*)+/y;
 
-/** Reads the forms of a segment's text from the source between its tokens, decoding as markdown.ts does. */
+/** Reads the forms of a segment's text from the source between its tokens, decoding as markdown/adapter.ts does. */
 function readForms(layout: SegmentSource): SourceForms {
   const forms: SourceForms = { chars: new Map(), breaks: [], heads: [] };
   const source = layout.source;
@@ -96,7 +96,7 @@ function readForms(layout: SegmentSource): SourceForms {
 }
 
 /**
- * One stretch of text between tokens: decoded (as markdown.ts decodes it), with the
+ * One stretch of text between tokens: decoded (as markdown/adapter.ts decodes it), with the
  * source bytes of each unit that is not its own character, then its occurrences.
  */
 function readChunk(source: string, from: number, to: number, first: boolean, forms: SourceForms): void {

@@ -16,22 +16,22 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { markdownEscaper } from './markdown-escape.js';
-import { htmlDrafts } from './html.js';
-import { DraftCollector, maskText } from './html-sink.js';
-import { MarkedMapper } from './markdown-marked.js';
-import { checkContainers } from './markdown-nesting.js';
-import type { InlineBlock, InlineNode } from './markdown-marked.js';
-import type { SegmentKind } from '../segments/segment.js';
-import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
-import type { Escaper, SegmentDraft } from './template.js';
+import type { FormatAdapter } from '../format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { markdownEscaper } from './escapes.js';
+import { htmlDrafts } from '../html/adapter.js';
+import { DraftCollector, maskText } from '../core/segment-sink.js';
+import { MarkedMapper } from './blocks.js';
+import { checkContainers } from './nesting.js';
+import type { InlineBlock, InlineNode } from './blocks.js';
+import type { SegmentKind } from '../../segments/segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
+import type { Escaper, SegmentDraft } from '../core/document.js';
 
 /**
  * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);
- * larger ones take the marked path (markdown-marked.ts), with mdast only for the blocks
+ * larger ones take the marked path (markdown/blocks.ts), with mdast only for the blocks
  * that path cannot prove exact.
  */
 export const GROUP_SIZE = 4 * 1024;

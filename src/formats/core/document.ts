@@ -6,10 +6,10 @@
  * range, a segment nested inside another's token (an image's alt inside the image
  * token) is spliced by the same recursion, and everything outside segments is copied.
  */
-import { ServiceError } from '../errors.js';
-import type { ExtractedDocument, Format, RenderTarget, Translations } from './format.js';
-import { SEGMENT_MARK_PATTERN, markProblem } from '../segments/segment.js';
-import type { Segment, SegmentKind } from '../segments/segment.js';
+import { ServiceError } from '../../errors.js';
+import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
+import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
+import type { Segment, SegmentKind } from '../../segments/segment.js';
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
 export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };

@@ -8,8 +8,8 @@
  */
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
-import { ATOM, CLOSE, newPairId, OPEN } from './template.js';
-import type { DocumentBuilder } from './template.js';
+import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
+import type { DocumentBuilder } from './document.js';
 
 export interface Span {
   readonly start: number;

@@ -4,12 +4,12 @@
  * value's range is exact whatever quoting or case the source used.
  */
 import { decodeHTMLAttribute } from 'entities/decode';
-import { htmlAttrEscape } from './escape.js';
-import { maskText } from './html-sink.js';
-import type { SegmentSink } from './html-sink.js';
-import type { TagAttributes } from './html-tree.js';
-import type { RenderTarget } from './format.js';
-import type { Escaper, Patch } from './template.js';
+import { htmlAttrEscape } from '../core/escape.js';
+import { maskText } from '../core/segment-sink.js';
+import type { SegmentSink } from '../core/segment-sink.js';
+import type { TagAttributes } from './tree.js';
+import type { RenderTarget } from '../format.js';
+import type { Escaper, Patch } from '../core/document.js';
 
 /** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
 export function isSpaceCode(c: number): boolean {

@@ -6,8 +6,8 @@
  * cannot overflow; it may say more only for a line with over a thousand columns of
  * indentation before a marker.
  */
-import type { DocumentLimits } from './limits.js';
-import { tooComplex } from './limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { tooComplex } from '../core/limits.js';
 
 const TAB = 9;
 const LF = 10;
