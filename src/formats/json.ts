@@ -9,7 +9,8 @@ import { jsonStringEscape } from './core/escape.js';
 import type { FormatAdapter } from './format.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './core/limits.js';
 import type { DocumentLimits } from './core/limits.js';
-import { maskInto, maskRange, PlaceholderScanner } from './core/placeholders.js';
+import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
+import type { TextRun } from './core/placeholders.js';
 import { DocumentBuilder } from './core/document.js';
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
@@ -105,6 +106,11 @@ const LINE_BREAK = 14;
 const TRIVIA = 15;
 const EOF = 17;
 
+/** A value read in place whose placeholders may hold a surrogate half: those get JSON's escaped spelling. */
+const SOURCE_WITH_SURROGATES: TextRun = { inSource: true, literal: jsonLiteral };
+/** A value with escapes, masked in its decoded form: each placeholder's bytes are its JSON spelling. */
+const DECODED_VALUE: TextRun = { inSource: false, literal: jsonLiteral };
+
 /** Thrown at the first token jsonc-parser's `visit` would report an error for. */
 function invalid(offset: number): never {
   throw new ServiceError('invalid_request', `The content is not valid JSON at character ${offset + 1}; send valid JSON or choose another format.`);
@@ -120,7 +126,7 @@ function invalid(offset: number): never {
 export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
   // In JSON string values `:name` markers are placeholders and tags are markup (docs/contract.md §4).
-  const options = new PlaceholderScanner({ colonMarkers: true, markup: true, limits });
+  const placeholders = new PlaceholderScanner({ colonMarkers: true, markup: true, blobs: true, limits });
   const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.
@@ -164,8 +170,8 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
           // quotes), the value is its source range, read in place, and a placeholder's
           // bytes are its source range: JSON.stringify would give the same bytes unless
           // the placeholder holds a surrogate.
-          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, options);
-          else maskInto(out, value, -1, jsonLiteral, options);
+          if (value.length === length - 2) placeholders.mask(out, content, start, end, surrogates ? SOURCE_WITH_SURROGATES : SOURCE_RUN, value);
+          else placeholders.mask(out, value, 0, value.length, DECODED_VALUE);
           out.commit();
         }
         token = next();

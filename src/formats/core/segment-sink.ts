@@ -7,7 +7,6 @@
 import { CLOSE, OPEN } from './document.js';
 import type { Escaper, Part, SegmentDraft } from './document.js';
 import type { SegmentKind } from '../../segments/segment.js';
-import { mayHoldPlaceholder, scanPlaceholders, scanRange, SpanList } from './placeholders.js';
 
 /** The part of DocumentBuilder the adapter uses. */
 export interface SegmentSink {
@@ -58,37 +57,3 @@ export class DraftCollector implements SegmentSink {
 }
 
 type OpenDraft = { start: number; end: number; parts: Part[]; kind: SegmentKind; ctx?: string; singleLine?: boolean; escape: Escaper; bidiInside?: boolean };
-
-/** Spans of one text run at a time (never nested: `decode` does not mask). */
-const spans = new SpanList();
-const NO_OPTIONS = {};
-
-/**
- * The raw text `source[start, end)` into `sink`: placeholders become tokens (their source
- * bytes), the text between them is decoded by `decode`. Used by the html and markdown
- * adapters (json and plain, which need no decoding, use core/placeholders.ts's maskRange).
- */
-export function maskText(sink: SegmentSink, source: string, start: number, end: number, decode: (raw: string) => string): void {
-  if (end <= start) return;
-  if (!mayHoldPlaceholder(source, start, end)) {
-    sink.text(decode(source.slice(start, end)));
-    return;
-  }
-  // Spans as source offsets: read in place, or from a scan of the slice when that declines.
-  let shift = 0;
-  if (!scanRange(source, start, end, NO_OPTIONS, spans)) {
-    scanPlaceholders(source.slice(start, end), NO_OPTIONS, spans);
-    shift = start;
-  }
-  const data = spans.data;
-  const count = spans.length;
-  let last = start;
-  for (let k = 0; k < count; k += 4) {
-    const spanStart = data[k]! + shift;
-    const spanEnd = data[k + 1]! + shift;
-    if (spanStart > last) sink.text(decode(source.slice(last, spanStart)));
-    sink.token(data[k + 2]!, spanStart, spanEnd, data[k + 3]!);
-    last = spanEnd;
-  }
-  if (last < end) sink.text(decode(source.slice(last, end)));
-}

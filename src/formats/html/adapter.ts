@@ -15,7 +15,9 @@ import { decodeHTML } from 'entities/decode';
 import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './text.js';
 import type { FormatAdapter } from '../format.js';
 import { AttributeList, directionPatches } from './attributes.js';
-import { DraftCollector, maskText } from '../core/segment-sink.js';
+import { DraftCollector } from '../core/segment-sink.js';
+import { PlaceholderScanner } from '../core/placeholders.js';
+import type { TextRun } from '../core/placeholders.js';
 import type { SegmentSink } from '../core/segment-sink.js';
 import { HtmlTree } from './tree.js';
 import type { TagAttributes, TreeHandler } from './tree.js';
@@ -60,6 +62,9 @@ function collapse(text: string): string {
   const decoded = decodeHTML(text);
   return hasSpaceToCollapse(decoded) ? decoded.replace(/[ \t\n\r\f]+/g, ' ') : decoded;
 }
+
+/** Text runs of the page: references decoded, white space shown as one space. */
+const HTML_TEXT: TextRun = { inSource: true, decode: collapse };
 
 function isNoTranslate(attribs: TagAttributes): boolean {
   const { translate, class: className } = attribs;
@@ -158,6 +163,8 @@ export interface HtmlOptions {
   readonly inMarkdown?: boolean;
   /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
   readonly limits?: DocumentLimits;
+  /** The document's placeholder scanner (markdown hands its own to the HTML inside it); a new one when omitted. */
+  readonly placeholders?: PlaceholderScanner;
 }
 
 /**
@@ -186,6 +193,7 @@ class SegmentMaker implements TreeHandler {
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
   readonly #maxDepth: number;
+  readonly #placeholders: PlaceholderScanner;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -196,6 +204,7 @@ class SegmentMaker implements TreeHandler {
   ) {
     this.#lastEnd = from;
     this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
+    this.#placeholders = options.placeholders ?? new PlaceholderScanner();
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
   }
 
@@ -207,8 +216,8 @@ class SegmentMaker implements TreeHandler {
   /** Ends the current run: its segment, then the attribute segments inside it. */
   #flush(): void {
     const run = this.#run;
-    if (run.length > 0) runSegment(this.sink, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
-    if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.source);
+    if (run.length > 0) runSegment(this.sink, this.#placeholders, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+    if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     run.next();
   }
 
@@ -248,7 +257,7 @@ class SegmentMaker implements TreeHandler {
     if (block) this.#flush();
     if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) {
       this.#attributes.addFrom(this.source, name, start, end, attribs);
-      if (block) this.#attributes.flushTo(this.sink, this.source);
+      if (block) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     }
     const isVoid = VOID.has(name);
     let mode: Mode;
@@ -354,7 +363,7 @@ function wrapsNoText(source: string, run: Run, index: number): boolean {
  * it, gaps between items (bytes no event covered) are atoms, and a tag whose partner is
  * outside the segment is an atom too.
  */
-function runSegment(sink: SegmentSink, source: string, run: Run, block: string, inMarkdown: boolean): void {
+function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean): void {
   const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
@@ -393,8 +402,8 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
     const e = Math.min(ends[i]!, end);
     if (s > cursor) sink.token(ATOM, cursor, s, 0);
     if (type === TEXT) {
-      if (inMarkdown) textWithLineBreaks(sink, source, s, e);
-      else maskText(sink, source, s, e, collapse);
+      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e);
+      else placeholders.mask(sink, source, s, e, HTML_TEXT);
     } else if (type === ATOM) {
       sink.token(ATOM, s, e, 0);
     } else {
@@ -413,15 +422,15 @@ function kindOf(block: string): SegmentKind {
 }
 
 /** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
-function textWithLineBreaks(sink: SegmentSink, source: string, start: number, end: number): void {
+function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number): void {
   const raw = source.slice(start, end);
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
-    if (lineBreak.index > last) maskText(sink, source, start + last, start + lineBreak.index, collapse);
+    if (lineBreak.index > last) placeholders.mask(sink, source, start + last, start + lineBreak.index, HTML_TEXT);
     sink.token(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
     last = lineBreak.index + lineBreak[0].length;
   }
-  if (last < raw.length) maskText(sink, source, start + last, end, collapse);
+  if (last < raw.length) placeholders.mask(sink, source, start + last, end, HTML_TEXT);
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import { decodeHTMLAttribute } from 'entities/decode';
 import { htmlAttrEscape } from '../core/escape.js';
-import { maskText } from '../core/segment-sink.js';
 import type { SegmentSink } from '../core/segment-sink.js';
+import type { PlaceholderScanner, TextRun } from '../core/placeholders.js';
 import type { TagAttributes } from './tree.js';
 import type { RenderTarget } from '../format.js';
 import type { Escaper, Patch } from '../core/document.js';
@@ -175,6 +175,9 @@ function isTranslatableAttribute(tag: string, name: string, attribs: TagAttribut
 }
 
 /** Escapers by the value's quote (made once: every `attr` draft of a page shares three). */
+/** Attribute values: references decoded as in an attribute. */
+const ATTRIBUTE_VALUE: TextRun = { inSource: true, decode: decodeHTMLAttribute };
+
 const ATTRIBUTE_ESCAPERS: Record<'"' | "'" | '', Escaper> = { '"': htmlAttrEscape('"'), "'": htmlAttrEscape("'"), '': htmlAttrEscape('') };
 
 /** `tag@attribute` hints, made once per pair rather than once per attribute. */
@@ -221,12 +224,12 @@ export class AttributeList {
   }
 
   /** Gives every attribute to `sink` as an `attr` segment, and empties the list. */
-  flushTo(sink: SegmentSink, source: string): void {
+  flushTo(sink: SegmentSink, placeholders: PlaceholderScanner, source: string): void {
     for (let i = 0; i < this.length; i++) {
       const start = this.starts[i]!;
       const end = this.ends[i]!;
       sink.begin(start, end, 'attr', ATTRIBUTE_ESCAPERS[this.quotes[i]!], this.contexts[i]!, true);
-      maskText(sink, source, start, end, decodeHTMLAttribute);
+      placeholders.mask(sink, source, start, end, ATTRIBUTE_VALUE);
       sink.commit();
     }
     this.length = 0;

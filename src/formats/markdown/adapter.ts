@@ -21,7 +21,9 @@ import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { markdownEscaper } from './escapes.js';
 import { htmlDrafts } from '../html/adapter.js';
-import { DraftCollector, maskText } from '../core/segment-sink.js';
+import { DraftCollector } from '../core/segment-sink.js';
+import { PlaceholderScanner } from '../core/placeholders.js';
+import type { TextRun } from '../core/placeholders.js';
 import { MarkedMapper } from './blocks.js';
 import { checkContainers } from './nesting.js';
 import type { InlineBlock, InlineNode } from './blocks.js';
@@ -73,6 +75,9 @@ function decodeText(raw: string): string {
 const MDAST_EXTENSIONS = gfmFromMarkdown().map((extension) =>
   extension.enter && 'literalAutolink' in extension.enter ? { ...extension, transforms: [] } : extension,
 );
+
+/** Markdown text runs: escapes and references decoded (decodeText). */
+const MARKDOWN_TEXT: TextRun = { inSource: true, decode: decodeText };
 
 /** The mdast reading of `text` (GFM and YAML front matter). */
 export function mdastTree(text: string): Root {
@@ -226,6 +231,8 @@ class MarkdownExtractor {
   #base = 0;
   #limit = 0;
   readonly #pending: PendingAttr[] = [];
+  /** The document's placeholders, HTML blocks and inline HTML included. */
+  readonly placeholders = new PlaceholderScanner();
 
   constructor(
     private readonly source: string,
@@ -344,7 +351,7 @@ class MarkdownExtractor {
         this.#inline(block.children, 'cell', 'table cell', cellEscape, true);
         return;
       case 'html': {
-        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
+        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true, placeholders: this.placeholders });
         for (const draft of drafts) this.sink.add(draft);
         return;
       }
@@ -476,7 +483,7 @@ class MarkdownExtractor {
 
   /** The text `source[start, end)`: placeholders become tokens, the rest is decoded. */
   #text(start: number, end: number): void {
-    maskText(this.sink, this.source, start, end, decodeText);
+    this.placeholders.mask(this.sink, this.source, start, end, MARKDOWN_TEXT);
   }
 
   /** Source between nodes: a line prefix after a text run's line break, whitespace, or an atom. */
@@ -516,7 +523,7 @@ class MarkdownExtractor {
   /** Inline HTML follows the html rules: its translatable attributes are segments. */
   #htmlAttributes(start: number, end: number): void {
     if (!/\s(?:alt|title|placeholder|aria-label|aria-description|label|value|content)\s*=/i.test(this.source.slice(start, end))) return;
-    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true });
+    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true, placeholders: this.placeholders });
     for (const draft of drafts) if (draft.kind === 'attr') this.#pending.push(draft);
   }
 }
