@@ -115,14 +115,18 @@ class Bail extends Error {}
 const BAIL = new Bail();
 
 /**
- * Work left for the current block (backward scans, array shifts, code span searches).
- * micromark's attention resolution is quadratic on some inputs (many unmatched closers,
- * thousands of pairs in one paragraph); past this budget the reader declines.
+ * The work a reader may still do on its block (backward scans, array shifts, code span
+ * searches). micromark's attention resolution is quadratic on some inputs (many unmatched
+ * closers, thousands of pairs in one paragraph); past this budget the reader declines.
+ * One per reader (it was a module-level variable).
  */
-let budget = 0;
-function spend(units: number): void {
-  budget -= units;
-  if (budget < 0) throw BAIL;
+class WorkBudget {
+  constructor(private left: number) {}
+
+  spend(units: number): void {
+    this.left -= units;
+    if (this.left < 0) throw BAIL;
+  }
 }
 
 /**
@@ -148,16 +152,17 @@ export function scanInline(text: string, from: number, definitions: Definitions 
     const c1 = text.charCodeAt(from + 1);
     if (c1 === 32 || c1 === 120 || c1 === 88) return null; // a GFM task check mdast may see
   }
-  budget = 4 * (text.length - from) + 4096;
   try {
-    return new Scanner(text, definitions === true ? 'unknown' : definitions === false ? NO_DEFINITIONS : definitions).run(from);
+    const work = new WorkBudget(4 * (text.length - from) + 4096);
+    return new InlineReader(text, definitions === true ? 'unknown' : definitions === false ? NO_DEFINITIONS : definitions, work).run(from);
   } catch (error) {
     if (error === BAIL) return null;
     throw error;
   }
 }
 
-class Scanner {
+/** One block's inline content read once (`run`); its state, the work budget included, is its own. */
+class InlineReader {
   readonly #items: Item[] = [];
   /** Label starts (indices into #items), innermost last. */
   readonly #starts: number[] = [];
@@ -167,10 +172,15 @@ class Scanner {
   /** Backtick run lengths that have no closing run after some point (so none after any later point). */
   readonly #noCodeClose = new Set<number>();
 
+  readonly #work: WorkBudget;
+
   constructor(
     private readonly text: string,
     private readonly definitions: Definitions,
-  ) {}
+    work: WorkBudget,
+  ) {
+    this.#work = work;
+  }
 
   run(from: number): ScanNode[] {
     const text = this.text;
@@ -195,7 +205,7 @@ class Scanner {
         case 96: {
           let n = 1;
           while (text.charCodeAt(i + n) === 96) n++;
-          const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(text, i + n, n);
+          const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(this.#work, text, i + n, n);
           if (close === -1) {
             this.#noCodeClose.add(n);
             i += n;
@@ -312,11 +322,11 @@ class Scanner {
         }
         case 60: {
           // `<`: an autolink, else inline HTML, else text (micromark's order).
-          let end = angleAutolink(text, i);
+          let end = angleAutolink(this.#work, text, i);
           let node: ScanNode | null = null;
           if (end !== -1) node = { type: 'autolink', start: i, end };
           else {
-            end = inlineHtml(text, i);
+            end = inlineHtml(this.#work, text, i);
             if (end !== -1) node = { type: 'html', start: i, end, value: text.slice(i, end) };
           }
           if (!node) {
@@ -334,7 +344,7 @@ class Scanner {
       }
     }
     if (length > runStart) this.#text(runStart, length);
-    return resolve(items, 0, items.length);
+    return resolve(this.#work, items, 0, items.length);
   }
 
   /**
@@ -417,9 +427,9 @@ class Scanner {
     let k = at;
     while (isAtext(text.charCodeAt(k))) k++;
     if (text.charCodeAt(k) === 64) throw BAIL;
-    const domain = gfmDomain(text, at);
+    const domain = gfmDomain(this.#work, text, at);
     if (domain === -1) return -1;
-    return this.#autolink(at, gfmPath(text, domain), runStart);
+    return this.#autolink(at, gfmPath(this.#work, text, domain), runStart);
   }
 
   /**
@@ -441,9 +451,9 @@ class Scanner {
     if (this.#inLabel()) return -1;
     const c = text.charCodeAt(colon + 3);
     if (Number.isNaN(c) || c < 32 || c === 127 || classify(text, colon + 3) !== 0) return -1;
-    const domain = gfmDomain(text, colon + 3);
+    const domain = gfmDomain(this.#work, text, colon + 3);
     if (domain === -1) return -1;
-    return this.#autolink(start, gfmPath(text, domain), runStart);
+    return this.#autolink(start, gfmPath(this.#work, text, domain), runStart);
   }
 
   /** An autolink node [start, end) after the text before it. */
@@ -502,7 +512,7 @@ class Scanner {
       type,
       start: start.start,
       end,
-      children: start.image ? [] : resolve(items, startIndex + 1, items.length),
+      children: start.image ? [] : resolve(this.#work, items, startIndex + 1, items.length),
     };
     if (type === 'link' || type === 'image') node.title = resource < 0;
     else node.full = full;
@@ -527,7 +537,7 @@ class Scanner {
     const text = this.text;
     const defined = definitions.has(normalizeLabel(text.slice(labelStart, close)));
     if (text.charCodeAt(close + 1) !== 91) return defined ? close + 1 : -1;
-    const end = referenceLabelEnd(text, close + 1);
+    const end = referenceLabelEnd(this.#work, text, close + 1);
     if (end !== -1 && definitions.has(normalizeLabel(text.slice(close + 2, end)))) return -(end + 1);
     if (defined && text.charCodeAt(close + 2) === 93) return close + 3;
     return -1;
@@ -607,9 +617,9 @@ function blankToEnd(text: string, i: number): boolean {
 }
 
 /** micromark-extension-gfm-autolink-literal's trail check: only trailing punctuation from `i` to a space, `<` or the end. */
-function gfmTrail(text: string, i: number): boolean {
+function gfmTrail(work: WorkBudget, text: string, i: number): boolean {
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
     if (c === 33 || c === 34 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 63 || c === 95 || c === 126) {
       i++;
@@ -634,15 +644,15 @@ function gfmTrail(text: string, i: number): boolean {
 }
 
 /** micromark-extension-gfm-autolink-literal's domain from `i`: its end, or -1. */
-function gfmDomain(text: string, i: number): number {
+function gfmDomain(work: WorkBudget, text: string, i: number): number {
   let underscoreInLast = false;
   let underscoreInLastLast = false;
   let seen = false;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
     if (c === 46 || c === 95) {
-      if (gfmTrail(text, i)) break;
+      if (gfmTrail(work, text, i)) break;
       if (c === 95) underscoreInLast = true;
       else {
         underscoreInLastLast = underscoreInLast;
@@ -661,11 +671,11 @@ function gfmDomain(text: string, i: number): number {
 }
 
 /** micromark-extension-gfm-autolink-literal's path from `i` (possibly empty): its end. */
-function gfmPath(text: string, i: number): number {
+function gfmPath(work: WorkBudget, text: string, i: number): number {
   let open = 0;
   let close = 0;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
     if (c === 40) {
       open++;
@@ -678,7 +688,7 @@ function gfmPath(text: string, i: number): number {
       continue;
     }
     if (c === 33 || c === 34 || c === 38 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 60 || c === 63 || c === 93 || c === 95 || c === 126) {
-      if (gfmTrail(text, i)) return i;
+      if (gfmTrail(work, text, i)) return i;
       if (c === 41) close++;
       i++;
       continue;
@@ -694,7 +704,7 @@ function isAsciiAtext(code: number): boolean {
 }
 
 /** micromark's autolink (`<scheme:…>`, `<a@b.c>`) at `at` (a `<`): its end, or -1. */
-function angleAutolink(text: string, at: number): number {
+function angleAutolink(work: WorkBudget, text: string, at: number): number {
   let i = at + 1;
   let c = text.charCodeAt(i);
   let email = true;
@@ -718,7 +728,7 @@ function angleAutolink(text: string, at: number): number {
   } else if (c === 64) return -1;
   if (!email) {
     for (;;) {
-      spend(1);
+      work.spend(1);
       c = text.charCodeAt(i);
       if (c === 62) return i + 1;
       if (Number.isNaN(c) || c === 32 || c === 60 || c < 32 || c === 127) return -1;
@@ -727,7 +737,7 @@ function angleAutolink(text: string, at: number): number {
   }
   // E-mail: atext up to `@`, then labels of alphanumerics and `-` (at most 63), dot-separated.
   for (;;) {
-    spend(1);
+    work.spend(1);
     c = text.charCodeAt(i);
     if (c === 64) {
       i++;
@@ -739,7 +749,7 @@ function angleAutolink(text: string, at: number): number {
   let size = 0;
   if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
   for (;;) {
-    spend(1);
+    work.spend(1);
     c = text.charCodeAt(i);
     // emailLabel (after an alphanumeric)
     if (c === 46) {
@@ -760,7 +770,7 @@ function angleAutolink(text: string, at: number): number {
 }
 
 /** micromark's inline HTML (tag, closing tag, comment, instruction, declaration, CDATA) at `at`: its end, or -1. */
-function inlineHtml(text: string, at: number): number {
+function inlineHtml(work: WorkBudget, text: string, at: number): number {
   let i = at + 1;
   let c = text.charCodeAt(i);
   const spaceOrEnding = (code: number) => code === 32 || code === 9 || code === 10;
@@ -773,7 +783,7 @@ function inlineHtml(text: string, at: number): number {
       i += 2;
       let state = 2; // 0 comment, 1 commentClose, 2 commentEnd
       for (;;) {
-        spend(1);
+        work.spend(1);
         c = text.charCodeAt(i);
         if (state === 0) {
           if (Number.isNaN(c)) return -1;
@@ -793,7 +803,7 @@ function inlineHtml(text: string, at: number): number {
       i += 7;
       let brackets = 0;
       for (;;) {
-        spend(1);
+        work.spend(1);
         c = text.charCodeAt(i);
         if (Number.isNaN(c)) return -1;
         if (c === 62 && brackets >= 2) return i + 1;
@@ -804,7 +814,7 @@ function inlineHtml(text: string, at: number): number {
     if (isAsciiAlpha(c)) {
       // Declaration: up to `>`.
       const end = text.indexOf('>', i);
-      spend((end === -1 ? text.length : end) - i);
+      work.spend((end === -1 ? text.length : end) - i);
       return end === -1 ? -1 : end + 1;
     }
     return -1;
@@ -812,7 +822,7 @@ function inlineHtml(text: string, at: number): number {
   if (c === 63) {
     // Instruction: up to `?>`.
     const end = text.indexOf('?>', i + 1);
-    spend((end === -1 ? text.length : end) - i);
+    work.spend((end === -1 ? text.length : end) - i);
     return end === -1 ? -1 : end + 2;
   }
   if (c === 47) {
@@ -829,7 +839,7 @@ function inlineHtml(text: string, at: number): number {
   c = text.charCodeAt(i);
   if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
   for (;;) {
-    spend(1);
+    work.spend(1);
     // tagOpenBetween
     c = text.charCodeAt(i);
     if (c === 47) return text.charCodeAt(i + 1) === 62 ? i + 2 : -1;
@@ -856,7 +866,7 @@ function inlineHtml(text: string, at: number): number {
     if (Number.isNaN(c) || c === 60 || c === 61 || c === 62 || c === 96) return -1;
     if (c === 34 || c === 39) {
       const close = text.indexOf(String.fromCharCode(c), i + 1);
-      spend((close === -1 ? text.length : close) - i);
+      work.spend((close === -1 ? text.length : close) - i);
       if (close === -1) return -1;
       i = close + 1;
       c = text.charCodeAt(i);
@@ -877,13 +887,13 @@ function inlineHtml(text: string, at: number): number {
  * micromark's factoryLabel at `open` (a `[`): the index of its `]`, or -1 (a `[` inside,
  * a blank label, a footnote `^`, over 999 characters, no `]`).
  */
-function referenceLabelEnd(text: string, open: number): number {
+function referenceLabelEnd(work: WorkBudget, text: string, open: number): number {
   let i = open + 1;
   if (text.charCodeAt(i) === 94) return -1;
   let size = 0;
   let seen = false;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
     if (size > 990 || Number.isNaN(c) || c === 91) return -1;
     if (c === 93) return seen ? i : -1;
@@ -911,10 +921,10 @@ function skipWhitespace(text: string, i: number): number {
 }
 
 /** The end of the code span whose opening run of `n` backticks ends at `from`, or -1. */
-function findCodeClose(text: string, from: number, n: number): number {
+function findCodeClose(work: WorkBudget, text: string, from: number, n: number): number {
   let i = text.indexOf('`', from);
   while (i !== -1) {
-    spend(1);
+    work.spend(1);
     let m = 1;
     while (text.charCodeAt(i + m) === 96) m++;
     if (m === n) return i + n;
@@ -927,11 +937,11 @@ function findCodeClose(text: string, from: number, n: number): number {
  * micromark's attention resolution over items[from, to) (a paragraph, or a link's
  * label), then the nodes with adjacent text merged (mdast's text nodes).
  */
-function resolve(all: Item[], from: number, to: number): ScanNode[] {
+function resolve(work: WorkBudget, all: Item[], from: number, to: number): ScanNode[] {
   let items = from === 0 && to === all.length ? all : all.slice(from, to);
   let hasDelims = false;
   for (const it of items) if (it.kind === DELIM) hasDelims = true;
-  if (hasDelims) items = resolveAttention(items === all ? all.slice() : items);
+  if (hasDelims) items = resolveAttention(work, items === all ? all.slice() : items);
   const nodes: ScanNode[] = [];
   let last: ScanNode | undefined;
   for (const it of items) {
@@ -952,7 +962,7 @@ function resolve(all: Item[], from: number, to: number): ScanNode[] {
   return nodes;
 }
 
-function resolveAttention(items: Item[]): Item[] {
+function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
   // Potential openers per marker in the list: a closer with none of its marker before it
   // (or anywhere) need not look back (the result is the same, without the scan).
   let starOpeners = 0;
@@ -963,7 +973,7 @@ function resolveAttention(items: Item[]): Item[] {
     if (closer.kind !== DELIM || !closer.close) continue;
     if ((closer.marker === 42 ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
     for (let open = index - 1; open >= 0; open--) {
-      spend(1);
+      work.spend(1);
       const opener = items[open]!;
       if (opener.kind !== DELIM || !opener.open || opener.marker !== closer.marker) continue;
       const openSize = opener.end - opener.start;
@@ -979,7 +989,7 @@ function resolveAttention(items: Item[]): Item[] {
         const inner = items[k]!;
         if (inner.kind === DELIM && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
       }
-      node.children = resolve(items, open + 1, index);
+      node.children = resolve(work, items, open + 1, index);
       opener.end -= use;
       closer.start += use;
       const openerLeft = opener.end > opener.start;
@@ -987,7 +997,7 @@ function resolveAttention(items: Item[]): Item[] {
       if (!openerLeft) opener.marker === 42 ? starOpeners-- : underscoreOpeners--;
       if (!closerLeft && closer.open) closer.marker === 42 ? starOpeners-- : underscoreOpeners--;
       const group = item(NODE, node.start, node.end, node);
-      spend(items.length - open);
+      work.spend(items.length - open);
       if (openerLeft && closerLeft) items.splice(open, index - open + 1, opener, group, closer);
       else if (openerLeft) items.splice(open, index - open + 1, opener, group);
       else if (closerLeft) items.splice(open, index - open + 1, group, closer);
