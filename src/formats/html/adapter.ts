@@ -19,6 +19,7 @@ import { DraftCollector } from '../core/segment-sink.js';
 import { PlaceholderScanner } from '../core/placeholders.js';
 import type { TextRun } from '../core/placeholders.js';
 import type { SegmentSink } from '../core/segment-sink.js';
+import { ElementKind, elementKinds } from './elements.js';
 import { HtmlTree } from './tree.js';
 import type { TagAttributes, TreeHandler } from './tree.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
@@ -26,27 +27,6 @@ import type { DocumentLimits } from '../core/limits.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Patch, SegmentDraft } from '../core/document.js';
-
-/** Elements that start and end a segment (everything not listed is phrasing). */
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup', 'dd', 'details',
-  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2',
-  'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'link', 'main', 'menu', 'meta',
-  'nav', 'noscript', 'ol', 'optgroup', 'option', 'p', 'section', 'select', 'summary', 'table', 'tbody', 'td',
-  'tfoot', 'th', 'thead', 'title', 'tr', 'ul', 'base', 'datalist', 'search', 'frame',
-]);
-/** Never translated, and never part of a segment. */
-const SKIPPED = new Set(['script', 'style', 'pre', 'template', 'textarea', 'xmp', 'plaintext']);
-/** One atomic token for the whole element (content not translated). */
-const ATOMIC = new Set([
-  'code', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'video', 'audio', 'embed',
-  'canvas', 'picture', 'area', 'source', 'track', 'param', 'meter', 'progress', 'map', 'ruby', 'iframe', 'object',
-]);
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame']);
-/** Elements whose attributes are never translated (their subtree is code or graphics). */
-const NO_ATTRS = new Set(['code', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template']);
-/** A fragment's top-level elements get `dir` for RTL targets, except these non-rendered ones. */
-const NO_DIR = new Set(['script', 'style', 'template', 'link', 'meta', 'base', 'noscript', 'br', 'wbr', 'hr', 'title']);
 
 /** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
 function hasSpaceToCollapse(text: string): boolean {
@@ -225,13 +205,14 @@ class SegmentMaker implements TreeHandler {
     const start = isImplied ? this.#lastEnd : this.from + tagStart;
     const end = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = end;
+    const kinds = elementKinds(name);
+    const isVoid = (kinds & ElementKind.Void) !== 0;
     // Nothing here recurses, but a page nested far deeper than real ones is a hostile
     // one: refused (document_too_complex), not worked on.
-    if (this.#stack.length >= this.#maxDepth && !VOID.has(name)) throw tooComplex('element nesting', this.#maxDepth);
+    if (this.#stack.length >= this.#maxDepth && !isVoid) throw tooComplex('element nesting', this.#maxDepth);
     if (this.#hidden > 0) {
-      const isVoid = VOID.has(name);
       if (!isImplied && this.#attributesOffFrom === 0) {
-        if (isNoTranslate(attribs) || NO_ATTRS.has(name) || SKIPPED.has(name)) {
+        if (isNoTranslate(attribs) || (kinds & (ElementKind.NoAttributes | ElementKind.Skipped)) !== 0) {
           if (!isVoid) this.#attributesOffFrom = this.#hidden + 1;
         } else {
           this.#attributes.addFrom(this.source, name, start, end, attribs);
@@ -248,23 +229,22 @@ class SegmentMaker implements TreeHandler {
       if (name === 'html' && !this.#htmlTagSeen) {
         this.#htmlTagSeen = true;
         directionPatches(this.source, name, start, end, this.patches);
-      } else if (!this.#fullDocument && this.#stack.length === 0 && !NO_DIR.has(name)) {
+      } else if (!this.#fullDocument && this.#stack.length === 0 && (kinds & ElementKind.NoDirection) === 0) {
         directionPatches(this.source, name, start, end, this.patches);
       }
     }
-    const block = BLOCK.has(name) || SKIPPED.has(name);
+    const block = (kinds & (ElementKind.Block | ElementKind.Skipped)) !== 0;
     // A block's start tag ends the run before it, so its attributes come after that run's segment.
     if (block) this.#flush();
-    if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) {
+    if (!isImplied && !noTranslate && (kinds & ElementKind.NoAttributes) === 0) {
       this.#attributes.addFrom(this.source, name, start, end, attribs);
       if (block) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     }
-    const isVoid = VOID.has(name);
     let mode: Mode;
     if (block) {
-      mode = SKIPPED.has(name) || noTranslate ? 'skip' : 'block';
+      mode = (kinds & ElementKind.Skipped) !== 0 || noTranslate ? 'skip' : 'block';
       if (mode === 'block') this.#blocks.push(name);
-    } else if (isVoid || noTranslate || ATOMIC.has(name)) {
+    } else if (isVoid || noTranslate || (kinds & ElementKind.Atomic) !== 0) {
       mode = 'atomic';
     } else {
       mode = 'inline';
@@ -277,14 +257,14 @@ class SegmentMaker implements TreeHandler {
     let item = NO_ITEM;
     if (mode === 'atomic' || mode === 'skip') {
       this.#hidden = 1;
-      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && !NO_ATTRS.has(name) ? 0 : 1;
+      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && (kinds & ElementKind.NoAttributes) === 0 ? 0 : 1;
     }
     else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
     this.#stack.push(start, this.#run.id, item, mode);
   }
 
   closeTag(name: string, isImplied: boolean, tagStart: number, tagEnd: number): void {
-    if (VOID.has(name)) return;
+    if ((elementKinds(name) & ElementKind.Void) !== 0) return;
     const stack = this.#stack;
     const element = stack.pop();
     if (element < 0) return;
