@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Nodes } from 'mdast';
 import { scanInline } from '../../src/formats/markdown/inline.js';
-import type { ScanNode } from '../../src/formats/markdown/inline.js';
+import type { ScanNode } from '../../src/formats/markdown/nodes.js';
 import { markdownDrafts, mdastTree } from '../../src/formats/markdown/adapter.js';
 import { MarkedMapper } from '../../src/formats/markdown/blocks.js';
 import { TemplateDocument } from '../../src/formats/core/document.js';

@@ -26,7 +26,7 @@ import { PlaceholderScanner } from '../core/placeholders.js';
 import type { TextRun } from '../core/placeholders.js';
 import { MarkedMapper } from './blocks.js';
 import { checkContainers } from './nesting.js';
-import type { InlineBlock, InlineNode } from './blocks.js';
+import type { InlineBlock, InlineNode } from './nodes.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Escaper, SegmentDraft } from '../core/document.js';

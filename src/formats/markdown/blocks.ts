@@ -22,29 +22,7 @@ import type { Token, Tokens } from 'marked';
 import { normalizeLabel, scanInline } from './inline.js';
 import { tooComplex } from '../core/limits.js';
 import { ListTokenizer } from './lists.js';
-import type { Definitions, ScanNode } from './inline.js';
-
-/** An inline node in source offsets (original coordinates), shared with the mdast path. */
-export interface InlineNode {
-  readonly type: string;
-  readonly start: number;
-  readonly end: number;
-  readonly children?: InlineNode[];
-  /** link/image: the node has a title in its destination part. */
-  readonly title?: boolean;
-  /** linkReference/imageReference: a full reference (`[text][label]`). */
-  readonly full?: boolean;
-  /** html: the tag's bytes. */
-  readonly value?: string;
-}
-
-/** A block whose inline content may be a segment. */
-export type InlineBlock =
-  | { readonly type: 'paragraph' | 'heading' | 'tableCell'; readonly depth?: number; readonly children: InlineNode[] }
-  | { readonly type: 'html'; readonly start: number; readonly end: number }
-  /** A reference definition with a title (the title is translated). */
-  | { readonly type: 'definition'; readonly start: number; readonly end: number }
-  | { readonly type: 'fallback'; readonly start: number; readonly end: number };
+import type { Definitions, InlineBlock, InlineNode, ScanNode } from './nodes.js';
 
 export interface MarkedResult {
   readonly blocks: InlineBlock[];

@@ -20,45 +20,39 @@
  * markdown/adapter.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
  * over text nodes (links without offsets).
  */
+import type { Definitions, ScanNode } from './nodes.js';
 
-/** An inline node in block-text offsets. */
-export interface ScanNode {
-  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'linkReference' | 'imageReference' | 'inlineCode' | 'break' | 'autolink' | 'html';
-  start: number;
-  end: number;
-  /** html: the tag's text. */
-  value?: string;
-  children?: ScanNode[];
-  /** link/image: a non-empty title. */
-  title?: boolean;
-  /** linkReference/imageReference: `[text][label]`. */
-  full?: boolean;
-}
-
-const TEXT = 0;
-const DELIM = 1;
-const START = 2;
-const NODE = 3;
-/** Spaces/tabs alone before a line ending: text only when a text node is already open. */
-const SUFFIX = 4;
+/** What a pending item is. */
+const ItemKind = {
+  Text: 0,
+  /** An attention sequence (`*`, `_` runs) waiting for resolution. */
+  Delim: 1,
+  /** A label start (`[` or `![`). */
+  Start: 2,
+  /** A finished node. */
+  Node: 3,
+  /** Spaces/tabs alone before a line ending: text only when a text node is already open. */
+  Suffix: 4,
+} as const;
+type ItemKind = (typeof ItemKind)[keyof typeof ItemKind];
 
 /** A pending inline item: text, an attention sequence, a label start, or a finished node. */
 interface Item {
-  kind: number;
+  kind: ItemKind;
   start: number;
   end: number;
-  /** DELIM: `*` or `_` char code. */
+  /** ItemKind.Delim: `*` or `_` char code. */
   marker: number;
   open: boolean;
   close: boolean;
-  /** START: `![`; its order among starts (a link makes every earlier link start inactive); balanced (failed). */
+  /** ItemKind.Start: `![`; its order among starts (a link makes every earlier link start inactive); balanced (failed). */
   image: boolean;
   seq: number;
   balanced: boolean;
   node: ScanNode | null;
 }
 
-function item(kind: number, start: number, end: number, node: ScanNode | null = null): Item {
+function item(kind: ItemKind, start: number, end: number, node: ScanNode | null = null): Item {
   return { kind, start, end, marker: 0, open: false, close: false, image: false, seq: 0, balanced: false, node };
 }
 
@@ -128,12 +122,6 @@ class WorkBudget {
     if (this.left < 0) throw BAIL;
   }
 }
-
-/**
- * The link reference definitions a document may hold: their normalised labels, or
- * `'unknown'` (then any bracket pair that is not an inline link could be a reference).
- */
-export type Definitions = ReadonlySet<string> | 'unknown';
 
 /** micromark's normalizeIdentifier. */
 export function normalizeLabel(label: string): string {
@@ -212,7 +200,7 @@ class InlineReader {
             continue;
           }
           if (i > runStart) this.#text(runStart, i);
-          items.push(item(NODE, i, close, { type: 'inlineCode', start: i, end: close }));
+          items.push(item(ItemKind.Node, i, close, { type: 'inlineCode', start: i, end: close }));
           i = runStart = close;
           continue;
         }
@@ -225,7 +213,7 @@ class InlineReader {
           const after = classify(text, i + n);
           const open = after === 0 || (after === 2 && before !== 0);
           const close = before === 0 || (before === 2 && after !== 0);
-          const delim = item(DELIM, i, i + n);
+          const delim = item(ItemKind.Delim, i, i + n);
           delim.marker = code;
           delim.open = code === 42 ? open : open && (before !== 0 || !close);
           delim.close = code === 42 ? close : close && (after !== 0 || !open);
@@ -241,7 +229,7 @@ class InlineReader {
           if (text.charCodeAt(i + 2) === 94) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
-          items.push(item(START, i, i + 2));
+          items.push(item(ItemKind.Start, i, i + 2));
           items[items.length - 1]!.image = true;
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 2;
@@ -250,7 +238,7 @@ class InlineReader {
           if (text.charCodeAt(i + 1) === 94) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
-          items.push(item(START, i, i + 1));
+          items.push(item(ItemKind.Start, i, i + 1));
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 1;
           continue;
@@ -279,9 +267,9 @@ class InlineReader {
           // (marked may leave a last blank line in the text: no break before it.)
           if (i - k >= 2 && !tab && !blankToEnd(text, j)) {
             if (k > runStart) this.#text(runStart, k);
-            items.push(item(NODE, k, i + 1, { type: 'break', start: k, end: i + 1 }));
+            items.push(item(ItemKind.Node, k, i + 1, { type: 'break', start: k, end: i + 1 }));
           } else if (k === runStart && i > runStart) {
-            items.push(item(SUFFIX, runStart, i));
+            items.push(item(ItemKind.Suffix, runStart, i));
             this.#text(i, i + 1);
           } else this.#text(runStart, i + 1);
           // The next line's indentation is a line prefix, not text.
@@ -334,7 +322,7 @@ class InlineReader {
             continue;
           }
           if (i > runStart) this.#text(runStart, i);
-          items.push(item(NODE, i, end, node));
+          items.push(item(ItemKind.Node, i, end, node));
           i = runStart = end;
           continue;
         }
@@ -360,7 +348,7 @@ class InlineReader {
     let floor = from;
     for (let k = this.#items.length - 1; k >= 0; k--) {
       const kind = this.#items[k]!.kind;
-      if (kind === NODE || kind === START) {
+      if (kind === ItemKind.Node || kind === ItemKind.Start) {
         floor = this.#items[k]!.end;
         break;
       }
@@ -398,11 +386,11 @@ class InlineReader {
     while (items.length > 0 && items[items.length - 1]!.start >= start) items.pop();
     const last = items[items.length - 1];
     if (last && last.end > start) {
-      if (last.kind !== TEXT) throw BAIL;
+      if (last.kind !== ItemKind.Text) throw BAIL;
       last.end = textEndBefore(text, last.start, start);
     }
     if (runStart < start) this.#text(runStart, start);
-    items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));
+    items.push(item(ItemKind.Node, start, i, { type: 'autolink', start, end: i }));
     return i;
   }
 
@@ -459,7 +447,7 @@ class InlineReader {
   /** An autolink node [start, end) after the text before it. */
   #autolink(start: number, end: number, runStart: number): number {
     if (runStart < start) this.#text(runStart, start);
-    this.#items.push(item(NODE, start, end, { type: 'autolink', start, end }));
+    this.#items.push(item(ItemKind.Node, start, end, { type: 'autolink', start, end }));
     return end;
   }
 
@@ -467,8 +455,8 @@ class InlineReader {
   #text(start: number, end: number): void {
     const items = this.#items;
     const last = items[items.length - 1];
-    if (last && last.kind === TEXT) last.end = end;
-    else items.push(item(TEXT, start, end));
+    if (last && last.kind === ItemKind.Text) last.end = end;
+    else items.push(item(ItemKind.Text, start, end));
   }
 
   /**
@@ -517,7 +505,7 @@ class InlineReader {
     if (type === 'link' || type === 'image') node.title = resource < 0;
     else node.full = full;
     items.length = startIndex;
-    items.push(item(NODE, start.start, end, node));
+    items.push(item(ItemKind.Node, start.start, end, node));
     // Links do not contain links: every earlier link start is dead.
     if (!start.image) this.#deadBefore = start.seq;
     return end;
@@ -940,12 +928,12 @@ function findCodeClose(work: WorkBudget, text: string, from: number, n: number):
 function resolve(work: WorkBudget, all: Item[], from: number, to: number): ScanNode[] {
   let items = from === 0 && to === all.length ? all : all.slice(from, to);
   let hasDelims = false;
-  for (const it of items) if (it.kind === DELIM) hasDelims = true;
+  for (const it of items) if (it.kind === ItemKind.Delim) hasDelims = true;
   if (hasDelims) items = resolveAttention(work, items === all ? all.slice() : items);
   const nodes: ScanNode[] = [];
   let last: ScanNode | undefined;
   for (const it of items) {
-    if (it.kind === NODE) {
+    if (it.kind === ItemKind.Node) {
       last = it.node!;
       nodes.push(last);
       continue;
@@ -953,7 +941,7 @@ function resolve(work: WorkBudget, all: Item[], from: number, to: number): ScanN
     if (it.end === it.start) continue;
     // Text, a label start that never closed, or an unmatched sequence: text.
     if (last && last.type === 'text') last.end = it.end;
-    else if (it.kind === SUFFIX) continue;
+    else if (it.kind === ItemKind.Suffix) continue;
     else {
       last = { type: 'text', start: it.start, end: it.end };
       nodes.push(last);
@@ -967,15 +955,15 @@ function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
   // (or anywhere) need not look back (the result is the same, without the scan).
   let starOpeners = 0;
   let underscoreOpeners = 0;
-  for (const it of items) if (it.kind === DELIM && it.open) it.marker === 42 ? starOpeners++ : underscoreOpeners++;
+  for (const it of items) if (it.kind === ItemKind.Delim && it.open) it.marker === 42 ? starOpeners++ : underscoreOpeners++;
   for (let index = 0; index < items.length; index++) {
     const closer = items[index]!;
-    if (closer.kind !== DELIM || !closer.close) continue;
+    if (closer.kind !== ItemKind.Delim || !closer.close) continue;
     if ((closer.marker === 42 ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
     for (let open = index - 1; open >= 0; open--) {
       work.spend(1);
       const opener = items[open]!;
-      if (opener.kind !== DELIM || !opener.open || opener.marker !== closer.marker) continue;
+      if (opener.kind !== ItemKind.Delim || !opener.open || opener.marker !== closer.marker) continue;
       const openSize = opener.end - opener.start;
       const closeSize = closer.end - closer.start;
       if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
@@ -987,7 +975,7 @@ function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
       };
       for (let k = open + 1; k < index; k++) {
         const inner = items[k]!;
-        if (inner.kind === DELIM && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
+        if (inner.kind === ItemKind.Delim && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
       }
       node.children = resolve(work, items, open + 1, index);
       opener.end -= use;
@@ -996,7 +984,7 @@ function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
       const closerLeft = closer.end > closer.start;
       if (!openerLeft) opener.marker === 42 ? starOpeners-- : underscoreOpeners--;
       if (!closerLeft && closer.open) closer.marker === 42 ? starOpeners-- : underscoreOpeners--;
-      const group = item(NODE, node.start, node.end, node);
+      const group = item(ItemKind.Node, node.start, node.end, node);
       work.spend(items.length - open);
       if (openerLeft && closerLeft) items.splice(open, index - open + 1, opener, group, closer);
       else if (openerLeft) items.splice(open, index - open + 1, opener, group);
