@@ -12,6 +12,7 @@ import type { DocumentLimits } from './core/limits.js';
 import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
 import type { TextRun } from './core/placeholders.js';
 import { DocumentBuilder } from './core/document.js';
+import { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } from './core/char-codes.js';
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
 const comparator = (major: string) =>
@@ -64,7 +65,7 @@ const SURE_LETTER = /[A-DF-SU-Ya-df-z]/;
 /** By char code below 128: whether a version range may start with it (beyond ASCII, a space may). */
 const RANGE_START = new Uint8Array(128);
 for (const c of ' \t\n\v\f\r0123456789^~<>=*vVxX') RANGE_START[c.charCodeAt(0)] = 1;
-const mayStartRange = (c: number): boolean => c >= 128 || RANGE_START[c] === 1;
+const mayStartRange = (c: number): boolean => c >= ASCII_END || RANGE_START[c] === 1;
 
 /** NON_PROSE as one alternation per set of flags (every pattern is anchored: same answers, fewer calls). */
 const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags))].map(
@@ -74,7 +75,7 @@ const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags)
 /** SURE_LETTER.test(value), by char code for the usual first character (e, t and z in either case ask the regex). */
 function hasSureLetter(value: string): boolean {
   const c = value.charCodeAt(0) | 32;
-  if (c >= 97 && c <= 122 && c !== 101 /* e */ && c !== 116 /* t */ && c !== 122 /* z */) return true;
+  if (c >= LOWER_A && c <= LOWER_Z && c !== LOWER_E && c !== LOWER_T && c !== LOWER_Z) return true;
   return SURE_LETTER.test(value);
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_DOCUMENT_LIMITS } from './core/limits.js';
 import type { DocumentLimits } from './core/limits.js';
 import { PlaceholderScanner } from './core/placeholders.js';
 import { ATOM, DocumentBuilder } from './core/document.js';
+import { CARRIAGE_RETURN, DELETE, SPACE, TAB } from './core/char-codes.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
 export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
@@ -46,7 +47,7 @@ export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.le
 function lineBreak(out: DocumentBuilder, runStart: number, at: number, placeholders: PlaceholderScanner): number {
   const source = out.source;
   let start = at;
-  if (start > runStart && source.charCodeAt(start - 1) === 13 /* \r */) start--;
+  if (start > runStart && source.charCodeAt(start - 1) === CARRIAGE_RETURN) start--;
   while (start > runStart && isBlank(source.charCodeAt(start - 1))) start--;
   let end = at + 1;
   while (isBlank(source.charCodeAt(end))) end++;
@@ -55,7 +56,7 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, placehold
   return end;
 }
 
-const isBlank = (c: number): boolean => c === 32 || c === 9;
+const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 
 function endParagraph(out: DocumentBuilder, runStart: number, end: number, placeholders: PlaceholderScanner): void {
   run(out, runStart, end, placeholders);
@@ -67,12 +68,12 @@ function run(out: DocumentBuilder, start: number, end: number, placeholders: Pla
   placeholders.mask(out, out.source, start, end);
 }
 
-const SPACE = /\s/;
+const WHITE_SPACE = /\s/;
 /** ASCII fast path; anything else asks the regex (Unicode spaces count too). */
 function isSpace(source: string, i: number): boolean {
   const c = source.charCodeAt(i);
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  return c > 127 && SPACE.test(source[i]!);
+  if (c === SPACE || (c >= TAB && c <= CARRIAGE_RETURN)) return true;
+  return c > DELETE && WHITE_SPACE.test(source[i]!);
 }
 
 function firstNonSpace(source: string, from: number, to: number): number {

@@ -10,6 +10,7 @@ import { ServiceError } from '../../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
 import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
 import type { Segment, SegmentKind } from '../../segments/segment.js';
+import { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } from './char-codes.js';
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
 export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };
@@ -93,8 +94,8 @@ const LETTER = /\p{L}/u;
 function hasLetter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 128) return LETTER.test(text);
-    if ((c | 32) >= 97 && (c | 32) <= 122) return true;
+    if (c >= ASCII_END) return LETTER.test(text);
+    if ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z) return true;
   }
   return false;
 }
@@ -447,11 +448,11 @@ type Aligned = readonly (string | undefined)[];
 
 /** N-1 for a string `sN` (decimal digits), else -1. */
 function idIndex(id: string): number {
-  if (id.charCodeAt(0) !== 115 /* s */ || id.length < 2 || id.length > 10) return -1;
+  if (id.charCodeAt(0) !== LOWER_S || id.length < 2 || id.length > 10) return -1;
   let n = 0;
   for (let i = 1; i < id.length; i++) {
     const c = id.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
+    if (c < DIGIT_0 || c > DIGIT_9) return -1;
     n = 10 * n + c - 48;
   }
   return n - 1;
@@ -460,14 +461,14 @@ function idIndex(id: string): number {
 /** The number in a token (`<x12/>`, `<g3>`, `</g3>`) whose digits start at `from`. */
 function tokenNumber(token: string, from: number): number {
   let n = 0;
-  for (let i = from, c = token.charCodeAt(i); c >= 48 && c <= 57; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
+  for (let i = from, c = token.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
   return n;
 }
 
 /** The token table entry of `token` (`<x3/>`, `<g2>`, `</g2>`) in a segment whose tokens start at `firstToken`. */
 function tokenEntry(token: string, firstToken: number, atoms: number): number {
-  if (token.charCodeAt(1) === 120 /* x */) return firstToken + tokenNumber(token, 2) - 1;
-  if (token.charCodeAt(1) === 47 /* / */) return firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
+  if (token.charCodeAt(1) === LOWER_X) return firstToken + tokenNumber(token, 2) - 1;
+  if (token.charCodeAt(1) === SLASH) return firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
   return firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
 }
 

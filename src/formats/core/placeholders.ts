@@ -9,6 +9,7 @@
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
 import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
+import { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } from './char-codes.js';
 
 export interface Span {
   readonly start: number;
@@ -38,13 +39,6 @@ export interface PlaceholderOptions {
 }
 
 // Characters the readers below name.
-const OPEN_BRACE = 123; // {
-const CLOSE_BRACE = 125; // }
-const LESS_THAN = 60; // <
-const GREATER_THAN = 62; // >
-const SLASH = 47; // /
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
 
 const PRINTF = String.raw`%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+0#]?\d*(?:\.\d+)?(?:ll[du]|l[du]|[sdifuxXeEgGc@])(?![A-Za-z0-9])`;
 const URL = String.raw`(?:https?|ftp):\/\/[^\s<>"'\`]+|(?<![\w.+-])www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'\`]*`;
@@ -163,10 +157,10 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
 }
 
 
-const isAlphanumeric = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+const isAlphanumeric = (c: number): boolean => (c >= DIGIT_0 && c <= DIGIT_9) || ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z);
 /** A character some pattern's lookbehind tests for: `[\w.+%:/\\-]`. */
 const isLookbehind = (c: number): boolean =>
-  isAlphanumeric(c) || c === 95 /* _ */ || c === 46 /* . */ || c === 43 /* + */ || c === 37 /* % */ || c === 58 /* : */ || c === 47 /* / */ || c === 92 /* \ */ || c === 45; /* - */
+  isAlphanumeric(c) || c === UNDERSCORE || c === DOT || c === PLUS || c === PERCENT || c === COLON || c === SLASH || c === BACKSLASH || c === DASH; /* - */
 
 /**
  * `PlaceholderScanner.scanRange` with a scanner of its own (for tests and tools).
@@ -202,13 +196,13 @@ export function mayHoldPlaceholder(text: string, from: number, to: number): bool
 /** By char code below 128: 1 for a character of CANDIDATE_CHARS (`{}%$<:@` today), 2 for `w` (a candidate where `www.` starts). */
 const CANDIDATE_CHAR = new Uint8Array(128);
 for (const c of CANDIDATE_CHARS) CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
-CANDIDATE_CHAR[119 /* w */] = 2;
+CANDIDATE_CHAR[LOWER_W] = 2;
 
 /** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
 function candidateIn(text: string, from: number, to: number, end: number): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c < 128 && CANDIDATE_CHAR[c] !== 0) {
+    if (c < ASCII_END && CANDIDATE_CHAR[c] !== 0) {
       if (CANDIDATE_CHAR[c] === 1) return i;
       if (startsWww(text, i, end)) return i;
     }
@@ -218,7 +212,7 @@ function candidateIn(text: string, from: number, to: number, end: number): numbe
 
 /** Whether the `w` at `i` starts `www.` ending before `end`. */
 function startsWww(text: string, i: number, end: number): boolean {
-  return i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46;
+  return i + 3 < end && text.charCodeAt(i + 1) === LOWER_W && text.charCodeAt(i + 2) === LOWER_W && text.charCodeAt(i + 3) === DOT;
 }
 
 const CANDIDATE = new RegExp(`[${CANDIDATE_CHARS.replace(/[\]\\^-]/g, '\\$&')}]|www\\.`, 'g');
@@ -241,7 +235,7 @@ function nextCandidate(state: ScanState, text: string, from: number, to: number)
   if (!CANDIDATE.test(text)) return -1;
   const end = CANDIDATE.lastIndex;
   // `www.` is the only alternative longer than one character (and ends with `.`)
-  const at = text.charCodeAt(end - 1) === 46 /* . */ ? end - 4 : end - 1;
+  const at = text.charCodeAt(end - 1) === DOT ? end - 4 : end - 1;
   return at < to ? at : -1;
 }
 
@@ -454,8 +448,8 @@ function closeOf(state: ScanState, spans: SpanList, text: string, open: number, 
     const stack: number[] = [];
     for (let i = from; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === OPEN_BRACE) stack.push(i);
-      else if (c === CLOSE_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
+      if (c === LEFT_BRACE) stack.push(i);
+      else if (c === RIGHT_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
     }
   }
   const close = closes[open - spans.closesFrom]!;
@@ -484,16 +478,16 @@ function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: 
     const c = text.charCodeAt(candidate);
     let start: number;
     let matchEnd: number;
-    if (c === OPEN_BRACE && codeAt(ctx, text, candidate + 1) !== OPEN_BRACE) {
+    if (c === LEFT_BRACE && codeAt(ctx, text, candidate + 1) !== LEFT_BRACE) {
       start = candidate;
       matchEnd = candidate + 1;
     } else if (
-      c === OPEN_BRACE ||
-      c === CLOSE_BRACE ||
-      c === 60 /* < */ ||
-      c === 36 /* $ */ ||
+      c === LEFT_BRACE ||
+      c === RIGHT_BRACE ||
+      c === LESS_THAN ||
+      c === DOLLAR ||
       // (No e-mail address crosses `to`: at the top it is the end of the text, in an ICU body a `}`.)
-      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= !hasCode(text, 64 /* @ */, from, to)))
+      ((c === PERCENT || c === LOWER_W) /* w */ && (noAtSign ??= !hasCode(text, AT, from, to)))
     ) {
       const sticky = ctx.sticky;
       sticky.lastIndex = candidate;
@@ -520,7 +514,7 @@ function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: 
       matchEnd = start + match[0].length;
     }
     at = matchEnd;
-    if (matchEnd - start === 1 && text.charCodeAt(start) === OPEN_BRACE) {
+    if (matchEnd - start === 1 && text.charCodeAt(start) === LEFT_BRACE) {
       const end = readIcu(text, start, to, ctx, spans, inPlural ? hashFrom : -1, depth);
       if (ctx.undecided) return;
       if (end < 0) continue;
@@ -529,7 +523,7 @@ function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: 
     }
     let end = matchEnd;
     const first = text.charCodeAt(start);
-    if (end - start > 3 && (first === 104 /* h */ || first === 102 /* f */ || first === 119) /* w */) {
+    if (end - start > 3 && (first === LOWER_H || first === LOWER_F || first === LOWER_W)) {
       const token = text.slice(start, end);
       if (URL_START.test(token)) end = start + trimUrl(token).length;
     }
@@ -547,7 +541,7 @@ const URL_START = /^(?:https?|ftp):|^www\./;
 
 /** `#` inside a plural branch is the number: an atom. */
 function pushHashes(text: string, from: number, upTo: number, spans: SpanList): void {
-  for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === 35 /* # */) spans.add(i, i + 1, ATOM, 0);
+  for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === HASH) spans.add(i, i + 1, ATOM, 0);
 }
 
 /**
@@ -571,12 +565,12 @@ const IDENT_CHAR = 2;
 for (const c of ' \t\n\v\f\r') ICU_CHAR[c.charCodeAt(0)] = SPACE_CHAR;
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-') ICU_CHAR[c.charCodeAt(0)] = IDENT_CHAR;
 
-const SPACE = /\s/;
+const WHITE_SPACE = /\s/;
 const IDENT = /[\p{L}\p{N}_$.-]/u;
 /** Whether `c` (a code unit, or `END`) is `\s`: ASCII by table, anything else asks the regex. */
-const isSpace = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === SPACE_CHAR : c !== END && isWide(SPACE, c));
+const isSpace = (c: number): boolean => (c < ASCII_END ? ICU_CHAR[c] === SPACE_CHAR : c !== END && isWide(WHITE_SPACE, c));
 /** Whether `c` (a code unit, or `END`) may be in an ICU identifier: `[\p{L}\p{N}_$.-]`. */
-const isIdent = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === IDENT_CHAR : c !== END && isWide(IDENT, c));
+const isIdent = (c: number): boolean => (c < ASCII_END ? ICU_CHAR[c] === IDENT_CHAR : c !== END && isWide(IDENT, c));
 /** A code unit beyond ASCII against a one-character class: rare, so apart, and the loops stay small. */
 function isWide(charClass: RegExp, c: number): boolean {
   return charClass.test(String.fromCharCode(c));
@@ -621,8 +615,8 @@ function readIcu(text: string, start: number, to: number, ctx: ScanState, spans:
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   if (i === nameStart) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c === CLOSE_BRACE) return addArgument(text, start, i + 1, spans, hashFrom);
-  if (c !== 44 /* , */) return -1;
+  if (c === RIGHT_BRACE) return addArgument(text, start, i + 1, spans, hashFrom);
+  if (c !== COMMA) return -1;
   c = codeBefore(text, ++i, to);
   while (isSpace(c)) c = codeBefore(text, ++i, to);
   const typeStart = i;
@@ -631,14 +625,14 @@ function readIcu(text: string, start: number, to: number, ctx: ScanState, spans:
   if (type === 1) return addArgument(text, start, closeOf(ctx, spans, text, start, to), spans, hashFrom);
   if (type === 0) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c !== 44 /* , */) return -1;
+  if (c !== COMMA) return -1;
   c = codeBefore(text, ++i, to);
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c === 111 /* o */ && i + 7 <= to && text.startsWith('offset:', i)) {
+  if (c === LOWER_O && i + 7 <= to && text.startsWith('offset:', i)) {
     i += 7;
     c = codeBefore(text, i, to);
     while (isSpace(c)) c = codeBefore(text, ++i, to);
-    while (c >= 48 && c <= 57) c = codeBefore(text, ++i, to);
+    while (c >= DIGIT_0 && c <= DIGIT_9) c = codeBefore(text, ++i, to);
     while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
   return readBranches(text, start, i, to, ctx, spans, hashFrom, type === 2, depth);
@@ -669,25 +663,25 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
   const branchStack = ctx.branchStack;
   const base = ctx.branchTop;
   let top = base;
-  while (c !== CLOSE_BRACE) {
+  while (c !== RIGHT_BRACE) {
     const selStart = i;
-    if (c === 61 /* = */) c = codeBefore(text, ++i, to);
+    if (c === EQUALS) c = codeBefore(text, ++i, to);
     while (isIdent(c)) c = codeBefore(text, ++i, to);
     if (i === selStart) return -1;
     while (isSpace(c)) c = codeBefore(text, ++i, to);
-    if (c !== OPEN_BRACE) return -1;
+    if (c !== LEFT_BRACE) return -1;
     branchStack[top] = selStart;
     branchStack[top + 1] = i + 1;
     let needsScan = false;
     let firstHash = -1;
     let lastHash = -1;
-    for (c = codeBefore(text, ++i, to); c !== CLOSE_BRACE; c = codeBefore(text, ++i, to)) {
-      if (c === 35 /* # */) {
+    for (c = codeBefore(text, ++i, to); c !== RIGHT_BRACE; c = codeBefore(text, ++i, to)) {
+      if (c === HASH) {
         if (firstHash < 0) firstHash = i;
         lastHash = i;
-      } else if (c >= 128) {
+      } else if (c >= ASCII_END) {
         if (c === END) return -1;
-      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== 119 /* w */ || startsWww(text, i, ctx.rangeEnd))) {
+      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== LOWER_W || startsWww(text, i, ctx.rangeEnd))) {
         // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
         i = closeOf(ctx, spans, text, branchStack[top + 1]! - 1, to) - 1;
         if (i < 0) return -1;
@@ -775,8 +769,8 @@ function sameTagName(text: string, a: number, b: number): boolean {
   for (;;) {
     const x = text.charCodeAt(a++);
     const y = text.charCodeAt(b++);
-    const xEnds = x === GREATER_THAN || x === SLASH || x <= 32;
-    const yEnds = y === GREATER_THAN || y === SLASH || y <= 32;
+    const xEnds = x === GREATER_THAN || x === SLASH || x <= SPACE;
+    const yEnds = y === GREATER_THAN || y === SLASH || y <= SPACE;
     if (xEnds || yEnds) return xEnds && yEnds;
     if (x !== y) return false;
   }
@@ -791,7 +785,7 @@ function sameTagName(text: string, a: number, b: number): boolean {
 const BLOB_LENGTH = 64;
 const BLOB_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-') BLOB_CHAR[c.charCodeAt(0)] = 1;
-const isBlobChar = (c: number): boolean => c < 128 && BLOB_CHAR[c] === 1;
+const isBlobChar = (c: number): boolean => c < ASCII_END && BLOB_CHAR[c] === 1;
 
 /**
  * The start of the first blob in `text[from, to)`, or -1 (its end: `blobEnd`). It looks

@@ -27,12 +27,13 @@ import type { DocumentLimits } from '../core/limits.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Patch, SegmentDraft } from '../core/document.js';
+import { CARRIAGE_RETURN, FORM_FEED, LINE_FEED, LOWER_H, SPACE, TAB } from '../core/char-codes.js';
 
 /** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
 function hasSpaceToCollapse(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32 ? text.charCodeAt(i + 1) === 32 : c === 9 || c === 10 || c === 13 || c === 12) return true;
+    if (c === SPACE ? text.charCodeAt(i + 1) === SPACE : c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || c === FORM_FEED) return true;
   }
   return false;
 }
@@ -397,7 +398,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
 }
 
 function kindOf(block: string): SegmentKind {
-  if (block.length === 2 && block.charCodeAt(0) === 104 /* h */ && block >= 'h1' && block <= 'h6') return 'heading';
+  if (block.length === 2 && block.charCodeAt(0) === LOWER_H && block >= 'h1' && block <= 'h6') return 'heading';
   return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 

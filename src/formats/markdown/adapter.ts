@@ -30,6 +30,7 @@ import type { InlineBlock, InlineNode } from './nodes.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Escaper, SegmentDraft } from '../core/document.js';
+import { CARRIAGE_RETURN, DELETE, FORM_FEED, GREATER_THAN, LEFT_BRACKET, LINE_FEED, SPACE, TAB, VERTICAL_TAB } from '../core/char-codes.js';
 
 /**
  * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);
@@ -100,7 +101,7 @@ function linePrefix(source: string, start: number): string {
   if (lineStart === start) return '';
   for (let i = lineStart; i < start; i++) {
     const c = source.charCodeAt(i);
-    if (c === 62 || c === 9) return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
+    if (c === GREATER_THAN || c === TAB) return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
   }
   // Only spaces and list markers (the common case): as many spaces.
   const length = start - lineStart;
@@ -406,7 +407,7 @@ class MarkdownExtractor {
       if (start > cursor) this.#gap(cursor, start, afterText);
       else if (start < cursor && node.type === 'text') start = Math.min(cursor, end);
       afterText = node.type === 'text';
-      if (node.type === 'break' && source.charCodeAt(end - 1) === 10) {
+      if (node.type === 'break' && source.charCodeAt(end - 1) === LINE_FEED) {
         // The next line's prefix (indentation, `>`) is part of the break's bytes: the
         // translation after it is not indented, and the prefix comes back once. (A text
         // run read from marked's tokens may start with the line's indentation.)
@@ -414,7 +415,7 @@ class MarkdownExtractor {
         const limit = next ? next.start : to;
         while (end < limit && isPrefixChar(source.charCodeAt(end))) end++;
         if (next && next.type === 'text' && end === next.start) {
-          while (end < next.end && (source.charCodeAt(end) === 32 || source.charCodeAt(end) === 9)) end++;
+          while (end < next.end && (source.charCodeAt(end) === SPACE || source.charCodeAt(end) === TAB)) end++;
         }
       }
       cursor = Math.max(cursor, end);
@@ -490,10 +491,10 @@ class MarkdownExtractor {
   #gap(start: number, end: number, afterText: boolean): void {
     const source = this.source;
     let whitespace = true;
-    let prefix = afterText && source.charCodeAt(start - 1) === 10;
+    let prefix = afterText && source.charCodeAt(start - 1) === LINE_FEED;
     for (let i = start; i < end && (whitespace || prefix); i++) {
       const c = source.charCodeAt(i);
-      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && !(c === 12 || c === 11 || (c > 127 && /\s/.test(source[i]!)))) whitespace = false;
+      if (c !== SPACE && c !== TAB && c !== LINE_FEED && c !== CARRIAGE_RETURN && !(c === FORM_FEED || c === VERTICAL_TAB || (c > DELETE && /\s/.test(source[i]!)))) whitespace = false;
       if (!isPrefixChar(c)) prefix = false;
     }
     // A container prefix (`> `, list indent) opening a line after a text run's line
@@ -534,7 +535,7 @@ const ALERT_MARKER = /^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?=\r?\n
 /** The children with a leading alert marker made an atom (a translated `[!HINWEIS]` is no alert box). */
 function alertMarkerAtom(source: string, children: InlineNode[]): InlineNode[] {
   const first = children[0]!;
-  if (first.type !== 'text' || source.charCodeAt(first.start) !== 91 /* [ */) return children;
+  if (first.type !== 'text' || source.charCodeAt(first.start) !== LEFT_BRACKET) return children;
   const marker = ALERT_MARKER.exec(source.slice(first.start, Math.min(first.end, first.start + 32)));
   if (!marker) return children;
   const end = first.start + marker[0].length;
@@ -547,7 +548,7 @@ const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 /** A character of a line's container prefix: space, tab or `>`. */
 function isPrefixChar(c: number): boolean {
-  return c === 32 || c === 9 || c === 62;
+  return c === SPACE || c === TAB || c === GREATER_THAN;
 }
 
 /**

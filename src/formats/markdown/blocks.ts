@@ -23,6 +23,7 @@ import { normalizeLabel, scanInline } from './inline.js';
 import { tooComplex } from '../core/limits.js';
 import { ListTokenizer } from './lists.js';
 import type { Definitions, InlineBlock, InlineNode, ScanNode } from './nodes.js';
+import { BACKSLASH, CARRIAGE_RETURN, GREATER_THAN, LEFT_BRACKET, LINE_FEED, RIGHT_BRACKET, SPACE, TAB } from '../core/char-codes.js';
 
 export interface MarkedResult {
   readonly blocks: InlineBlock[];
@@ -293,7 +294,7 @@ export class MarkedMapper {
       pos = lineEnd + 1;
     }
     for (let k = 1; k < lines.length; k++) {
-      if (norm.charCodeAt(pos) !== 10) fail();
+      if (norm.charCodeAt(pos) !== LINE_FEED) fail();
       const lineStart = pos + 1;
       let lineEnd = norm.indexOf('\n', lineStart);
       if (lineEnd === -1 || lineEnd > to) lineEnd = to;
@@ -308,7 +309,7 @@ export class MarkedMapper {
       }
       for (let i = lineStart; i < at; i++) {
         const c = norm.charCodeAt(i);
-        if (c !== 32 && c !== 9 && c !== 62) fail();
+        if (c !== SPACE && c !== TAB && c !== GREATER_THAN) fail();
       }
       if (quotes > 0) this.#quoted(at, quotes);
       starts.push(at);
@@ -325,7 +326,7 @@ export class MarkedMapper {
   #quoted(at: number, quotes: number): void {
     const lineStart = this.norm.lastIndexOf('\n', at - 1) + 1;
     let count = 0;
-    for (let i = lineStart; i < at; i++) if (this.norm.charCodeAt(i) === 62) count++;
+    for (let i = lineStart; i < at; i++) if (this.norm.charCodeAt(i) === GREATER_THAN) count++;
     if (count < quotes) fail();
   }
 
@@ -481,7 +482,7 @@ const HTML_BLOCK_NAMES = new Set(
   ),
 );
 
-const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const space = (c: number) => c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN;
 
 /** What may precede a block on its line: indentation, `>`, list markers. */
 const CONTAINER_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))*$/;
@@ -523,14 +524,14 @@ function definedLabels(norm: string, definitionStarts: ReadonlySet<number>, lite
     // unescaped) or the `[` is right there (`[npm][]:`: a label is not blank); else
     // (a `[` further back, a line break) it may be one.
     let k = at - 1;
-    while (k >= 0 && (norm.charCodeAt(k) === 32 || norm.charCodeAt(k) === 9)) k--;
-    if (norm.charCodeAt(k) === 91) continue;
+    while (k >= 0 && (norm.charCodeAt(k) === SPACE || norm.charCodeAt(k) === TAB)) k--;
+    if (norm.charCodeAt(k) === LEFT_BRACKET) continue;
     for (; k >= 0; k--) {
       const c = norm.charCodeAt(k);
-      if ((c === 93 || c === 91) && norm.charCodeAt(k - 1) !== 92) break;
-      if (c === 10) return 'unknown';
+      if ((c === RIGHT_BRACKET || c === LEFT_BRACKET) && norm.charCodeAt(k - 1) !== BACKSLASH) break;
+      if (c === LINE_FEED) return 'unknown';
     }
-    if (k < 0 || norm.charCodeAt(k) === 91) return 'unknown';
+    if (k < 0 || norm.charCodeAt(k) === LEFT_BRACKET) return 'unknown';
   }
   return labels;
 }
@@ -539,7 +540,7 @@ function definedLabels(norm: string, definitionStarts: ReadonlySet<number>, lite
 function blank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9) return false;
+    if (c !== SPACE && c !== TAB) return false;
   }
   return true;
 }

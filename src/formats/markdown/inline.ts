@@ -21,6 +21,7 @@
  * over text nodes (links without offsets).
  */
 import type { Definitions, ScanNode } from './nodes.js';
+import { AMPERSAND, ASCII_END, ASTERISK, AT, BACKSLASH, BACKTICK, CARET, CASE_BIT, COLON, COMMA, DASH, DELETE, DIGIT_0, DIGIT_9, DOLLAR, DOT, DOUBLE_QUOTE, EQUALS, EXCLAMATION, GREATER_THAN, HASH, LEFT_BRACE, LEFT_BRACKET, LEFT_PAREN, LESS_THAN, LINE_FEED, LOWER_A, LOWER_W, LOWER_X, LOWER_Z, PERCENT, PLUS, QUESTION, RIGHT_BRACKET, RIGHT_PAREN, SEMICOLON, SINGLE_QUOTE, SLASH, SPACE, TAB, TILDE, UNDERSCORE, UPPER_A, UPPER_W, UPPER_X, UPPER_Z } from '../core/char-codes.js';
 
 /** What a pending item is. */
 const ItemKind = {
@@ -58,7 +59,7 @@ function item(kind: ItemKind, start: number, end: number, node: ScanNode | null 
 
 /** 1 whitespace, 2 punctuation, 0 other: micromark's classifyCharacter (per UTF-16 unit). */
 const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
+for (let c = 0; c < ASCII_END; c++) {
   const ch = String.fromCharCode(c);
   ASCII_CLASS[c] = /\s/.test(ch) ? 1 : /\p{P}|\p{S}/u.test(ch) ? 2 : 0;
 }
@@ -67,7 +68,7 @@ const UNICODE_PUNCTUATION = /\p{P}|\p{S}/u;
 function classify(text: string, at: number): number {
   if (at < 0 || at >= text.length) return 1;
   const code = text.charCodeAt(at);
-  if (code < 128) return ASCII_CLASS[code]!;
+  if (code < ASCII_END) return ASCII_CLASS[code]!;
   const ch = String.fromCharCode(code);
   return UNICODE_WHITESPACE.test(ch) ? 1 : UNICODE_PUNCTUATION.test(ch) ? 2 : 0;
 }
@@ -77,7 +78,7 @@ const SPECIAL = new Uint8Array(128);
 for (const c of '\\`*_![]\n<~\0@:wW') SPECIAL[c.charCodeAt(0)] = 1;
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  return (code >= EXCLAMATION && code <= SLASH) || (code >= COLON && code <= AT) || (code >= LEFT_BRACKET && code <= BACKTICK) || (code >= LEFT_BRACE && code <= TILDE);
 }
 
 
@@ -90,19 +91,19 @@ function isAsciiPunctuation(code: number): boolean {
  */
 function textEndBefore(text: string, start: number, node: number): number {
   let end = node;
-  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
-  return end > start && text.charCodeAt(end - 1) === 10 ? end : node;
+  while (end > start && (text.charCodeAt(end - 1) === SPACE || text.charCodeAt(end - 1) === TAB)) end--;
+  return end > start && text.charCodeAt(end - 1) === LINE_FEED ? end : node;
 }
 
 /** GFM e-mail local part characters (micromark's gfmAtext). */
 function isAtext(code: number): boolean {
-  return code === 43 || code === 45 || code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return code === PLUS || code === DASH || code === DOT || code === UNDERSCORE || (code >= DIGIT_0 && code <= DIGIT_9) || (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 function isAsciiAlphanumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return (code >= DIGIT_0 && code <= DIGIT_9) || (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 function isAsciiAlpha(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 
 class Bail extends Error {}
@@ -136,9 +137,9 @@ const NO_DEFINITIONS: ReadonlySet<string> = new Set();
  */
 export function scanInline(text: string, from: number, definitions: Definitions | boolean): ScanNode[] | null {
   const c0 = text.charCodeAt(from);
-  if (c0 === 91 && text.charCodeAt(from + 2) === 93) {
+  if (c0 === LEFT_BRACKET && text.charCodeAt(from + 2) === RIGHT_BRACKET) {
     const c1 = text.charCodeAt(from + 1);
-    if (c1 === 32 || c1 === 120 || c1 === 88) return null; // a GFM task check mdast may see
+    if (c1 === SPACE || c1 === LOWER_X || c1 === UPPER_X) return null; // a GFM task check mdast may see
   }
   try {
     const work = new WorkBudget(4 * (text.length - from) + 4096);
@@ -178,21 +179,21 @@ class InlineReader {
     let i = from;
     while (i < length) {
       const code = text.charCodeAt(i);
-      if (code >= 128 || SPECIAL[code] === 0) {
+      if (code >= ASCII_END || SPECIAL[code] === 0) {
         i++;
         continue;
       }
       switch (code) {
-        case 92: {
+        case BACKSLASH: {
           // `\`: an escape (text), a hard break (not implemented) or a literal backslash.
           const next = text.charCodeAt(i + 1);
-          if (next === 10) throw BAIL;
+          if (next === LINE_FEED) throw BAIL;
           i += isAsciiPunctuation(next) ? 2 : 1;
           continue;
         }
-        case 96: {
+        case BACKTICK: {
           let n = 1;
-          while (text.charCodeAt(i + n) === 96) n++;
+          while (text.charCodeAt(i + n) === BACKTICK) n++;
           const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(this.#work, text, i + n, n);
           if (close === -1) {
             this.#noCodeClose.add(n);
@@ -204,8 +205,8 @@ class InlineReader {
           i = runStart = close;
           continue;
         }
-        case 42:
-        case 95: {
+        case ASTERISK:
+        case UNDERSCORE: {
           let n = 1;
           while (text.charCodeAt(i + n) === code) n++;
           if (i > runStart) this.#text(runStart, i);
@@ -215,18 +216,18 @@ class InlineReader {
           const close = before === 0 || (before === 2 && after !== 0);
           const delim = item(ItemKind.Delim, i, i + n);
           delim.marker = code;
-          delim.open = code === 42 ? open : open && (before !== 0 || !close);
-          delim.close = code === 42 ? close : close && (after !== 0 || !open);
+          delim.open = code === ASTERISK ? open : open && (before !== 0 || !close);
+          delim.close = code === ASTERISK ? close : close && (after !== 0 || !open);
           items.push(delim);
           i = runStart = i + n;
           continue;
         }
-        case 33:
-          if (text.charCodeAt(i + 1) !== 91) {
+        case EXCLAMATION:
+          if (text.charCodeAt(i + 1) !== LEFT_BRACKET) {
             i++;
             continue;
           }
-          if (text.charCodeAt(i + 2) === 94) throw BAIL;
+          if (text.charCodeAt(i + 2) === CARET) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
           items.push(item(ItemKind.Start, i, i + 2));
@@ -234,15 +235,15 @@ class InlineReader {
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 2;
           continue;
-        case 91:
-          if (text.charCodeAt(i + 1) === 94) throw BAIL;
+        case LEFT_BRACKET:
+          if (text.charCodeAt(i + 1) === CARET) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
           items.push(item(ItemKind.Start, i, i + 1));
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 1;
           continue;
-        case 93: {
+        case RIGHT_BRACKET: {
           const end = this.#labelEnd(i, runStart);
           if (end === -1) {
             i++;
@@ -251,19 +252,19 @@ class InlineReader {
           i = runStart = end;
           continue;
         }
-        case 10: {
+        case LINE_FEED: {
           let k = i;
           let tab = false;
           while (k > runStart) {
             const c = text.charCodeAt(k - 1);
-            if (c === 32) k--;
-            else if (c === 9) {
+            if (c === SPACE) k--;
+            else if (c === TAB) {
               tab = true;
               k--;
             } else break;
           }
           let j = i + 1;
-          while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+          while (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB) j++;
           // (marked may leave a last blank line in the text: no break before it.)
           if (i - k >= 2 && !tab && !blankToEnd(text, j)) {
             if (k > runStart) this.#text(runStart, k);
@@ -276,10 +277,10 @@ class InlineReader {
           i = runStart = j;
           continue;
         }
-        case 119:
-        case 87: {
+        case LOWER_W:
+        case UPPER_W: {
           // `www.`: a GFM literal autolink where micromark's wwwAutolink starts one.
-          if ((text.charCodeAt(i + 1) | 32) !== 119 || (text.charCodeAt(i + 2) | 32) !== 119 || text.charCodeAt(i + 3) !== 46) {
+          if ((text.charCodeAt(i + 1) | CASE_BIT) !== LOWER_W || (text.charCodeAt(i + 2) | CASE_BIT) !== LOWER_W || text.charCodeAt(i + 3) !== DOT) {
             i++;
             continue;
           }
@@ -288,9 +289,9 @@ class InlineReader {
           else i = runStart = end;
           continue;
         }
-        case 58: {
+        case COLON: {
           // `http://` and `https://`: micromark's protocolAutolink started at the `h`.
-          if (text.charCodeAt(i + 1) !== 47 || text.charCodeAt(i + 2) !== 47) {
+          if (text.charCodeAt(i + 1) !== SLASH || text.charCodeAt(i + 2) !== SLASH) {
             i++;
             continue;
           }
@@ -299,7 +300,7 @@ class InlineReader {
           else i = runStart = end;
           continue;
         }
-        case 64: {
+        case AT: {
           const end = this.#email(i, from, runStart);
           if (end === -1) {
             i++;
@@ -308,7 +309,7 @@ class InlineReader {
           i = runStart = end;
           continue;
         }
-        case 60: {
+        case LESS_THAN: {
           // `<`: an autolink, else inline HTML, else text (micromark's order).
           let end = angleAutolink(this.#work, text, i);
           let node: ScanNode | null = null;
@@ -358,12 +359,12 @@ class InlineReader {
     if (start === at) return -1;
     if (this.#inLabel()) return -1;
     const before = start > from ? text.charCodeAt(start - 1) : -1;
-    if (before === 47 || (before >= 0 && isAtext(before))) return -1;
-    if (before === 92) {
+    if (before === SLASH || (before >= 0 && isAtext(before))) return -1;
+    if (before === BACKSLASH) {
       // `\_x@…`: the first local-part character is escaped, so every one after it follows a
       // local-part character; after `\\` it follows a backslash.
       let backslashes = 0;
-      while (start - 1 - backslashes >= from && text.charCodeAt(start - 1 - backslashes) === 92) backslashes++;
+      while (start - 1 - backslashes >= from && text.charCodeAt(start - 1 - backslashes) === BACKSLASH) backslashes++;
       if (backslashes % 2 === 1 && isAsciiPunctuation(text.charCodeAt(start))) return -1;
     }
     // micromark's emailDomain: [-_alnum], a dot only when an alphanumeric follows.
@@ -372,10 +373,10 @@ class InlineReader {
     let dot = false;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === 46 && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
+      if (c === DOT && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
         dot = true;
         i++;
-      } else if (c === 45 || c === 95 || isAsciiAlphanumeric(c)) {
+      } else if (c === DASH || c === UNDERSCORE || isAsciiAlphanumeric(c)) {
         data = true;
         i++;
       } else break;
@@ -407,14 +408,14 @@ class InlineReader {
   #www(at: number, from: number, runStart: number): number {
     const text = this.text;
     const before = at > from ? text.charCodeAt(at - 1) : -1;
-    if (!(before === -1 || before === 40 || before === 42 || before === 95 || before === 91 || before === 93 || before === 126 || before === 32 || before === 9 || before === 10)) return -1;
+    if (!(before === -1 || before === LEFT_PAREN || before === ASTERISK || before === UNDERSCORE || before === LEFT_BRACKET || before === RIGHT_BRACKET || before === TILDE || before === SPACE || before === TAB || before === LINE_FEED)) return -1;
     if (this.#inLabel()) return -1;
     if (at + 4 >= text.length) return -1;
     // micromark tries an e-mail first where its local part starts (here, or at a `_`
     // before): one whose local part runs on to an `@` is not modelled.
     let k = at;
     while (isAtext(text.charCodeAt(k))) k++;
-    if (text.charCodeAt(k) === 64) throw BAIL;
+    if (text.charCodeAt(k) === AT) throw BAIL;
     const domain = gfmDomain(this.#work, text, at);
     if (domain === -1) return -1;
     return this.#autolink(at, gfmPath(this.#work, text, domain), runStart);
@@ -438,7 +439,7 @@ class InlineReader {
     if (start < runStart) return -1;
     if (this.#inLabel()) return -1;
     const c = text.charCodeAt(colon + 3);
-    if (Number.isNaN(c) || c < 32 || c === 127 || classify(text, colon + 3) !== 0) return -1;
+    if (Number.isNaN(c) || c < SPACE || c === DELETE || classify(text, colon + 3) !== 0) return -1;
     const domain = gfmDomain(this.#work, text, colon + 3);
     if (domain === -1) return -1;
     return this.#autolink(start, gfmPath(this.#work, text, domain), runStart);
@@ -475,7 +476,7 @@ class InlineReader {
       return -1;
     }
     const next = this.text.charCodeAt(at + 1);
-    const resource = next === 40 ? this.#resource(at + 1) : -1;
+    const resource = next === LEFT_PAREN ? this.#resource(at + 1) : -1;
     let end: number;
     let type: ScanNode['type'];
     let full = false;
@@ -524,10 +525,10 @@ class InlineReader {
     if (definitions.size === 0) return -1;
     const text = this.text;
     const defined = definitions.has(normalizeLabel(text.slice(labelStart, close)));
-    if (text.charCodeAt(close + 1) !== 91) return defined ? close + 1 : -1;
+    if (text.charCodeAt(close + 1) !== LEFT_BRACKET) return defined ? close + 1 : -1;
     const end = referenceLabelEnd(this.#work, text, close + 1);
     if (end !== -1 && definitions.has(normalizeLabel(text.slice(close + 2, end)))) return -(end + 1);
-    if (defined && text.charCodeAt(close + 2) === 93) return close + 3;
+    if (defined && text.charCodeAt(close + 2) === RIGHT_BRACKET) return close + 3;
     return -1;
   }
 
@@ -539,59 +540,59 @@ class InlineReader {
     const text = this.text;
     let i = skipWhitespace(text, open + 1);
     let title = false;
-    if (text.charCodeAt(i) !== 41) {
+    if (text.charCodeAt(i) !== RIGHT_PAREN) {
       // Destination.
-      if (text.charCodeAt(i) === 60) {
+      if (text.charCodeAt(i) === LESS_THAN) {
         i++;
         for (;;) {
           const c = text.charCodeAt(i);
-          if (c === 62) {
+          if (c === GREATER_THAN) {
             i++;
             break;
           }
-          if (Number.isNaN(c) || c === 60 || c === 10) return -1;
-          i += c === 92 && (text.charCodeAt(i + 1) === 60 || text.charCodeAt(i + 1) === 62 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          if (Number.isNaN(c) || c === LESS_THAN || c === LINE_FEED) return -1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === LESS_THAN || text.charCodeAt(i + 1) === GREATER_THAN || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
       } else {
         let balance = 0;
         const first = text.charCodeAt(i);
-        if (Number.isNaN(first) || first === 32 || first < 32 || first === 127) return -1;
+        if (Number.isNaN(first) || first === SPACE || first < SPACE || first === DELETE) return -1;
         for (;;) {
           const c = text.charCodeAt(i);
-          if (balance === 0 && (Number.isNaN(c) || c === 41 || c === 32 || c === 9 || c === 10)) break;
-          if (c === 40) {
+          if (balance === 0 && (Number.isNaN(c) || c === RIGHT_PAREN || c === SPACE || c === TAB || c === LINE_FEED)) break;
+          if (c === LEFT_PAREN) {
             if (balance >= 32) return -1;
             balance++;
             i++;
             continue;
           }
-          if (c === 41) {
+          if (c === RIGHT_PAREN) {
             balance--;
             i++;
             continue;
           }
-          if (Number.isNaN(c) || c === 32 || c < 32 || c === 127) return -1;
-          i += c === 92 && (text.charCodeAt(i + 1) === 40 || text.charCodeAt(i + 1) === 41 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          if (Number.isNaN(c) || c === SPACE || c < SPACE || c === DELETE) return -1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === LEFT_PAREN || text.charCodeAt(i + 1) === RIGHT_PAREN || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
       }
       const afterDestination = i;
       i = skipWhitespace(text, i);
       const marker = text.charCodeAt(i);
-      if (i > afterDestination && (marker === 34 || marker === 39 || marker === 40)) {
-        const close = marker === 40 ? 41 : marker;
+      if (i > afterDestination && (marker === DOUBLE_QUOTE || marker === SINGLE_QUOTE || marker === LEFT_PAREN)) {
+        const close = marker === LEFT_PAREN ? RIGHT_PAREN : marker;
         const titleStart = i + 1;
         i++;
         for (;;) {
           const c = text.charCodeAt(i);
           if (Number.isNaN(c)) return -1;
           if (c === close) break;
-          i += c === 92 && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
         title = i > titleStart;
         i = skipWhitespace(text, i + 1);
       }
     }
-    if (text.charCodeAt(i) !== 41) return -1;
+    if (text.charCodeAt(i) !== RIGHT_PAREN) return -1;
     return title ? -(i + 1) : i + 1;
   }
 }
@@ -599,7 +600,7 @@ class InlineReader {
 function blankToEnd(text: string, i: number): boolean {
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10) return false;
+    if (c !== SPACE && c !== TAB && c !== LINE_FEED) return false;
   }
   return true;
 }
@@ -609,25 +610,25 @@ function gfmTrail(work: WorkBudget, text: string, i: number): boolean {
   for (;;) {
     work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 33 || c === 34 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 63 || c === 95 || c === 126) {
+    if (c === EXCLAMATION || c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === RIGHT_PAREN || c === ASTERISK || c === COMMA || c === DOT || c === COLON || c === SEMICOLON || c === QUESTION || c === UNDERSCORE || c === TILDE) {
       i++;
       continue;
     }
-    if (c === 38) {
+    if (c === AMPERSAND) {
       i++;
       if (!isAsciiAlpha(text.charCodeAt(i))) return false;
       while (isAsciiAlpha(text.charCodeAt(i))) i++;
-      if (text.charCodeAt(i) !== 59) return false;
+      if (text.charCodeAt(i) !== SEMICOLON) return false;
       i++;
       continue;
     }
-    if (c === 93) {
+    if (c === RIGHT_BRACKET) {
       i++;
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 40 || d === 91 || classify(text, i) === 1) return true;
+      if (Number.isNaN(d) || d === LEFT_PAREN || d === LEFT_BRACKET || classify(text, i) === 1) return true;
       continue;
     }
-    return c === 60 || Number.isNaN(c) || classify(text, i) === 1;
+    return c === LESS_THAN || Number.isNaN(c) || classify(text, i) === 1;
   }
 }
 
@@ -639,9 +640,9 @@ function gfmDomain(work: WorkBudget, text: string, i: number): number {
   for (;;) {
     work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 46 || c === 95) {
+    if (c === DOT || c === UNDERSCORE) {
       if (gfmTrail(work, text, i)) break;
-      if (c === 95) underscoreInLast = true;
+      if (c === UNDERSCORE) underscoreInLast = true;
       else {
         underscoreInLastLast = underscoreInLast;
         underscoreInLast = false;
@@ -651,7 +652,7 @@ function gfmDomain(work: WorkBudget, text: string, i: number): number {
     }
     if (Number.isNaN(c)) break;
     const kind = classify(text, i);
-    if (kind === 1 || (c !== 45 && kind === 2)) break;
+    if (kind === 1 || (c !== DASH && kind === 2)) break;
     seen = true;
     i++;
   }
@@ -665,19 +666,19 @@ function gfmPath(work: WorkBudget, text: string, i: number): number {
   for (;;) {
     work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 40) {
+    if (c === LEFT_PAREN) {
       open++;
       i++;
       continue;
     }
-    if (c === 41 && close < open) {
+    if (c === RIGHT_PAREN && close < open) {
       close++;
       i++;
       continue;
     }
-    if (c === 33 || c === 34 || c === 38 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 60 || c === 63 || c === 93 || c === 95 || c === 126) {
+    if (c === EXCLAMATION || c === DOUBLE_QUOTE || c === AMPERSAND || c === SINGLE_QUOTE || c === RIGHT_PAREN || c === ASTERISK || c === COMMA || c === DOT || c === COLON || c === SEMICOLON || c === LESS_THAN || c === QUESTION || c === RIGHT_BRACKET || c === UNDERSCORE || c === TILDE) {
       if (gfmTrail(work, text, i)) return i;
-      if (c === 41) close++;
+      if (c === RIGHT_PAREN) close++;
       i++;
       continue;
     }
@@ -688,7 +689,7 @@ function gfmPath(work: WorkBudget, text: string, i: number): number {
 
 /** micromark's asciiAtext: `#-'*+\--9=?A-Z^-~`. */
 function isAsciiAtext(code: number): boolean {
-  return code === 35 || code === 36 || code === 37 || code === 38 || code === 39 || code === 42 || code === 43 || (code >= 45 && code <= 57) || code === 61 || code === 63 || (code >= 65 && code <= 90) || (code >= 94 && code <= 126);
+  return code === HASH || code === DOLLAR || code === PERCENT || code === AMPERSAND || code === SINGLE_QUOTE || code === ASTERISK || code === PLUS || (code >= DASH && code <= DIGIT_9) || code === EQUALS || code === QUESTION || (code >= UPPER_A && code <= UPPER_Z) || (code >= CARET && code <= TILDE);
 }
 
 /** micromark's autolink (`<scheme:…>`, `<a@b.c>`) at `at` (a `<`): its end, or -1. */
@@ -699,27 +700,27 @@ function angleAutolink(work: WorkBudget, text: string, at: number): number {
   if (isAsciiAlpha(c)) {
     i++;
     c = text.charCodeAt(i);
-    if (c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) {
+    if (c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) {
       // A scheme of 2 to 32 characters, then `:`.
       let size = 1;
       for (;;) {
         c = text.charCodeAt(i);
-        if (c === 58) {
+        if (c === COLON) {
           i++;
           email = false;
           break;
         }
-        if ((c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) && size++ < 32) i++;
+        if ((c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) && size++ < 32) i++;
         else break;
       }
     }
-  } else if (c === 64) return -1;
+  } else if (c === AT) return -1;
   if (!email) {
     for (;;) {
       work.spend(1);
       c = text.charCodeAt(i);
-      if (c === 62) return i + 1;
-      if (Number.isNaN(c) || c === 32 || c === 60 || c < 32 || c === 127) return -1;
+      if (c === GREATER_THAN) return i + 1;
+      if (Number.isNaN(c) || c === SPACE || c === LESS_THAN || c < SPACE || c === DELETE) return -1;
       i++;
     }
   }
@@ -727,7 +728,7 @@ function angleAutolink(work: WorkBudget, text: string, at: number): number {
   for (;;) {
     work.spend(1);
     c = text.charCodeAt(i);
-    if (c === 64) {
+    if (c === AT) {
       i++;
       break;
     }
@@ -740,19 +741,19 @@ function angleAutolink(work: WorkBudget, text: string, at: number): number {
     work.spend(1);
     c = text.charCodeAt(i);
     // emailLabel (after an alphanumeric)
-    if (c === 46) {
+    if (c === DOT) {
       i++;
       size = 0;
       if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
       continue;
     }
-    if (c === 62) return i + 1;
+    if (c === GREATER_THAN) return i + 1;
     // emailValue
     for (;;) {
       c = text.charCodeAt(i);
-      if (!((c === 45 || isAsciiAlphanumeric(c)) && size++ < 63)) return -1;
+      if (!((c === DASH || isAsciiAlphanumeric(c)) && size++ < 63)) return -1;
       i++;
-      if (c !== 45) break;
+      if (c !== DASH) break;
     }
   }
 }
@@ -761,13 +762,13 @@ function angleAutolink(work: WorkBudget, text: string, at: number): number {
 function inlineHtml(work: WorkBudget, text: string, at: number): number {
   let i = at + 1;
   let c = text.charCodeAt(i);
-  const spaceOrEnding = (code: number) => code === 32 || code === 9 || code === 10;
-  if (c === 33) {
+  const spaceOrEnding = (code: number) => code === SPACE || code === TAB || code === LINE_FEED;
+  if (c === EXCLAMATION) {
     i++;
     c = text.charCodeAt(i);
-    if (c === 45) {
+    if (c === DASH) {
       // Comment: `<!--` … `-->` (`<!-->` and `<!--->` too), micromark's three states.
-      if (text.charCodeAt(i + 1) !== 45) return -1;
+      if (text.charCodeAt(i + 1) !== DASH) return -1;
       i += 2;
       let state = 2; // 0 comment, 1 commentClose, 2 commentEnd
       for (;;) {
@@ -776,17 +777,17 @@ function inlineHtml(work: WorkBudget, text: string, at: number): number {
         if (state === 0) {
           if (Number.isNaN(c)) return -1;
           i++;
-          if (c === 45) state = 1;
+          if (c === DASH) state = 1;
         } else if (state === 1) {
-          if (c === 45) {
+          if (c === DASH) {
             i++;
             state = 2;
           } else state = 0;
-        } else if (c === 62) return i + 1;
-        else state = c === 45 ? 1 : 0;
+        } else if (c === GREATER_THAN) return i + 1;
+        else state = c === DASH ? 1 : 0;
       }
     }
-    if (c === 91) {
+    if (c === LEFT_BRACKET) {
       if (!text.startsWith('CDATA[', i + 1)) return -1;
       i += 7;
       let brackets = 0;
@@ -794,8 +795,8 @@ function inlineHtml(work: WorkBudget, text: string, at: number): number {
         work.spend(1);
         c = text.charCodeAt(i);
         if (Number.isNaN(c)) return -1;
-        if (c === 62 && brackets >= 2) return i + 1;
-        brackets = c === 93 ? brackets + 1 : 0;
+        if (c === GREATER_THAN && brackets >= 2) return i + 1;
+        brackets = c === RIGHT_BRACKET ? brackets + 1 : 0;
         i++;
       }
     }
@@ -807,65 +808,65 @@ function inlineHtml(work: WorkBudget, text: string, at: number): number {
     }
     return -1;
   }
-  if (c === 63) {
+  if (c === QUESTION) {
     // Instruction: up to `?>`.
     const end = text.indexOf('?>', i + 1);
     work.spend((end === -1 ? text.length : end) - i);
     return end === -1 ? -1 : end + 2;
   }
-  if (c === 47) {
+  if (c === SLASH) {
     // Closing tag: `</name` spaces and line endings `>`.
     i++;
     if (!isAsciiAlpha(text.charCodeAt(i))) return -1;
-    while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+    while (text.charCodeAt(i) === DASH || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
     while (spaceOrEnding(text.charCodeAt(i))) i++;
-    return text.charCodeAt(i) === 62 ? i + 1 : -1;
+    return text.charCodeAt(i) === GREATER_THAN ? i + 1 : -1;
   }
   if (!isAsciiAlpha(c)) return -1;
   // Opening tag: name, attributes, optional `/`, `>`.
-  while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+  while (text.charCodeAt(i) === DASH || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
   c = text.charCodeAt(i);
-  if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+  if (!(c === SLASH || c === GREATER_THAN || spaceOrEnding(c))) return -1;
   for (;;) {
     work.spend(1);
     // tagOpenBetween
     c = text.charCodeAt(i);
-    if (c === 47) return text.charCodeAt(i + 1) === 62 ? i + 2 : -1;
-    if (c === 62) return i + 1;
+    if (c === SLASH) return text.charCodeAt(i + 1) === GREATER_THAN ? i + 2 : -1;
+    if (c === GREATER_THAN) return i + 1;
     if (spaceOrEnding(c)) {
       i++;
       continue;
     }
-    if (!(c === 58 || c === 95 || isAsciiAlpha(c))) return -1;
+    if (!(c === COLON || c === UNDERSCORE || isAsciiAlpha(c))) return -1;
     // Attribute name.
     i++;
     for (;;) {
       c = text.charCodeAt(i);
-      if (c === 45 || c === 46 || c === 58 || c === 95 || isAsciiAlphanumeric(c)) i++;
+      if (c === DASH || c === DOT || c === COLON || c === UNDERSCORE || isAsciiAlphanumeric(c)) i++;
       else break;
     }
     // tagOpenAttributeNameAfter
     while (spaceOrEnding(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== 61) continue; // back to tagOpenBetween
+    if (text.charCodeAt(i) !== EQUALS) continue; // back to tagOpenBetween
     i++;
     // tagOpenAttributeValueBefore
     while (spaceOrEnding(text.charCodeAt(i))) i++;
     c = text.charCodeAt(i);
-    if (Number.isNaN(c) || c === 60 || c === 61 || c === 62 || c === 96) return -1;
-    if (c === 34 || c === 39) {
+    if (Number.isNaN(c) || c === LESS_THAN || c === EQUALS || c === GREATER_THAN || c === BACKTICK) return -1;
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const close = text.indexOf(String.fromCharCode(c), i + 1);
       work.spend((close === -1 ? text.length : close) - i);
       if (close === -1) return -1;
       i = close + 1;
       c = text.charCodeAt(i);
-      if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+      if (!(c === SLASH || c === GREATER_THAN || spaceOrEnding(c))) return -1;
       continue;
     }
     // Unquoted value.
     for (;;) {
       c = text.charCodeAt(i);
-      if (Number.isNaN(c) || c === 34 || c === 39 || c === 60 || c === 61 || c === 96) return -1;
-      if (c === 47 || c === 62 || spaceOrEnding(c)) break;
+      if (Number.isNaN(c) || c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === LESS_THAN || c === EQUALS || c === BACKTICK) return -1;
+      if (c === SLASH || c === GREATER_THAN || spaceOrEnding(c)) break;
       i++;
     }
   }
@@ -877,20 +878,20 @@ function inlineHtml(work: WorkBudget, text: string, at: number): number {
  */
 function referenceLabelEnd(work: WorkBudget, text: string, open: number): number {
   let i = open + 1;
-  if (text.charCodeAt(i) === 94) return -1;
+  if (text.charCodeAt(i) === CARET) return -1;
   let size = 0;
   let seen = false;
   for (;;) {
     work.spend(1);
     const c = text.charCodeAt(i);
-    if (size > 990 || Number.isNaN(c) || c === 91) return -1;
-    if (c === 93) return seen ? i : -1;
-    if (c !== 10) {
+    if (size > 990 || Number.isNaN(c) || c === LEFT_BRACKET) return -1;
+    if (c === RIGHT_BRACKET) return seen ? i : -1;
+    if (c !== LINE_FEED) {
       size++;
-      if (c !== 32 && c !== 9) seen = true;
-      if (c === 92) {
+      if (c !== SPACE && c !== TAB) seen = true;
+      if (c === BACKSLASH) {
         const d = text.charCodeAt(i + 1);
-        if (d === 91 || d === 92 || d === 93) {
+        if (d === LEFT_BRACKET || d === BACKSLASH || d === RIGHT_BRACKET) {
           i++;
           size++;
         }
@@ -903,7 +904,7 @@ function referenceLabelEnd(work: WorkBudget, text: string, open: number): number
 function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10) i++;
+    if (c === SPACE || c === TAB || c === LINE_FEED) i++;
     else return i;
   }
 }
@@ -914,7 +915,7 @@ function findCodeClose(work: WorkBudget, text: string, from: number, n: number):
   while (i !== -1) {
     work.spend(1);
     let m = 1;
-    while (text.charCodeAt(i + m) === 96) m++;
+    while (text.charCodeAt(i + m) === BACKTICK) m++;
     if (m === n) return i + n;
     i = text.indexOf('`', i + m);
   }
@@ -955,11 +956,11 @@ function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
   // (or anywhere) need not look back (the result is the same, without the scan).
   let starOpeners = 0;
   let underscoreOpeners = 0;
-  for (const it of items) if (it.kind === ItemKind.Delim && it.open) it.marker === 42 ? starOpeners++ : underscoreOpeners++;
+  for (const it of items) if (it.kind === ItemKind.Delim && it.open) it.marker === ASTERISK ? starOpeners++ : underscoreOpeners++;
   for (let index = 0; index < items.length; index++) {
     const closer = items[index]!;
     if (closer.kind !== ItemKind.Delim || !closer.close) continue;
-    if ((closer.marker === 42 ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
+    if ((closer.marker === ASTERISK ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
     for (let open = index - 1; open >= 0; open--) {
       work.spend(1);
       const opener = items[open]!;
@@ -975,15 +976,15 @@ function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
       };
       for (let k = open + 1; k < index; k++) {
         const inner = items[k]!;
-        if (inner.kind === ItemKind.Delim && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
+        if (inner.kind === ItemKind.Delim && inner.open) inner.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
       }
       node.children = resolve(work, items, open + 1, index);
       opener.end -= use;
       closer.start += use;
       const openerLeft = opener.end > opener.start;
       const closerLeft = closer.end > closer.start;
-      if (!openerLeft) opener.marker === 42 ? starOpeners-- : underscoreOpeners--;
-      if (!closerLeft && closer.open) closer.marker === 42 ? starOpeners-- : underscoreOpeners--;
+      if (!openerLeft) opener.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
+      if (!closerLeft && closer.open) closer.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
       const group = item(ItemKind.Node, node.start, node.end, node);
       work.spend(items.length - open);
       if (openerLeft && closerLeft) items.splice(open, index - open + 1, opener, group, closer);
