@@ -89,23 +89,29 @@ export function isProse(value: string): boolean {
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
 
-// jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
-const OPEN_BRACE = 1;
-const CLOSE_BRACE = 2;
-const OPEN_BRACKET = 3;
-const CLOSE_BRACKET = 4;
-const COMMA = 5;
-const COLON = 6;
-const NULL = 7;
-const TRUE = 8;
-const FALSE = 9;
-const STRING = 10;
-const NUMBER = 11;
-const LINE_COMMENT = 12;
-const BLOCK_COMMENT = 13;
-const LINE_BREAK = 14;
-const TRIVIA = 15;
-const EOF = 17;
+/**
+ * The kinds of token jsonc-parser's scanner returns (its SyntaxKind: a const enum, which
+ * cannot be imported one file at a time), by name.
+ */
+const JsonSyntax = {
+  OpenBrace: 1,
+  CloseBrace: 2,
+  OpenBracket: 3,
+  CloseBracket: 4,
+  Comma: 5,
+  Colon: 6,
+  Null: 7,
+  True: 8,
+  False: 9,
+  String: 10,
+  Number: 11,
+  LineComment: 12,
+  BlockComment: 13,
+  LineBreak: 14,
+  Trivia: 15,
+  Unknown: 16,
+  EOF: 17,
+} as const;
 
 /** A value read in place whose placeholders may hold a surrogate half: those get JSON's escaped spelling. */
 const SOURCE_WITH_SURROGATES: TextRun = { inSource: true, literal: jsonLiteral };
@@ -135,31 +141,31 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
   const scanner = createScanner(content, false);
   const next = (): number => {
     for (;;) {
-      const token = scanner.scan();
+      const syntax = scanner.scan();
       // Every scan error is reported (an unterminated comment as the comment itself).
       if (scanner.getTokenError() !== 0) invalid(scanner.getTokenOffset());
-      if (token === TRIVIA || token === LINE_BREAK) continue;
-      if (token === LINE_COMMENT || token === BLOCK_COMMENT || token === 16 /* Unknown */) invalid(scanner.getTokenOffset());
-      return token;
+      if (syntax === JsonSyntax.Trivia || syntax === JsonSyntax.LineBreak) continue;
+      if (syntax === JsonSyntax.LineComment || syntax === JsonSyntax.BlockComment || syntax === JsonSyntax.Unknown) invalid(scanner.getTokenOffset());
+      return syntax;
     }
   };
   // Open containers, 1-based: whether an array, and whether a comma is due.
   const isArray: boolean[] = [false];
   const needsComma: boolean[] = [false];
   let depth = 0;
-  let token = next();
+  let syntax = next();
   for (;;) {
-    // A value is expected at `token` (the root, or after `key :` / in an array).
-    switch (token) {
-      case OPEN_BRACE:
-      case OPEN_BRACKET: {
+    // A value is expected at `syntax` (the root, or after `key :` / in an array).
+    switch (syntax) {
+      case JsonSyntax.OpenBrace:
+      case JsonSyntax.OpenBracket: {
         if (++depth > maxDepth) throw tooComplex('the nesting of JSON arrays and objects', maxDepth);
-        isArray[depth] = token === OPEN_BRACKET;
+        isArray[depth] = syntax === JsonSyntax.OpenBracket;
         needsComma[depth] = false;
-        token = next();
+        syntax = next();
         break;
       }
-      case STRING: {
+      case JsonSyntax.String: {
         const value = scanner.getTokenValue();
         if (isProse(value)) {
           const offset = scanner.getTokenOffset();
@@ -175,14 +181,14 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
           else placeholders.mask(out, value, 0, value.length, DECODED_VALUE);
           out.commit();
         }
-        token = next();
+        syntax = next();
         break;
       }
-      case NUMBER: // (visit's NaN check never fires: the scanner has already flagged any malformed number)
-      case NULL:
-      case TRUE:
-      case FALSE:
-        token = next();
+      case JsonSyntax.Number: // (visit's NaN check never fires: the scanner has already flagged any malformed number)
+      case JsonSyntax.Null:
+      case JsonSyntax.True:
+      case JsonSyntax.False:
+        syntax = next();
         break;
       default:
         invalid(scanner.getTokenOffset());
@@ -190,27 +196,27 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
     // After a value, or right after an opening brace/bracket: close containers, find the next value.
     for (;;) {
       if (depth === 0) {
-        if (token !== EOF) invalid(scanner.getTokenOffset());
+        if (syntax !== JsonSyntax.EOF) invalid(scanner.getTokenOffset());
         return;
       }
       const array = isArray[depth]!;
-      if (token === (array ? CLOSE_BRACKET : CLOSE_BRACE)) {
+      if (syntax === (array ? JsonSyntax.CloseBracket : JsonSyntax.CloseBrace)) {
         depth--;
         if (depth > 0) needsComma[depth] = true;
-        token = next();
+        syntax = next();
         continue;
       }
-      if (token === EOF) invalid(scanner.getTokenOffset());
-      if (token === COMMA) {
+      if (syntax === JsonSyntax.EOF) invalid(scanner.getTokenOffset());
+      if (syntax === JsonSyntax.Comma) {
         if (!needsComma[depth]) invalid(scanner.getTokenOffset());
-        token = next();
+        syntax = next();
       } else if (needsComma[depth]) invalid(scanner.getTokenOffset());
       needsComma[depth] = true;
       if (!array) {
-        if (token !== STRING) invalid(scanner.getTokenOffset());
-        token = next();
-        if (token !== COLON) invalid(scanner.getTokenOffset());
-        token = next();
+        if (syntax !== JsonSyntax.String) invalid(scanner.getTokenOffset());
+        syntax = next();
+        if (syntax !== JsonSyntax.Colon) invalid(scanner.getTokenOffset());
+        syntax = next();
       }
       break;
     }

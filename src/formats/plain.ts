@@ -52,7 +52,7 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, placehold
   let end = at + 1;
   while (isBlank(source.charCodeAt(end))) end++;
   run(out, runStart, start, placeholders);
-  out.token(ATOM, start, end, 0);
+  out.mark(ATOM, start, end, 0);
   return end;
 }
 

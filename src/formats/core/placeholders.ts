@@ -246,10 +246,10 @@ function nextCandidate(state: ScanState, text: string, from: number, to: number)
 export interface MaskSink {
   /** Text as a reader sees it. */
   text(value: string): void;
-  /** A token whose bytes are `source[start, end)`: ATOM, or OPEN/CLOSE linked by `pair`. */
-  token(kind: number, start: number, end: number, pair: number): void;
-  /** A token whose bytes are given (a placeholder that is not a source range; only with `TextRun.literal`). */
-  literalToken?(kind: number, bytes: string, pair: number): void;
+  /** A segment mark whose bytes are `source[start, end)`: ATOM, or OPEN/CLOSE linked by `pair`. */
+  mark(kind: number, start: number, end: number, pair: number): void;
+  /** A segment mark whose bytes are given (a placeholder that is not a source range; only with `TextRun.literal`). */
+  literalMark?(kind: number, bytes: string, pair: number): void;
 }
 
 /** How `mask` gives a run to its sink. Adapters keep one constant per kind of run (no object per call). */
@@ -388,8 +388,8 @@ export class PlaceholderScanner {
     while (blob !== -1) {
       const end = blobEnd(text, blob, to);
       if (blob > last) this.#maskPlaceholders(sink, text, last, blob, run, undefined);
-      if (run.inSource) sink.token(ATOM, blob, end, 0);
-      else sink.literalToken!(ATOM, run.literal!(text.slice(blob, end)), 0);
+      if (run.inSource) sink.mark(ATOM, blob, end, 0);
+      else sink.literalMark!(ATOM, run.literal!(text.slice(blob, end)), 0);
       last = end;
       blob = end + BLOB_LENGTH <= to ? findBlob(text, end, to) : -1;
     }
@@ -421,8 +421,8 @@ export class PlaceholderScanner {
       const start = data[k]! + shift;
       const end = data[k + 1]! + shift;
       if (start > last) sink.text(decode === undefined ? text.slice(last, start) : decode(text.slice(last, start)));
-      if (run.inSource && (literal === undefined || !holdsSurrogate(text, start, end))) sink.token(data[k + 2]!, start, end, data[k + 3]!);
-      else sink.literalToken!(data[k + 2]!, literal!(text.slice(start, end)), data[k + 3]!);
+      if (run.inSource && (literal === undefined || !holdsSurrogate(text, start, end))) sink.mark(data[k + 2]!, start, end, data[k + 3]!);
+      else sink.literalMark!(data[k + 2]!, literal!(text.slice(start, end)), data[k + 3]!);
       last = end;
     }
     if (last < to) sink.text(decode === undefined ? text.slice(last, to) : decode(text.slice(last, to)));

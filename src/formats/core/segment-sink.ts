@@ -13,8 +13,8 @@ export interface SegmentSink {
   begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean): void;
   /** Decoded text. */
   text(value: string): void;
-  /** A token whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
-  token(type: number, start: number, end: number, pair: number): void;
+  /** A segment mark whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
+  mark(kind: number, start: number, end: number, pair: number): void;
   commit(): unknown;
 }
 
@@ -38,10 +38,10 @@ export class DraftCollector implements SegmentSink {
     this.#draft!.parts.push({ type: 'text', value });
   }
 
-  token(type: number, start: number, end: number, pair: number): void {
+  mark(kind: number, start: number, end: number, pair: number): void {
     const bytes = { start, end };
-    if (type === OPEN) this.#draft!.parts.push({ type: 'open', bytes, pair });
-    else if (type === CLOSE) this.#draft!.parts.push({ type: 'close', bytes, pair });
+    if (kind === OPEN) this.#draft!.parts.push({ type: 'open', bytes, pair });
+    else if (kind === CLOSE) this.#draft!.parts.push({ type: 'close', bytes, pair });
     else this.#draft!.parts.push({ type: 'atom', bytes });
   }
 

@@ -381,16 +381,16 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
     const type = types[i]!;
     const s = Math.max(starts[i]!, start);
     const e = Math.min(ends[i]!, end);
-    if (s > cursor) sink.token(ATOM, cursor, s, 0);
+    if (s > cursor) sink.mark(ATOM, cursor, s, 0);
     if (type === TEXT) {
       if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e);
       else placeholders.mask(sink, source, s, e, HTML_TEXT);
     } else if (type === ATOM) {
-      sink.token(ATOM, s, e, 0);
+      sink.mark(ATOM, s, e, 0);
     } else {
       const partner = partners[i]!;
       const paired = partner >= first && partner <= last;
-      sink.token(paired ? type : ATOM, s, e, paired ? pairs[i]! : 0);
+      sink.mark(paired ? type : ATOM, s, e, paired ? pairs[i]! : 0);
     }
     cursor = Math.max(cursor, e);
   }
@@ -408,7 +408,7 @@ function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner,
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
     if (lineBreak.index > last) placeholders.mask(sink, source, start + last, start + lineBreak.index, HTML_TEXT);
-    sink.token(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
+    sink.mark(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
     last = lineBreak.index + lineBreak[0].length;
   }
   if (last < raw.length) placeholders.mask(sink, source, start + last, end, HTML_TEXT);

@@ -138,8 +138,8 @@ interface MarkdownSink {
   begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void;
   /** Decoded text. */
   text(value: string): void;
-  /** A token whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
-  token(type: number, start: number, end: number, pair: number): void;
+  /** A segment mark whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
+  mark(kind: number, start: number, end: number, pair: number): void;
   commit(): unknown;
   /** A whole draft (HTML inside markdown, from the html adapter). */
   add(draft: SegmentDraft): void;
@@ -423,11 +423,11 @@ class MarkdownExtractor {
       if (pair) {
         if (pair.atomicUntil !== undefined) {
           const until = nodes[pair.atomicUntil]!.end;
-          sink.token(ATOM, start, until, 0);
+          sink.mark(ATOM, start, until, 0);
           cursor = until;
           index = pair.atomicUntil;
         } else {
-          sink.token(pair.type === 'open' ? OPEN : CLOSE, start, end, pair.id);
+          sink.mark(pair.type === 'open' ? OPEN : CLOSE, start, end, pair.id);
           this.#htmlAttributes(start, end);
         }
         continue;
@@ -447,15 +447,15 @@ class MarkdownExtractor {
             const title = node.title ? findTitle(this.source, node.children[node.children.length - 1]!.end, end) : null;
             if (title) this.#pending.push({ start: title.start, end: title.end, ctx: 'link@title', escape: titleEscapes[title.close]! });
           } else {
-            sink.token(ATOM, start, end, 0);
+            sink.mark(ATOM, start, end, 0);
           }
           break;
         case 'linkReference':
           if (node.full && node.children && node.children.length > 0) this.#wrapped(node, start, end);
-          else sink.token(ATOM, start, end, 0);
+          else sink.mark(ATOM, start, end, 0);
           break;
         case 'image': {
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           const altEnd = findAltEnd(this.source, start + 2, end);
           if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
           const title = node.title && altEnd > 0 ? findTitle(this.source, altEnd, end) : null;
@@ -463,7 +463,7 @@ class MarkdownExtractor {
           break;
         }
         case 'imageReference': {
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           if (node.full) {
             const altEnd = findAltEnd(this.source, start + 2, end);
             if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
@@ -471,12 +471,12 @@ class MarkdownExtractor {
           break;
         }
         case 'html':
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           this.#htmlAttributes(start, end);
           break;
         default:
           // inlineCode, break, footnoteReference, autolinks and anything unknown: copied verbatim.
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
       }
     }
     if (to > cursor) this.#gap(cursor, to, afterText);
@@ -502,7 +502,7 @@ class MarkdownExtractor {
     // prefix itself is left out (as an atom it came twice; as text, indented twice).
     if (prefix) return;
     if (whitespace) this.sink.text(decodeText(source.slice(start, end)));
-    else this.sink.token(ATOM, start, end, 0);
+    else this.sink.mark(ATOM, start, end, 0);
   }
 
   #wrapped(node: InlineNode, start: number, end: number): void {
@@ -510,15 +510,15 @@ class MarkdownExtractor {
     const first = children?.[0];
     const last = children?.[children.length - 1];
     if (!first || !last) {
-      this.sink.token(ATOM, start, end, 0);
+      this.sink.mark(ATOM, start, end, 0);
       return;
     }
     const innerStart = first.start;
     const innerEnd = last.end;
     const pair = newPairId();
-    this.sink.token(OPEN, start, innerStart, pair);
+    this.sink.mark(OPEN, start, innerStart, pair);
     this.#phrasing(children!, innerStart, innerEnd);
-    this.sink.token(CLOSE, innerEnd, end, pair);
+    this.sink.mark(CLOSE, innerEnd, end, pair);
   }
 
   /** Inline HTML follows the html rules: its translatable attributes are segments. */

@@ -78,7 +78,7 @@ const TRANSLATION_BREAK = /[ \t]*(?:\r?\n[ \t]*)+/y;
 function readForms(layout: SegmentSource): SourceForms {
   const forms: SourceForms = { chars: new Map(), breaks: [], heads: [] };
   const source = layout.source;
-  const tokens = layout.tokenRanges();
+  const tokens = layout.markRanges();
   let cursor = layout.start;
   for (let k = 0; k <= tokens.length; k += 2) {
     const chunkEnd = k < tokens.length ? tokens[k]! : layout.end;
@@ -197,7 +197,7 @@ export interface MarkdownPlace {
 }
 
 const NO_FORMS: SourceForms = { chars: new Map(), breaks: [], heads: [] };
-const FIRST_TOKEN = /<\/?g\d+>|<x\d+\/>/;
+const FIRST_MARK = /<\/?g\d+>|<x\d+\/>/;
 
 /** The rendering of one translation of one segment: its runs come in order. */
 class SegmentEscape {
@@ -207,7 +207,7 @@ class SegmentEscape {
   readonly #lastClose: number;
   readonly #lastTokenStart: number;
   readonly #firstOpen: number;
-  readonly #firstTokenStart: number;
+  readonly #firstMarkStart: number;
 
   constructor(
     private readonly forms: SourceForms,
@@ -216,8 +216,8 @@ class SegmentEscape {
   ) {
     this.#lastClose = translation.lastIndexOf(']');
     this.#firstOpen = translation.indexOf('[');
-    const first = FIRST_TOKEN.exec(translation);
-    this.#firstTokenStart = first ? first.index : Infinity;
+    const first = FIRST_MARK.exec(translation);
+    this.#firstMarkStart = first ? first.index : Infinity;
     this.#lastTokenStart = Math.max(translation.lastIndexOf('<g'), translation.lastIndexOf('</g'), translation.lastIndexOf('<x'));
   }
 
@@ -300,7 +300,7 @@ class SegmentEscape {
       case '[':
         return offset + i > this.#lastClose && offset + i > this.#lastTokenStart;
       case ']':
-        return offset + i < this.#firstOpen && offset + i < this.#firstTokenStart;
+        return offset + i < this.#firstOpen && offset + i < this.#firstMarkStart;
       case '<':
         // An HTML tag, comment, instruction or autolink starts with one of these.
         return !(after === EDGE || (next >= UPPER_A && next <= UPPER_Z) || (next >= LOWER_A && next <= LOWER_Z) || next === SLASH || next === EXCLAMATION || next === QUESTION);
