@@ -402,7 +402,9 @@ export class PlaceholderScanner {
    */
   #maskPlaceholders(sink: MaskSink, text: string, from: number, to: number, run: TextRun, raw: string | undefined): void {
     const decode = run.decode;
-    if (!mayHoldPlaceholder(text, from, to)) {
+    // A run with decoding (html, markdown) is often short and without a candidate: skip the
+    // scan's set-up then. Without decoding, the scan's own first pass finds as much.
+    if (decode !== undefined && !mayHoldPlaceholder(text, from, to)) {
       const plain = raw ?? text.slice(from, to);
       sink.text(decode === undefined ? plain : decode(plain));
       return;
