@@ -4,7 +4,7 @@
  * start-up with a message that names the variable.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './formats/format.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
-import { markdownDrafts } from '../../src/formats/markdown.js';
-import { TemplateDocument } from '../../src/formats/template.js';
+import { markdownDrafts } from '../../src/formats/markdown/adapter.js';
+import { TemplateDocument } from '../../src/formats/core/document.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 const docOf = (s: string, parser: 'mdast' | 'marked') => new TemplateDocument('markdown', s, markdownDrafts(s, { parser }));
 const pseudo = (d: TemplateDocument) => d.render(new Map(d.segments.map((x) => [x.id, pseudoTranslate(x.text, false)])), { code: 'fr', rtl: false });

@@ -19,6 +19,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { getAdapter } from '../../src/formats/index.js';
 import type { Format } from '../../src/formats/format.js';
+import { pathToFileURL } from 'node:url';
 import { build, time } from './measure.js';
 
 const prose = (i: number) =>
@@ -44,7 +45,7 @@ const MARKDOWN_PARSERS: Record<string, (s: string) => unknown> = {
   'markdown-it': (s) => markdownIt.parse(s, {}),
 };
 
-const cases: Case[] = [
+export const cases: Case[] = [
   {
     name: 'plain',
     format: 'plain',
@@ -93,32 +94,37 @@ const cases: Case[] = [
   },
 ];
 
-const only = process.argv.slice(2);
-console.log('| document | size | extract + render | segments | bare parses (baseline *) | ratio to baseline | peak RSS |');
-console.log('|---|---:|---:|---:|---|---:|---:|');
-for (const c of cases) {
-  if (only.length > 0 && !only.some((o) => c.name.startsWith(o))) continue;
-  const adapter = getAdapter(c.format);
-  let segments = 0;
-  const runs = 10;
-  const total = time(() => {
-    const doc = adapter.extract(c.content);
-    segments = doc.segments.length;
-    // The identity engine's answer as the service hands it to render: aligned by index.
-    const out = doc.render(doc.segments.map((s) => s.text), { code: 'en', rtl: false });
-    if (out !== c.content) throw new Error(`${c.name}: identity render differs`);
-  }, runs);
-  const parses = Object.entries(c.parsers).map(([name, parse]) => [name, time(() => parse(c.content), runs)] as const);
-  if (c.format === 'markdown') {
-    // The parser the adapter really uses, for reference (whole input at once is quadratic on lists).
-    const sample = c.content.slice(0, 64 * 1024);
-    const mdast = time(() => fromMarkdown(sample, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }), 1);
-    parses.push([`mdast (64 KiB slice, ×${(c.content.length / sample.length).toFixed(0)} extrapolated)`, (mdast * c.content.length) / sample.length]);
+// Measured only when run, not when compare.ts imports the documents.
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) main();
+
+function main(): void {
+  const only = process.argv.slice(2);
+  console.log('| document | size | extract + render | segments | bare parses (baseline *) | ratio to baseline | peak RSS |');
+  console.log('|---|---:|---:|---:|---|---:|---:|');
+  for (const c of cases) {
+    if (only.length > 0 && !only.some((o) => c.name.startsWith(o))) continue;
+    const adapter = getAdapter(c.format);
+    let segments = 0;
+    const runs = 10;
+    const total = time(() => {
+      const doc = adapter.extract(c.content);
+      segments = doc.segments.length;
+      // The identity engine's answer as the service hands it to render: aligned by index.
+      const out = doc.render(doc.segments.map((s) => s.text), { code: 'en', rtl: false });
+      if (out !== c.content) throw new Error(`${c.name}: identity render differs`);
+    }, runs);
+    const parses = Object.entries(c.parsers).map(([name, parse]) => [name, time(() => parse(c.content), runs)] as const);
+    if (c.format === 'markdown') {
+      // The parser the adapter really uses, for reference (whole input at once is quadratic on lists).
+      const sample = c.content.slice(0, 64 * 1024);
+      const mdast = time(() => fromMarkdown(sample, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }), 1);
+      parses.push([`mdast (64 KiB slice, ×${(c.content.length / sample.length).toFixed(0)} extrapolated)`, (mdast * c.content.length) / sample.length]);
+    }
+    const candidates = c.baseline === 'fastest' ? parses.filter(([name]) => name in c.parsers) : parses.filter(([name]) => name === c.baseline);
+    const baseline = candidates.reduce((best, entry) => (entry[1] < best[1] ? entry : best));
+    const rss = process.resourceUsage().maxRSS / 1024; // peak so far, in MiB
+    console.log(
+      `| ${c.name} | ${(c.content.length / 1024 / 1024).toFixed(2)} MiB | ${total.toFixed(0)} ms | ${segments} | ${parses.map(([n, t]) => `${n === baseline[0] ? '*' : ''}${n} ${t.toFixed(0)} ms`).join('; ')} | ${(total / baseline[1]).toFixed(1)}× | ${rss.toFixed(0)} MiB |`,
+    );
   }
-  const candidates = c.baseline === 'fastest' ? parses.filter(([name]) => name in c.parsers) : parses.filter(([name]) => name === c.baseline);
-  const baseline = candidates.reduce((best, entry) => (entry[1] < best[1] ? entry : best));
-  const rss = process.resourceUsage().maxRSS / 1024; // peak so far, in MiB
-  console.log(
-    `| ${c.name} | ${(c.content.length / 1024 / 1024).toFixed(2)} MiB | ${total.toFixed(0)} ms | ${segments} | ${parses.map(([n, t]) => `${n === baseline[0] ? '*' : ''}${n} ${t.toFixed(0)} ms`).join('; ')} | ${(total / baseline[1]).toFixed(1)}× | ${rss.toFixed(0)} MiB |`,
-  );
 }

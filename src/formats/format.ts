@@ -3,8 +3,12 @@
  * with opaque segment marks, see segments/segment.ts) plus a template, and renders back by replacing
  * only the segments' source ranges. Everything outside a segment stays byte-identical.
  */
-import type { DocumentLimits } from './limits.js';
+import type { DocumentLimits } from './core/limits.js';
 import type { Segment } from '../segments/segment.js';
+
+/** The limits a document is read under: part of the public entry, for configuration and the document workers. */
+export { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './core/limits.js';
+export type { DocumentLimits } from './core/limits.js';
 
 export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -3,9 +3,9 @@
  * import an adapter file directly.
  */
 import type { Format, FormatAdapter } from './format.js';
-import { htmlAdapter } from './html.js';
+import { htmlAdapter } from './html/adapter.js';
 import { jsonAdapter } from './json.js';
-import { markdownAdapter } from './markdown.js';
+import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
 
 export { detectFormat } from './detect.js';

@@ -5,12 +5,14 @@
  */
 import { createScanner } from 'jsonc-parser';
 import { ServiceError } from '../errors.js';
-import { jsonStringEscape } from './escape.js';
+import { jsonStringEscape } from './core/escape.js';
 import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { maskInto, maskRange, PlaceholderScanner } from './placeholders.js';
-import { DocumentBuilder } from './template.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './core/limits.js';
+import type { DocumentLimits } from './core/limits.js';
+import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
+import type { TextRun } from './core/placeholders.js';
+import { DocumentBuilder } from './core/document.js';
+import { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } from './core/char-codes.js';
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
 const comparator = (major: string) =>
@@ -63,7 +65,7 @@ const SURE_LETTER = /[A-DF-SU-Ya-df-z]/;
 /** By char code below 128: whether a version range may start with it (beyond ASCII, a space may). */
 const RANGE_START = new Uint8Array(128);
 for (const c of ' \t\n\v\f\r0123456789^~<>=*vVxX') RANGE_START[c.charCodeAt(0)] = 1;
-const mayStartRange = (c: number): boolean => c >= 128 || RANGE_START[c] === 1;
+const mayStartRange = (c: number): boolean => c >= ASCII_END || RANGE_START[c] === 1;
 
 /** NON_PROSE as one alternation per set of flags (every pattern is anchored: same answers, fewer calls). */
 const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags))].map(
@@ -73,7 +75,7 @@ const NON_PROSE_COMBINED = [...new Set(NON_PROSE.map((pattern) => pattern.flags)
 /** SURE_LETTER.test(value), by char code for the usual first character (e, t and z in either case ask the regex). */
 function hasSureLetter(value: string): boolean {
   const c = value.charCodeAt(0) | 32;
-  if (c >= 97 && c <= 122 && c !== 101 /* e */ && c !== 116 /* t */ && c !== 122 /* z */) return true;
+  if (c >= LOWER_A && c <= LOWER_Z && c !== LOWER_E && c !== LOWER_T && c !== LOWER_Z) return true;
   return SURE_LETTER.test(value);
 }
 
@@ -87,23 +89,34 @@ export function isProse(value: string): boolean {
 const jsonLiteral = (text: string): string => JSON.stringify(text).slice(1, -1);
 const SURROGATE = /[\ud800-\udfff]/;
 
-// jsonc-parser's SyntaxKind and ScanError (const enums, not importable one file at a time).
-const OPEN_BRACE = 1;
-const CLOSE_BRACE = 2;
-const OPEN_BRACKET = 3;
-const CLOSE_BRACKET = 4;
-const COMMA = 5;
-const COLON = 6;
-const NULL = 7;
-const TRUE = 8;
-const FALSE = 9;
-const STRING = 10;
-const NUMBER = 11;
-const LINE_COMMENT = 12;
-const BLOCK_COMMENT = 13;
-const LINE_BREAK = 14;
-const TRIVIA = 15;
-const EOF = 17;
+/**
+ * The kinds of token jsonc-parser's scanner returns (its SyntaxKind: a const enum, which
+ * cannot be imported one file at a time), by name.
+ */
+const JsonSyntax = {
+  OpenBrace: 1,
+  CloseBrace: 2,
+  OpenBracket: 3,
+  CloseBracket: 4,
+  Comma: 5,
+  Colon: 6,
+  Null: 7,
+  True: 8,
+  False: 9,
+  String: 10,
+  Number: 11,
+  LineComment: 12,
+  BlockComment: 13,
+  LineBreak: 14,
+  Trivia: 15,
+  Unknown: 16,
+  EOF: 17,
+} as const;
+
+/** A value read in place whose placeholders may hold a surrogate half: those get JSON's escaped spelling. */
+const SOURCE_WITH_SURROGATES: TextRun = { inSource: true, literal: jsonLiteral };
+/** A value with escapes, masked in its decoded form: each placeholder's bytes are its JSON spelling. */
+const DECODED_VALUE: TextRun = { inSource: false, literal: jsonLiteral };
 
 /** Thrown at the first token jsonc-parser's `visit` would report an error for. */
 function invalid(offset: number): never {
@@ -120,7 +133,7 @@ function invalid(offset: number): never {
 export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
   // In JSON string values `:name` markers are placeholders and tags are markup (docs/contract.md §4).
-  const options = new PlaceholderScanner({ colonMarkers: true, markup: true, limits });
+  const placeholders = new PlaceholderScanner({ colonMarkers: true, markup: true, blobs: true, limits });
   const maxDepth = limits.maxNestingDepth;
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.
@@ -128,31 +141,31 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
   const scanner = createScanner(content, false);
   const next = (): number => {
     for (;;) {
-      const token = scanner.scan();
+      const syntax = scanner.scan();
       // Every scan error is reported (an unterminated comment as the comment itself).
       if (scanner.getTokenError() !== 0) invalid(scanner.getTokenOffset());
-      if (token === TRIVIA || token === LINE_BREAK) continue;
-      if (token === LINE_COMMENT || token === BLOCK_COMMENT || token === 16 /* Unknown */) invalid(scanner.getTokenOffset());
-      return token;
+      if (syntax === JsonSyntax.Trivia || syntax === JsonSyntax.LineBreak) continue;
+      if (syntax === JsonSyntax.LineComment || syntax === JsonSyntax.BlockComment || syntax === JsonSyntax.Unknown) invalid(scanner.getTokenOffset());
+      return syntax;
     }
   };
   // Open containers, 1-based: whether an array, and whether a comma is due.
   const isArray: boolean[] = [false];
   const needsComma: boolean[] = [false];
   let depth = 0;
-  let token = next();
+  let syntax = next();
   for (;;) {
-    // A value is expected at `token` (the root, or after `key :` / in an array).
-    switch (token) {
-      case OPEN_BRACE:
-      case OPEN_BRACKET: {
+    // A value is expected at `syntax` (the root, or after `key :` / in an array).
+    switch (syntax) {
+      case JsonSyntax.OpenBrace:
+      case JsonSyntax.OpenBracket: {
         if (++depth > maxDepth) throw tooComplex('the nesting of JSON arrays and objects', maxDepth);
-        isArray[depth] = token === OPEN_BRACKET;
+        isArray[depth] = syntax === JsonSyntax.OpenBracket;
         needsComma[depth] = false;
-        token = next();
+        syntax = next();
         break;
       }
-      case STRING: {
+      case JsonSyntax.String: {
         const value = scanner.getTokenValue();
         if (isProse(value)) {
           const offset = scanner.getTokenOffset();
@@ -164,18 +177,18 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
           // quotes), the value is its source range, read in place, and a placeholder's
           // bytes are its source range: JSON.stringify would give the same bytes unless
           // the placeholder holds a surrogate.
-          if (value.length === length - 2) maskRange(out, content, start, end, value, surrogates ? jsonLiteral : undefined, options);
-          else maskInto(out, value, -1, jsonLiteral, options);
+          if (value.length === length - 2) placeholders.mask(out, content, start, end, surrogates ? SOURCE_WITH_SURROGATES : SOURCE_RUN, value);
+          else placeholders.mask(out, value, 0, value.length, DECODED_VALUE);
           out.commit();
         }
-        token = next();
+        syntax = next();
         break;
       }
-      case NUMBER: // (visit's NaN check never fires: the scanner has already flagged any malformed number)
-      case NULL:
-      case TRUE:
-      case FALSE:
-        token = next();
+      case JsonSyntax.Number: // (visit's NaN check never fires: the scanner has already flagged any malformed number)
+      case JsonSyntax.Null:
+      case JsonSyntax.True:
+      case JsonSyntax.False:
+        syntax = next();
         break;
       default:
         invalid(scanner.getTokenOffset());
@@ -183,27 +196,27 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
     // After a value, or right after an opening brace/bracket: close containers, find the next value.
     for (;;) {
       if (depth === 0) {
-        if (token !== EOF) invalid(scanner.getTokenOffset());
+        if (syntax !== JsonSyntax.EOF) invalid(scanner.getTokenOffset());
         return;
       }
       const array = isArray[depth]!;
-      if (token === (array ? CLOSE_BRACKET : CLOSE_BRACE)) {
+      if (syntax === (array ? JsonSyntax.CloseBracket : JsonSyntax.CloseBrace)) {
         depth--;
         if (depth > 0) needsComma[depth] = true;
-        token = next();
+        syntax = next();
         continue;
       }
-      if (token === EOF) invalid(scanner.getTokenOffset());
-      if (token === COMMA) {
+      if (syntax === JsonSyntax.EOF) invalid(scanner.getTokenOffset());
+      if (syntax === JsonSyntax.Comma) {
         if (!needsComma[depth]) invalid(scanner.getTokenOffset());
-        token = next();
+        syntax = next();
       } else if (needsComma[depth]) invalid(scanner.getTokenOffset());
       needsComma[depth] = true;
       if (!array) {
-        if (token !== STRING) invalid(scanner.getTokenOffset());
-        token = next();
-        if (token !== COLON) invalid(scanner.getTokenOffset());
-        token = next();
+        if (syntax !== JsonSyntax.String) invalid(scanner.getTokenOffset());
+        syntax = next();
+        if (syntax !== JsonSyntax.Colon) invalid(scanner.getTokenOffset());
+        syntax = next();
       }
       break;
     }

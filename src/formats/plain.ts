@@ -3,17 +3,18 @@
  * paragraph, with the spaces around it, is an atomic token, so line count and
  * indentation come back exactly; blank lines and outer whitespace stay in the template.
  */
-import { plainEscape } from './escape.js';
+import { plainEscape } from './core/escape.js';
 import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { maskRange, PlaceholderScanner } from './placeholders.js';
-import { ATOM, DocumentBuilder } from './template.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './core/limits.js';
+import type { DocumentLimits } from './core/limits.js';
+import { PlaceholderScanner } from './core/placeholders.js';
+import { ATOM, DocumentBuilder } from './core/document.js';
+import { CARRIAGE_RETURN, DELETE, SPACE, TAB } from './core/char-codes.js';
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
 export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const source = out.source;
-  const options = new PlaceholderScanner({ limits });
+  const placeholders = new PlaceholderScanner({ blobs: true, limits });
   let paraStart = -1;
   let paraEnd = -1;
   // Walk line by line; a paragraph is a maximal run of lines that are not blank. Inside
@@ -24,18 +25,18 @@ export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.le
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     const first = firstNonSpace(source, lineStart, lineEnd);
     if (first === -1) {
-      if (paraStart !== -1) endParagraph(out, runStart, paraEnd, options);
+      if (paraStart !== -1) endParagraph(out, runStart, paraEnd, placeholders);
       paraStart = -1;
     } else {
       if (paraStart === -1) {
         paraStart = runStart = first;
         out.begin(first, -1, 'block', plainEscape);
-      } else runStart = lineBreak(out, runStart, lineStart - 1, options);
+      } else runStart = lineBreak(out, runStart, lineStart - 1, placeholders);
       paraEnd = lastNonSpace(source, lineStart, lineEnd);
     }
     lineStart = lineEnd + 1;
   }
-  if (paraStart !== -1) endParagraph(out, runStart, paraEnd, options);
+  if (paraStart !== -1) endParagraph(out, runStart, paraEnd, placeholders);
 }
 
 
@@ -43,36 +44,36 @@ export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.le
  * The `\n` at `at` inside a paragraph: the text before it, then the atom
  * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
  */
-function lineBreak(out: DocumentBuilder, runStart: number, at: number, options: PlaceholderScanner): number {
+function lineBreak(out: DocumentBuilder, runStart: number, at: number, placeholders: PlaceholderScanner): number {
   const source = out.source;
   let start = at;
-  if (start > runStart && source.charCodeAt(start - 1) === 13 /* \r */) start--;
+  if (start > runStart && source.charCodeAt(start - 1) === CARRIAGE_RETURN) start--;
   while (start > runStart && isBlank(source.charCodeAt(start - 1))) start--;
   let end = at + 1;
   while (isBlank(source.charCodeAt(end))) end++;
-  run(out, runStart, start, options);
-  out.token(ATOM, start, end, 0);
+  run(out, runStart, start, placeholders);
+  out.mark(ATOM, start, end, 0);
   return end;
 }
 
-const isBlank = (c: number): boolean => c === 32 || c === 9;
+const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 
-function endParagraph(out: DocumentBuilder, runStart: number, end: number, options: PlaceholderScanner): void {
-  run(out, runStart, end, options);
+function endParagraph(out: DocumentBuilder, runStart: number, end: number, placeholders: PlaceholderScanner): void {
+  run(out, runStart, end, placeholders);
   out.commit(end);
 }
 
 /** A run of text between line breaks: placeholders become atoms. */
-function run(out: DocumentBuilder, start: number, end: number, options: PlaceholderScanner): void {
-  if (end > start) maskRange(out, out.source, start, end, undefined, undefined, options);
+function run(out: DocumentBuilder, start: number, end: number, placeholders: PlaceholderScanner): void {
+  placeholders.mask(out, out.source, start, end);
 }
 
-const SPACE = /\s/;
+const WHITE_SPACE = /\s/;
 /** ASCII fast path; anything else asks the regex (Unicode spaces count too). */
 function isSpace(source: string, i: number): boolean {
   const c = source.charCodeAt(i);
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  return c > 127 && SPACE.test(source[i]!);
+  if (c === SPACE || (c >= TAB && c <= CARRIAGE_RETURN)) return true;
+  return c > DELETE && WHITE_SPACE.test(source[i]!);
 }
 
 function firstNonSpace(source: string, from: number, to: number): number {

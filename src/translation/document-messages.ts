@@ -4,7 +4,7 @@
  * unparseable JSON document still answers 400 invalid_request with the same words).
  */
 import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
-import type { DocumentLimits } from '../formats/limits.js';
+import type { DocumentLimits } from '../formats/format.js';
 import type { Segment } from '../segments/segment.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 

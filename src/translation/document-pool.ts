@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ServiceError } from '../errors.js';
 import type { Format } from '../formats/format.js';
-import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/format.js';
 import {
   WORKER_READY,
   deserializeError,

@@ -4,7 +4,7 @@
  * the job worker.
  */
 import type { Config } from '../config.js';
-import type { DocumentLimits } from '../formats/limits.js';
+import type { DocumentLimits } from '../formats/format.js';
 import { DocumentPool } from './document-pool.js';
 import type { PrepareOptions } from './translate-document.js';
 

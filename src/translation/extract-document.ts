@@ -8,7 +8,7 @@
 import { ServiceError } from '../errors.js';
 import type { DetectionResult, ExtractedDocument, Format } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DocumentLimits } from '../formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DocumentLimits } from '../formats/format.js';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 
 /**

@@ -8,7 +8,7 @@
 import type { EngineLanguage, EngineSegment, TokenUsage, TranslationEngine } from '../engines/engine.js';
 import { EngineError } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
-import type { DocumentLimits } from '../formats/limits.js';
+import type { DocumentLimits } from '../formats/format.js';
 import { markProblem } from '../segments/segment.js';
 import type { Language } from '../languages.js';
 import { DocumentPool } from './document-pool.js';

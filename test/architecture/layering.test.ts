@@ -53,6 +53,17 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/**
+ * The rooms inside formats/ (src/formats/README.md): core/ is what every format shares and
+ * knows none of them; html/ is one format; markdown/ reads the HTML inside markdown with
+ * html/'s adapter. Every room may import format.ts, the adapters' contract.
+ */
+const FORMAT_ROOMS: readonly FormatRoom[] = [
+  { room: 'formats/core/', mayImport: ['formats/core/', 'formats/format.ts'] },
+  { room: 'formats/html/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/'] },
+  { room: 'formats/markdown/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/', 'formats/markdown/'] },
+];
+
 /** The worker runner's entry files; nothing they reach inside src/ may import these packages. */
 const WORKER_ENTRY = /^run\/worker[^/]*\.ts$/;
 const HTTP_PACKAGE = /^(fastify|@fastify\/.+)$/;
@@ -69,6 +80,13 @@ interface Rule {
   readonly mayImportOnly?: readonly string[];
   readonly mayNotImport?: readonly string[];
   readonly why: string;
+}
+
+interface FormatRoom {
+  /** A folder inside formats/, as a src/-relative prefix. */
+  readonly room: string;
+  /** The formats/ files and folders (prefixes) it may import; anything outside formats/ is the RULES' business. */
+  readonly mayImport: readonly string[];
 }
 
 interface KnownException {
@@ -155,6 +173,18 @@ function ruleViolations(imports: readonly Import[]): string[] {
       const forbidden = rule.mayImportOnly ? !rule.mayImportOnly.includes(to) : rule.mayNotImport!.includes(to);
       if (forbidden) problems.push(`${describeImport(edge)} (${to}): ${rule.why}`);
     }
+  }
+  return problems;
+}
+
+/** Imports between formats/' rooms that FORMAT_ROOMS does not allow. */
+function formatRoomViolations(imports: readonly Import[]): string[] {
+  const problems: string[] = [];
+  for (const edge of imports) {
+    if (edge.target === undefined || !edge.target.startsWith('formats/')) continue;
+    const rule = FORMAT_ROOMS.find((room) => edge.file.startsWith(room.room));
+    if (rule === undefined || rule.mayImport.some((allowed) => edge.target!.startsWith(allowed))) continue;
+    problems.push(`${describeImport(edge)}: ${rule.room} may import only ${rule.mayImport.join(', ')} of formats/`);
   }
   return problems;
 }
@@ -289,6 +319,17 @@ describe('the layering of src/', () => {
 
   it('no room imports what its rule forbids', () => {
     assert.deepEqual(ruleViolations(imports), []);
+  });
+
+  it('inside formats/, core/ imports no format and html/ imports nothing of markdown/', () => {
+    assert.ok(imports.some((edge) => edge.file.startsWith('formats/core/')), 'no src/formats/core/ found');
+    assert.deepEqual(formatRoomViolations(imports), []);
+    const planted: Import[] = [
+      { file: 'formats/core/document.ts', specifier: '../html/adapter.js', target: 'formats/html/adapter.ts' },
+      { file: 'formats/html/adapter.ts', specifier: '../markdown/adapter.js', target: 'formats/markdown/adapter.ts' },
+      { file: 'formats/core/placeholders.ts', specifier: '../json.js', target: 'formats/json.ts' },
+    ];
+    assert.equal(formatRoomViolations(planted).length, 3, formatRoomViolations(planted).join('\n'));
   });
 
   it('the worker runner reaches no module that imports fastify or @fastify/*', () => {

@@ -17,9 +17,9 @@ import { visit } from 'jsonc-parser';
 import type { Format } from '../../src/formats/format.js';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { isProse, NON_PROSE, PROSE_NAME } from '../../src/formats/json.js';
-import { findPlaceholders, scanRange, SpanList } from '../../src/formats/placeholders.js';
+import { findPlaceholders, scanRange, SpanList } from '../../src/formats/core/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
 const RUNS = propertyRuns(300);

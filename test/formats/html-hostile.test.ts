@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { detectFormat, getAdapter } from '../../src/formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { RTL } from './helpers.js';
 
 // A request body may hold 2 MiB; whatever its shape, the html reader must answer within

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { htmlAdapter, htmlDrafts } from '../../src/formats/html.js';
-import { TemplateDocument } from '../../src/formats/template.js';
+import { htmlAdapter, htmlDrafts } from '../../src/formats/html/adapter.js';
+import { TemplateDocument } from '../../src/formats/core/document.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 import { fixtures, LTR, pseudoRender, RTL } from './helpers.js';
 

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
-import { HtmlTree } from '../../src/formats/html-tree.js';
-import type { TagAttributes } from '../../src/formats/html-tree.js';
+import { HtmlTree } from '../../src/formats/html/tree.js';
+import type { TagAttributes } from '../../src/formats/html/tree.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
 /**

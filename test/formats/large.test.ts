@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { GROUP_SIZE } from '../../src/formats/markdown.js';
+import { GROUP_SIZE } from '../../src/formats/markdown/adapter.js';
 import { identityRender, pseudoRender } from './helpers.js';
 
 /** A list-heavy document: the shape that makes mdast quadratic. `[^n]` sends its items through the mdast fallback. */

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { definitionsUsedBy, GROUP_SIZE } from '../../src/formats/markdown.js';
+import { definitionsUsedBy, GROUP_SIZE } from '../../src/formats/markdown/adapter.js';
 import { identityRender, LTR, pseudoRender } from './helpers.js';
 import { markdownShape } from './structure.js';
 

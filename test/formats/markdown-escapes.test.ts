@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { GROUP_SIZE } from '../../src/formats/markdown.js';
+import { GROUP_SIZE } from '../../src/formats/markdown/adapter.js';
 import { byteExactProblem } from './byte-exact.js';
 import { LTR, RTL } from './helpers.js';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
-import { containerLoad } from '../../src/formats/markdown-nesting.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
+import { containerLoad } from '../../src/formats/markdown/nesting.js';
 import { pseudoRender } from './helpers.js';
 
 const MIB = 1024 * 1024;

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Nodes } from 'mdast';
-import { scanInline } from '../../src/formats/markdown-inline.js';
-import type { ScanNode } from '../../src/formats/markdown-inline.js';
-import { markdownDrafts, mdastTree } from '../../src/formats/markdown.js';
-import { MarkedMapper } from '../../src/formats/markdown-marked.js';
-import { TemplateDocument } from '../../src/formats/template.js';
+import { scanInline } from '../../src/formats/markdown/inline.js';
+import type { ScanNode } from '../../src/formats/markdown/nodes.js';
+import { markdownDrafts, mdastTree } from '../../src/formats/markdown/adapter.js';
+import { MarkedMapper } from '../../src/formats/markdown/blocks.js';
+import { TemplateDocument } from '../../src/formats/core/document.js';
 import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { GROUP_SIZE } from '../../src/formats/markdown.js';
+import { GROUP_SIZE } from '../../src/formats/markdown/adapter.js';
 import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 import { markdownShape } from './structure.js';
 

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
-import { ListTokenizer } from '../../src/formats/markdown-list.js';
+import { ListTokenizer } from '../../src/formats/markdown/lists.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
 function lex(source: string, fast: boolean): string {

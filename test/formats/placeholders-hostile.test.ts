@@ -11,7 +11,7 @@ import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { ServiceError } from '../../src/errors.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { countTokens } from '../../src/tokens.js';
 
 const MIB = 1024 * 1024;

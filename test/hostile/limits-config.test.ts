@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { createDocumentProcessing } from '../../src/translation/document-processing.js';
 
 describe('document and request limits in configuration', () => {

@@ -1,5 +1,5 @@
 /**
- * A fast reader of markdown inline content for the marked path (markdown-marked.ts): it
+ * A fast reader of markdown inline content for the marked path (markdown/blocks.ts): it
  * takes a block's text (a paragraph, heading or table cell as marked's block lexer gives
  * it) and returns its inline nodes with text offsets, exactly as mdast (micromark + GFM)
  * reads them, or null when the text holds anything it does not implement. The caller
@@ -17,54 +17,49 @@
  * pair when the definition labels are not known, a `www.` that could be
  * the start of an e-mail, a leading task-list check, NUL, and paragraphs on which
  * micromark's emphasis resolution would go quadratic (a work budget). The reference is
- * markdown.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
+ * markdown/adapter.ts's mdast reading, which leaves out mdast-util-gfm-autolink-literal's pass
  * over text nodes (links without offsets).
  */
+import type { Definitions, ScanNode } from './nodes.js';
+import { AMPERSAND, ASCII_END, ASTERISK, AT, BACKSLASH, BACKTICK, CARET, CASE_BIT, COLON, COMMA, DASH, DELETE, DIGIT_0, DIGIT_9, DOLLAR, DOT, DOUBLE_QUOTE, EQUALS, EXCLAMATION, GREATER_THAN, HASH, LEFT_BRACE, LEFT_BRACKET, LEFT_PAREN, LESS_THAN, LINE_FEED, LOWER_A, LOWER_W, LOWER_X, LOWER_Z, PERCENT, PLUS, QUESTION, RIGHT_BRACKET, RIGHT_PAREN, SEMICOLON, SINGLE_QUOTE, SLASH, SPACE, TAB, TILDE, UNDERSCORE, UPPER_A, UPPER_W, UPPER_X, UPPER_Z } from '../core/char-codes.js';
 
-/** An inline node in block-text offsets. */
-export interface ScanNode {
-  type: 'text' | 'emphasis' | 'strong' | 'link' | 'image' | 'linkReference' | 'imageReference' | 'inlineCode' | 'break' | 'autolink' | 'html';
-  start: number;
-  end: number;
-  /** html: the tag's text. */
-  value?: string;
-  children?: ScanNode[];
-  /** link/image: a non-empty title. */
-  title?: boolean;
-  /** linkReference/imageReference: `[text][label]`. */
-  full?: boolean;
-}
-
-const TEXT = 0;
-const DELIM = 1;
-const START = 2;
-const NODE = 3;
-/** Spaces/tabs alone before a line ending: text only when a text node is already open. */
-const SUFFIX = 4;
+/** What a pending item is. */
+const ItemKind = {
+  Text: 0,
+  /** An attention sequence (`*`, `_` runs) waiting for resolution. */
+  Delim: 1,
+  /** A label start (`[` or `![`). */
+  Start: 2,
+  /** A finished node. */
+  Node: 3,
+  /** Spaces/tabs alone before a line ending: text only when a text node is already open. */
+  Suffix: 4,
+} as const;
+type ItemKind = (typeof ItemKind)[keyof typeof ItemKind];
 
 /** A pending inline item: text, an attention sequence, a label start, or a finished node. */
 interface Item {
-  kind: number;
+  kind: ItemKind;
   start: number;
   end: number;
-  /** DELIM: `*` or `_` char code. */
+  /** ItemKind.Delim: `*` or `_` char code. */
   marker: number;
   open: boolean;
   close: boolean;
-  /** START: `![`; its order among starts (a link makes every earlier link start inactive); balanced (failed). */
+  /** ItemKind.Start: `![`; its order among starts (a link makes every earlier link start inactive); balanced (failed). */
   image: boolean;
   seq: number;
   balanced: boolean;
   node: ScanNode | null;
 }
 
-function item(kind: number, start: number, end: number, node: ScanNode | null = null): Item {
+function item(kind: ItemKind, start: number, end: number, node: ScanNode | null = null): Item {
   return { kind, start, end, marker: 0, open: false, close: false, image: false, seq: 0, balanced: false, node };
 }
 
 /** 1 whitespace, 2 punctuation, 0 other: micromark's classifyCharacter (per UTF-16 unit). */
 const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
+for (let c = 0; c < ASCII_END; c++) {
   const ch = String.fromCharCode(c);
   ASCII_CLASS[c] = /\s/.test(ch) ? 1 : /\p{P}|\p{S}/u.test(ch) ? 2 : 0;
 }
@@ -73,7 +68,7 @@ const UNICODE_PUNCTUATION = /\p{P}|\p{S}/u;
 function classify(text: string, at: number): number {
   if (at < 0 || at >= text.length) return 1;
   const code = text.charCodeAt(at);
-  if (code < 128) return ASCII_CLASS[code]!;
+  if (code < ASCII_END) return ASCII_CLASS[code]!;
   const ch = String.fromCharCode(code);
   return UNICODE_WHITESPACE.test(ch) ? 1 : UNICODE_PUNCTUATION.test(ch) ? 2 : 0;
 }
@@ -83,7 +78,7 @@ const SPECIAL = new Uint8Array(128);
 for (const c of '\\`*_![]\n<~\0@:wW') SPECIAL[c.charCodeAt(0)] = 1;
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  return (code >= EXCLAMATION && code <= SLASH) || (code >= COLON && code <= AT) || (code >= LEFT_BRACKET && code <= BACKTICK) || (code >= LEFT_BRACE && code <= TILDE);
 }
 
 
@@ -96,40 +91,38 @@ function isAsciiPunctuation(code: number): boolean {
  */
 function textEndBefore(text: string, start: number, node: number): number {
   let end = node;
-  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
-  return end > start && text.charCodeAt(end - 1) === 10 ? end : node;
+  while (end > start && (text.charCodeAt(end - 1) === SPACE || text.charCodeAt(end - 1) === TAB)) end--;
+  return end > start && text.charCodeAt(end - 1) === LINE_FEED ? end : node;
 }
 
 /** GFM e-mail local part characters (micromark's gfmAtext). */
 function isAtext(code: number): boolean {
-  return code === 43 || code === 45 || code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return code === PLUS || code === DASH || code === DOT || code === UNDERSCORE || (code >= DIGIT_0 && code <= DIGIT_9) || (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 function isAsciiAlphanumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return (code >= DIGIT_0 && code <= DIGIT_9) || (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 function isAsciiAlpha(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return (code >= UPPER_A && code <= UPPER_Z) || (code >= LOWER_A && code <= LOWER_Z);
 }
 
 class Bail extends Error {}
 const BAIL = new Bail();
 
 /**
- * Work left for the current block (backward scans, array shifts, code span searches).
- * micromark's attention resolution is quadratic on some inputs (many unmatched closers,
- * thousands of pairs in one paragraph); past this budget the reader declines.
+ * The work a reader may still do on its block (backward scans, array shifts, code span
+ * searches). micromark's attention resolution is quadratic on some inputs (many unmatched
+ * closers, thousands of pairs in one paragraph); past this budget the reader declines.
+ * One per reader (it was a module-level variable).
  */
-let budget = 0;
-function spend(units: number): void {
-  budget -= units;
-  if (budget < 0) throw BAIL;
-}
+class WorkBudget {
+  constructor(private left: number) {}
 
-/**
- * The link reference definitions a document may hold: their normalised labels, or
- * `'unknown'` (then any bracket pair that is not an inline link could be a reference).
- */
-export type Definitions = ReadonlySet<string> | 'unknown';
+  spend(units: number): void {
+    this.left -= units;
+    if (this.left < 0) throw BAIL;
+  }
+}
 
 /** micromark's normalizeIdentifier. */
 export function normalizeLabel(label: string): string {
@@ -144,20 +137,21 @@ const NO_DEFINITIONS: ReadonlySet<string> = new Set();
  */
 export function scanInline(text: string, from: number, definitions: Definitions | boolean): ScanNode[] | null {
   const c0 = text.charCodeAt(from);
-  if (c0 === 91 && text.charCodeAt(from + 2) === 93) {
+  if (c0 === LEFT_BRACKET && text.charCodeAt(from + 2) === RIGHT_BRACKET) {
     const c1 = text.charCodeAt(from + 1);
-    if (c1 === 32 || c1 === 120 || c1 === 88) return null; // a GFM task check mdast may see
+    if (c1 === SPACE || c1 === LOWER_X || c1 === UPPER_X) return null; // a GFM task check mdast may see
   }
-  budget = 4 * (text.length - from) + 4096;
   try {
-    return new Scanner(text, definitions === true ? 'unknown' : definitions === false ? NO_DEFINITIONS : definitions).run(from);
+    const work = new WorkBudget(4 * (text.length - from) + 4096);
+    return new InlineReader(text, definitions === true ? 'unknown' : definitions === false ? NO_DEFINITIONS : definitions, work).run(from);
   } catch (error) {
     if (error === BAIL) return null;
     throw error;
   }
 }
 
-class Scanner {
+/** One block's inline content read once (`run`); its state, the work budget included, is its own. */
+class InlineReader {
   readonly #items: Item[] = [];
   /** Label starts (indices into #items), innermost last. */
   readonly #starts: number[] = [];
@@ -167,10 +161,15 @@ class Scanner {
   /** Backtick run lengths that have no closing run after some point (so none after any later point). */
   readonly #noCodeClose = new Set<number>();
 
+  readonly #work: WorkBudget;
+
   constructor(
     private readonly text: string,
     private readonly definitions: Definitions,
-  ) {}
+    work: WorkBudget,
+  ) {
+    this.#work = work;
+  }
 
   run(from: number): ScanNode[] {
     const text = this.text;
@@ -180,34 +179,34 @@ class Scanner {
     let i = from;
     while (i < length) {
       const code = text.charCodeAt(i);
-      if (code >= 128 || SPECIAL[code] === 0) {
+      if (code >= ASCII_END || SPECIAL[code] === 0) {
         i++;
         continue;
       }
       switch (code) {
-        case 92: {
+        case BACKSLASH: {
           // `\`: an escape (text), a hard break (not implemented) or a literal backslash.
           const next = text.charCodeAt(i + 1);
-          if (next === 10) throw BAIL;
+          if (next === LINE_FEED) throw BAIL;
           i += isAsciiPunctuation(next) ? 2 : 1;
           continue;
         }
-        case 96: {
+        case BACKTICK: {
           let n = 1;
-          while (text.charCodeAt(i + n) === 96) n++;
-          const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(text, i + n, n);
+          while (text.charCodeAt(i + n) === BACKTICK) n++;
+          const close = this.#noCodeClose.has(n) ? -1 : findCodeClose(this.#work, text, i + n, n);
           if (close === -1) {
             this.#noCodeClose.add(n);
             i += n;
             continue;
           }
           if (i > runStart) this.#text(runStart, i);
-          items.push(item(NODE, i, close, { type: 'inlineCode', start: i, end: close }));
+          items.push(item(ItemKind.Node, i, close, { type: 'inlineCode', start: i, end: close }));
           i = runStart = close;
           continue;
         }
-        case 42:
-        case 95: {
+        case ASTERISK:
+        case UNDERSCORE: {
           let n = 1;
           while (text.charCodeAt(i + n) === code) n++;
           if (i > runStart) this.#text(runStart, i);
@@ -215,36 +214,36 @@ class Scanner {
           const after = classify(text, i + n);
           const open = after === 0 || (after === 2 && before !== 0);
           const close = before === 0 || (before === 2 && after !== 0);
-          const delim = item(DELIM, i, i + n);
+          const delim = item(ItemKind.Delim, i, i + n);
           delim.marker = code;
-          delim.open = code === 42 ? open : open && (before !== 0 || !close);
-          delim.close = code === 42 ? close : close && (after !== 0 || !open);
+          delim.open = code === ASTERISK ? open : open && (before !== 0 || !close);
+          delim.close = code === ASTERISK ? close : close && (after !== 0 || !open);
           items.push(delim);
           i = runStart = i + n;
           continue;
         }
-        case 33:
-          if (text.charCodeAt(i + 1) !== 91) {
+        case EXCLAMATION:
+          if (text.charCodeAt(i + 1) !== LEFT_BRACKET) {
             i++;
             continue;
           }
-          if (text.charCodeAt(i + 2) === 94) throw BAIL;
+          if (text.charCodeAt(i + 2) === CARET) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
-          items.push(item(START, i, i + 2));
+          items.push(item(ItemKind.Start, i, i + 2));
           items[items.length - 1]!.image = true;
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 2;
           continue;
-        case 91:
-          if (text.charCodeAt(i + 1) === 94) throw BAIL;
+        case LEFT_BRACKET:
+          if (text.charCodeAt(i + 1) === CARET) throw BAIL;
           if (i > runStart) this.#text(runStart, i);
           this.#starts.push(items.length);
-          items.push(item(START, i, i + 1));
+          items.push(item(ItemKind.Start, i, i + 1));
           items[items.length - 1]!.seq = this.#seq++;
           i = runStart = i + 1;
           continue;
-        case 93: {
+        case RIGHT_BRACKET: {
           const end = this.#labelEnd(i, runStart);
           if (end === -1) {
             i++;
@@ -253,35 +252,35 @@ class Scanner {
           i = runStart = end;
           continue;
         }
-        case 10: {
+        case LINE_FEED: {
           let k = i;
           let tab = false;
           while (k > runStart) {
             const c = text.charCodeAt(k - 1);
-            if (c === 32) k--;
-            else if (c === 9) {
+            if (c === SPACE) k--;
+            else if (c === TAB) {
               tab = true;
               k--;
             } else break;
           }
           let j = i + 1;
-          while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+          while (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB) j++;
           // (marked may leave a last blank line in the text: no break before it.)
           if (i - k >= 2 && !tab && !blankToEnd(text, j)) {
             if (k > runStart) this.#text(runStart, k);
-            items.push(item(NODE, k, i + 1, { type: 'break', start: k, end: i + 1 }));
+            items.push(item(ItemKind.Node, k, i + 1, { type: 'break', start: k, end: i + 1 }));
           } else if (k === runStart && i > runStart) {
-            items.push(item(SUFFIX, runStart, i));
+            items.push(item(ItemKind.Suffix, runStart, i));
             this.#text(i, i + 1);
           } else this.#text(runStart, i + 1);
           // The next line's indentation is a line prefix, not text.
           i = runStart = j;
           continue;
         }
-        case 119:
-        case 87: {
+        case LOWER_W:
+        case UPPER_W: {
           // `www.`: a GFM literal autolink where micromark's wwwAutolink starts one.
-          if ((text.charCodeAt(i + 1) | 32) !== 119 || (text.charCodeAt(i + 2) | 32) !== 119 || text.charCodeAt(i + 3) !== 46) {
+          if ((text.charCodeAt(i + 1) | CASE_BIT) !== LOWER_W || (text.charCodeAt(i + 2) | CASE_BIT) !== LOWER_W || text.charCodeAt(i + 3) !== DOT) {
             i++;
             continue;
           }
@@ -290,9 +289,9 @@ class Scanner {
           else i = runStart = end;
           continue;
         }
-        case 58: {
+        case COLON: {
           // `http://` and `https://`: micromark's protocolAutolink started at the `h`.
-          if (text.charCodeAt(i + 1) !== 47 || text.charCodeAt(i + 2) !== 47) {
+          if (text.charCodeAt(i + 1) !== SLASH || text.charCodeAt(i + 2) !== SLASH) {
             i++;
             continue;
           }
@@ -301,7 +300,7 @@ class Scanner {
           else i = runStart = end;
           continue;
         }
-        case 64: {
+        case AT: {
           const end = this.#email(i, from, runStart);
           if (end === -1) {
             i++;
@@ -310,13 +309,13 @@ class Scanner {
           i = runStart = end;
           continue;
         }
-        case 60: {
+        case LESS_THAN: {
           // `<`: an autolink, else inline HTML, else text (micromark's order).
-          let end = angleAutolink(text, i);
+          let end = angleAutolink(this.#work, text, i);
           let node: ScanNode | null = null;
           if (end !== -1) node = { type: 'autolink', start: i, end };
           else {
-            end = inlineHtml(text, i);
+            end = inlineHtml(this.#work, text, i);
             if (end !== -1) node = { type: 'html', start: i, end, value: text.slice(i, end) };
           }
           if (!node) {
@@ -324,7 +323,7 @@ class Scanner {
             continue;
           }
           if (i > runStart) this.#text(runStart, i);
-          items.push(item(NODE, i, end, node));
+          items.push(item(ItemKind.Node, i, end, node));
           i = runStart = end;
           continue;
         }
@@ -334,7 +333,7 @@ class Scanner {
       }
     }
     if (length > runStart) this.#text(runStart, length);
-    return resolve(items, 0, items.length);
+    return resolve(this.#work, items, 0, items.length);
   }
 
   /**
@@ -350,7 +349,7 @@ class Scanner {
     let floor = from;
     for (let k = this.#items.length - 1; k >= 0; k--) {
       const kind = this.#items[k]!.kind;
-      if (kind === NODE || kind === START) {
+      if (kind === ItemKind.Node || kind === ItemKind.Start) {
         floor = this.#items[k]!.end;
         break;
       }
@@ -360,12 +359,12 @@ class Scanner {
     if (start === at) return -1;
     if (this.#inLabel()) return -1;
     const before = start > from ? text.charCodeAt(start - 1) : -1;
-    if (before === 47 || (before >= 0 && isAtext(before))) return -1;
-    if (before === 92) {
+    if (before === SLASH || (before >= 0 && isAtext(before))) return -1;
+    if (before === BACKSLASH) {
       // `\_x@…`: the first local-part character is escaped, so every one after it follows a
       // local-part character; after `\\` it follows a backslash.
       let backslashes = 0;
-      while (start - 1 - backslashes >= from && text.charCodeAt(start - 1 - backslashes) === 92) backslashes++;
+      while (start - 1 - backslashes >= from && text.charCodeAt(start - 1 - backslashes) === BACKSLASH) backslashes++;
       if (backslashes % 2 === 1 && isAsciiPunctuation(text.charCodeAt(start))) return -1;
     }
     // micromark's emailDomain: [-_alnum], a dot only when an alphanumeric follows.
@@ -374,10 +373,10 @@ class Scanner {
     let dot = false;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === 46 && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
+      if (c === DOT && isAsciiAlphanumeric(text.charCodeAt(i + 1))) {
         dot = true;
         i++;
-      } else if (c === 45 || c === 95 || isAsciiAlphanumeric(c)) {
+      } else if (c === DASH || c === UNDERSCORE || isAsciiAlphanumeric(c)) {
         data = true;
         i++;
       } else break;
@@ -388,11 +387,11 @@ class Scanner {
     while (items.length > 0 && items[items.length - 1]!.start >= start) items.pop();
     const last = items[items.length - 1];
     if (last && last.end > start) {
-      if (last.kind !== TEXT) throw BAIL;
+      if (last.kind !== ItemKind.Text) throw BAIL;
       last.end = textEndBefore(text, last.start, start);
     }
     if (runStart < start) this.#text(runStart, start);
-    items.push(item(NODE, start, i, { type: 'autolink', start, end: i }));
+    items.push(item(ItemKind.Node, start, i, { type: 'autolink', start, end: i }));
     return i;
   }
 
@@ -409,17 +408,17 @@ class Scanner {
   #www(at: number, from: number, runStart: number): number {
     const text = this.text;
     const before = at > from ? text.charCodeAt(at - 1) : -1;
-    if (!(before === -1 || before === 40 || before === 42 || before === 95 || before === 91 || before === 93 || before === 126 || before === 32 || before === 9 || before === 10)) return -1;
+    if (!(before === -1 || before === LEFT_PAREN || before === ASTERISK || before === UNDERSCORE || before === LEFT_BRACKET || before === RIGHT_BRACKET || before === TILDE || before === SPACE || before === TAB || before === LINE_FEED)) return -1;
     if (this.#inLabel()) return -1;
     if (at + 4 >= text.length) return -1;
     // micromark tries an e-mail first where its local part starts (here, or at a `_`
     // before): one whose local part runs on to an `@` is not modelled.
     let k = at;
     while (isAtext(text.charCodeAt(k))) k++;
-    if (text.charCodeAt(k) === 64) throw BAIL;
-    const domain = gfmDomain(text, at);
+    if (text.charCodeAt(k) === AT) throw BAIL;
+    const domain = gfmDomain(this.#work, text, at);
     if (domain === -1) return -1;
-    return this.#autolink(at, gfmPath(text, domain), runStart);
+    return this.#autolink(at, gfmPath(this.#work, text, domain), runStart);
   }
 
   /**
@@ -440,16 +439,16 @@ class Scanner {
     if (start < runStart) return -1;
     if (this.#inLabel()) return -1;
     const c = text.charCodeAt(colon + 3);
-    if (Number.isNaN(c) || c < 32 || c === 127 || classify(text, colon + 3) !== 0) return -1;
-    const domain = gfmDomain(text, colon + 3);
+    if (Number.isNaN(c) || c < SPACE || c === DELETE || classify(text, colon + 3) !== 0) return -1;
+    const domain = gfmDomain(this.#work, text, colon + 3);
     if (domain === -1) return -1;
-    return this.#autolink(start, gfmPath(text, domain), runStart);
+    return this.#autolink(start, gfmPath(this.#work, text, domain), runStart);
   }
 
   /** An autolink node [start, end) after the text before it. */
   #autolink(start: number, end: number, runStart: number): number {
     if (runStart < start) this.#text(runStart, start);
-    this.#items.push(item(NODE, start, end, { type: 'autolink', start, end }));
+    this.#items.push(item(ItemKind.Node, start, end, { type: 'autolink', start, end }));
     return end;
   }
 
@@ -457,8 +456,8 @@ class Scanner {
   #text(start: number, end: number): void {
     const items = this.#items;
     const last = items[items.length - 1];
-    if (last && last.kind === TEXT) last.end = end;
-    else items.push(item(TEXT, start, end));
+    if (last && last.kind === ItemKind.Text) last.end = end;
+    else items.push(item(ItemKind.Text, start, end));
   }
 
   /**
@@ -477,7 +476,7 @@ class Scanner {
       return -1;
     }
     const next = this.text.charCodeAt(at + 1);
-    const resource = next === 40 ? this.#resource(at + 1) : -1;
+    const resource = next === LEFT_PAREN ? this.#resource(at + 1) : -1;
     let end: number;
     let type: ScanNode['type'];
     let full = false;
@@ -502,12 +501,12 @@ class Scanner {
       type,
       start: start.start,
       end,
-      children: start.image ? [] : resolve(items, startIndex + 1, items.length),
+      children: start.image ? [] : resolve(this.#work, items, startIndex + 1, items.length),
     };
     if (type === 'link' || type === 'image') node.title = resource < 0;
     else node.full = full;
     items.length = startIndex;
-    items.push(item(NODE, start.start, end, node));
+    items.push(item(ItemKind.Node, start.start, end, node));
     // Links do not contain links: every earlier link start is dead.
     if (!start.image) this.#deadBefore = start.seq;
     return end;
@@ -526,10 +525,10 @@ class Scanner {
     if (definitions.size === 0) return -1;
     const text = this.text;
     const defined = definitions.has(normalizeLabel(text.slice(labelStart, close)));
-    if (text.charCodeAt(close + 1) !== 91) return defined ? close + 1 : -1;
-    const end = referenceLabelEnd(text, close + 1);
+    if (text.charCodeAt(close + 1) !== LEFT_BRACKET) return defined ? close + 1 : -1;
+    const end = referenceLabelEnd(this.#work, text, close + 1);
     if (end !== -1 && definitions.has(normalizeLabel(text.slice(close + 2, end)))) return -(end + 1);
-    if (defined && text.charCodeAt(close + 2) === 93) return close + 3;
+    if (defined && text.charCodeAt(close + 2) === RIGHT_BRACKET) return close + 3;
     return -1;
   }
 
@@ -541,59 +540,59 @@ class Scanner {
     const text = this.text;
     let i = skipWhitespace(text, open + 1);
     let title = false;
-    if (text.charCodeAt(i) !== 41) {
+    if (text.charCodeAt(i) !== RIGHT_PAREN) {
       // Destination.
-      if (text.charCodeAt(i) === 60) {
+      if (text.charCodeAt(i) === LESS_THAN) {
         i++;
         for (;;) {
           const c = text.charCodeAt(i);
-          if (c === 62) {
+          if (c === GREATER_THAN) {
             i++;
             break;
           }
-          if (Number.isNaN(c) || c === 60 || c === 10) return -1;
-          i += c === 92 && (text.charCodeAt(i + 1) === 60 || text.charCodeAt(i + 1) === 62 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          if (Number.isNaN(c) || c === LESS_THAN || c === LINE_FEED) return -1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === LESS_THAN || text.charCodeAt(i + 1) === GREATER_THAN || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
       } else {
         let balance = 0;
         const first = text.charCodeAt(i);
-        if (Number.isNaN(first) || first === 32 || first < 32 || first === 127) return -1;
+        if (Number.isNaN(first) || first === SPACE || first < SPACE || first === DELETE) return -1;
         for (;;) {
           const c = text.charCodeAt(i);
-          if (balance === 0 && (Number.isNaN(c) || c === 41 || c === 32 || c === 9 || c === 10)) break;
-          if (c === 40) {
+          if (balance === 0 && (Number.isNaN(c) || c === RIGHT_PAREN || c === SPACE || c === TAB || c === LINE_FEED)) break;
+          if (c === LEFT_PAREN) {
             if (balance >= 32) return -1;
             balance++;
             i++;
             continue;
           }
-          if (c === 41) {
+          if (c === RIGHT_PAREN) {
             balance--;
             i++;
             continue;
           }
-          if (Number.isNaN(c) || c === 32 || c < 32 || c === 127) return -1;
-          i += c === 92 && (text.charCodeAt(i + 1) === 40 || text.charCodeAt(i + 1) === 41 || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          if (Number.isNaN(c) || c === SPACE || c < SPACE || c === DELETE) return -1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === LEFT_PAREN || text.charCodeAt(i + 1) === RIGHT_PAREN || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
       }
       const afterDestination = i;
       i = skipWhitespace(text, i);
       const marker = text.charCodeAt(i);
-      if (i > afterDestination && (marker === 34 || marker === 39 || marker === 40)) {
-        const close = marker === 40 ? 41 : marker;
+      if (i > afterDestination && (marker === DOUBLE_QUOTE || marker === SINGLE_QUOTE || marker === LEFT_PAREN)) {
+        const close = marker === LEFT_PAREN ? RIGHT_PAREN : marker;
         const titleStart = i + 1;
         i++;
         for (;;) {
           const c = text.charCodeAt(i);
           if (Number.isNaN(c)) return -1;
           if (c === close) break;
-          i += c === 92 && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === 92) ? 2 : 1;
+          i += c === BACKSLASH && (text.charCodeAt(i + 1) === close || text.charCodeAt(i + 1) === BACKSLASH) ? 2 : 1;
         }
         title = i > titleStart;
         i = skipWhitespace(text, i + 1);
       }
     }
-    if (text.charCodeAt(i) !== 41) return -1;
+    if (text.charCodeAt(i) !== RIGHT_PAREN) return -1;
     return title ? -(i + 1) : i + 1;
   }
 }
@@ -601,49 +600,49 @@ class Scanner {
 function blankToEnd(text: string, i: number): boolean {
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10) return false;
+    if (c !== SPACE && c !== TAB && c !== LINE_FEED) return false;
   }
   return true;
 }
 
 /** micromark-extension-gfm-autolink-literal's trail check: only trailing punctuation from `i` to a space, `<` or the end. */
-function gfmTrail(text: string, i: number): boolean {
+function gfmTrail(work: WorkBudget, text: string, i: number): boolean {
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 33 || c === 34 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 63 || c === 95 || c === 126) {
+    if (c === EXCLAMATION || c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === RIGHT_PAREN || c === ASTERISK || c === COMMA || c === DOT || c === COLON || c === SEMICOLON || c === QUESTION || c === UNDERSCORE || c === TILDE) {
       i++;
       continue;
     }
-    if (c === 38) {
+    if (c === AMPERSAND) {
       i++;
       if (!isAsciiAlpha(text.charCodeAt(i))) return false;
       while (isAsciiAlpha(text.charCodeAt(i))) i++;
-      if (text.charCodeAt(i) !== 59) return false;
+      if (text.charCodeAt(i) !== SEMICOLON) return false;
       i++;
       continue;
     }
-    if (c === 93) {
+    if (c === RIGHT_BRACKET) {
       i++;
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 40 || d === 91 || classify(text, i) === 1) return true;
+      if (Number.isNaN(d) || d === LEFT_PAREN || d === LEFT_BRACKET || classify(text, i) === 1) return true;
       continue;
     }
-    return c === 60 || Number.isNaN(c) || classify(text, i) === 1;
+    return c === LESS_THAN || Number.isNaN(c) || classify(text, i) === 1;
   }
 }
 
 /** micromark-extension-gfm-autolink-literal's domain from `i`: its end, or -1. */
-function gfmDomain(text: string, i: number): number {
+function gfmDomain(work: WorkBudget, text: string, i: number): number {
   let underscoreInLast = false;
   let underscoreInLastLast = false;
   let seen = false;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 46 || c === 95) {
-      if (gfmTrail(text, i)) break;
-      if (c === 95) underscoreInLast = true;
+    if (c === DOT || c === UNDERSCORE) {
+      if (gfmTrail(work, text, i)) break;
+      if (c === UNDERSCORE) underscoreInLast = true;
       else {
         underscoreInLastLast = underscoreInLast;
         underscoreInLast = false;
@@ -653,7 +652,7 @@ function gfmDomain(text: string, i: number): number {
     }
     if (Number.isNaN(c)) break;
     const kind = classify(text, i);
-    if (kind === 1 || (c !== 45 && kind === 2)) break;
+    if (kind === 1 || (c !== DASH && kind === 2)) break;
     seen = true;
     i++;
   }
@@ -661,25 +660,25 @@ function gfmDomain(text: string, i: number): number {
 }
 
 /** micromark-extension-gfm-autolink-literal's path from `i` (possibly empty): its end. */
-function gfmPath(text: string, i: number): number {
+function gfmPath(work: WorkBudget, text: string, i: number): number {
   let open = 0;
   let close = 0;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
-    if (c === 40) {
+    if (c === LEFT_PAREN) {
       open++;
       i++;
       continue;
     }
-    if (c === 41 && close < open) {
+    if (c === RIGHT_PAREN && close < open) {
       close++;
       i++;
       continue;
     }
-    if (c === 33 || c === 34 || c === 38 || c === 39 || c === 41 || c === 42 || c === 44 || c === 46 || c === 58 || c === 59 || c === 60 || c === 63 || c === 93 || c === 95 || c === 126) {
-      if (gfmTrail(text, i)) return i;
-      if (c === 41) close++;
+    if (c === EXCLAMATION || c === DOUBLE_QUOTE || c === AMPERSAND || c === SINGLE_QUOTE || c === RIGHT_PAREN || c === ASTERISK || c === COMMA || c === DOT || c === COLON || c === SEMICOLON || c === LESS_THAN || c === QUESTION || c === RIGHT_BRACKET || c === UNDERSCORE || c === TILDE) {
+      if (gfmTrail(work, text, i)) return i;
+      if (c === RIGHT_PAREN) close++;
       i++;
       continue;
     }
@@ -690,46 +689,46 @@ function gfmPath(text: string, i: number): number {
 
 /** micromark's asciiAtext: `#-'*+\--9=?A-Z^-~`. */
 function isAsciiAtext(code: number): boolean {
-  return code === 35 || code === 36 || code === 37 || code === 38 || code === 39 || code === 42 || code === 43 || (code >= 45 && code <= 57) || code === 61 || code === 63 || (code >= 65 && code <= 90) || (code >= 94 && code <= 126);
+  return code === HASH || code === DOLLAR || code === PERCENT || code === AMPERSAND || code === SINGLE_QUOTE || code === ASTERISK || code === PLUS || (code >= DASH && code <= DIGIT_9) || code === EQUALS || code === QUESTION || (code >= UPPER_A && code <= UPPER_Z) || (code >= CARET && code <= TILDE);
 }
 
 /** micromark's autolink (`<scheme:…>`, `<a@b.c>`) at `at` (a `<`): its end, or -1. */
-function angleAutolink(text: string, at: number): number {
+function angleAutolink(work: WorkBudget, text: string, at: number): number {
   let i = at + 1;
   let c = text.charCodeAt(i);
   let email = true;
   if (isAsciiAlpha(c)) {
     i++;
     c = text.charCodeAt(i);
-    if (c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) {
+    if (c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) {
       // A scheme of 2 to 32 characters, then `:`.
       let size = 1;
       for (;;) {
         c = text.charCodeAt(i);
-        if (c === 58) {
+        if (c === COLON) {
           i++;
           email = false;
           break;
         }
-        if ((c === 43 || c === 45 || c === 46 || isAsciiAlphanumeric(c)) && size++ < 32) i++;
+        if ((c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) && size++ < 32) i++;
         else break;
       }
     }
-  } else if (c === 64) return -1;
+  } else if (c === AT) return -1;
   if (!email) {
     for (;;) {
-      spend(1);
+      work.spend(1);
       c = text.charCodeAt(i);
-      if (c === 62) return i + 1;
-      if (Number.isNaN(c) || c === 32 || c === 60 || c < 32 || c === 127) return -1;
+      if (c === GREATER_THAN) return i + 1;
+      if (Number.isNaN(c) || c === SPACE || c === LESS_THAN || c < SPACE || c === DELETE) return -1;
       i++;
     }
   }
   // E-mail: atext up to `@`, then labels of alphanumerics and `-` (at most 63), dot-separated.
   for (;;) {
-    spend(1);
+    work.spend(1);
     c = text.charCodeAt(i);
-    if (c === 64) {
+    if (c === AT) {
       i++;
       break;
     }
@@ -739,135 +738,135 @@ function angleAutolink(text: string, at: number): number {
   let size = 0;
   if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
   for (;;) {
-    spend(1);
+    work.spend(1);
     c = text.charCodeAt(i);
     // emailLabel (after an alphanumeric)
-    if (c === 46) {
+    if (c === DOT) {
       i++;
       size = 0;
       if (!isAsciiAlphanumeric(text.charCodeAt(i))) return -1;
       continue;
     }
-    if (c === 62) return i + 1;
+    if (c === GREATER_THAN) return i + 1;
     // emailValue
     for (;;) {
       c = text.charCodeAt(i);
-      if (!((c === 45 || isAsciiAlphanumeric(c)) && size++ < 63)) return -1;
+      if (!((c === DASH || isAsciiAlphanumeric(c)) && size++ < 63)) return -1;
       i++;
-      if (c !== 45) break;
+      if (c !== DASH) break;
     }
   }
 }
 
 /** micromark's inline HTML (tag, closing tag, comment, instruction, declaration, CDATA) at `at`: its end, or -1. */
-function inlineHtml(text: string, at: number): number {
+function inlineHtml(work: WorkBudget, text: string, at: number): number {
   let i = at + 1;
   let c = text.charCodeAt(i);
-  const spaceOrEnding = (code: number) => code === 32 || code === 9 || code === 10;
-  if (c === 33) {
+  const spaceOrEnding = (code: number) => code === SPACE || code === TAB || code === LINE_FEED;
+  if (c === EXCLAMATION) {
     i++;
     c = text.charCodeAt(i);
-    if (c === 45) {
+    if (c === DASH) {
       // Comment: `<!--` … `-->` (`<!-->` and `<!--->` too), micromark's three states.
-      if (text.charCodeAt(i + 1) !== 45) return -1;
+      if (text.charCodeAt(i + 1) !== DASH) return -1;
       i += 2;
       let state = 2; // 0 comment, 1 commentClose, 2 commentEnd
       for (;;) {
-        spend(1);
+        work.spend(1);
         c = text.charCodeAt(i);
         if (state === 0) {
           if (Number.isNaN(c)) return -1;
           i++;
-          if (c === 45) state = 1;
+          if (c === DASH) state = 1;
         } else if (state === 1) {
-          if (c === 45) {
+          if (c === DASH) {
             i++;
             state = 2;
           } else state = 0;
-        } else if (c === 62) return i + 1;
-        else state = c === 45 ? 1 : 0;
+        } else if (c === GREATER_THAN) return i + 1;
+        else state = c === DASH ? 1 : 0;
       }
     }
-    if (c === 91) {
+    if (c === LEFT_BRACKET) {
       if (!text.startsWith('CDATA[', i + 1)) return -1;
       i += 7;
       let brackets = 0;
       for (;;) {
-        spend(1);
+        work.spend(1);
         c = text.charCodeAt(i);
         if (Number.isNaN(c)) return -1;
-        if (c === 62 && brackets >= 2) return i + 1;
-        brackets = c === 93 ? brackets + 1 : 0;
+        if (c === GREATER_THAN && brackets >= 2) return i + 1;
+        brackets = c === RIGHT_BRACKET ? brackets + 1 : 0;
         i++;
       }
     }
     if (isAsciiAlpha(c)) {
       // Declaration: up to `>`.
       const end = text.indexOf('>', i);
-      spend((end === -1 ? text.length : end) - i);
+      work.spend((end === -1 ? text.length : end) - i);
       return end === -1 ? -1 : end + 1;
     }
     return -1;
   }
-  if (c === 63) {
+  if (c === QUESTION) {
     // Instruction: up to `?>`.
     const end = text.indexOf('?>', i + 1);
-    spend((end === -1 ? text.length : end) - i);
+    work.spend((end === -1 ? text.length : end) - i);
     return end === -1 ? -1 : end + 2;
   }
-  if (c === 47) {
+  if (c === SLASH) {
     // Closing tag: `</name` spaces and line endings `>`.
     i++;
     if (!isAsciiAlpha(text.charCodeAt(i))) return -1;
-    while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+    while (text.charCodeAt(i) === DASH || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
     while (spaceOrEnding(text.charCodeAt(i))) i++;
-    return text.charCodeAt(i) === 62 ? i + 1 : -1;
+    return text.charCodeAt(i) === GREATER_THAN ? i + 1 : -1;
   }
   if (!isAsciiAlpha(c)) return -1;
   // Opening tag: name, attributes, optional `/`, `>`.
-  while (text.charCodeAt(i) === 45 || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
+  while (text.charCodeAt(i) === DASH || isAsciiAlphanumeric(text.charCodeAt(i))) i++;
   c = text.charCodeAt(i);
-  if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+  if (!(c === SLASH || c === GREATER_THAN || spaceOrEnding(c))) return -1;
   for (;;) {
-    spend(1);
+    work.spend(1);
     // tagOpenBetween
     c = text.charCodeAt(i);
-    if (c === 47) return text.charCodeAt(i + 1) === 62 ? i + 2 : -1;
-    if (c === 62) return i + 1;
+    if (c === SLASH) return text.charCodeAt(i + 1) === GREATER_THAN ? i + 2 : -1;
+    if (c === GREATER_THAN) return i + 1;
     if (spaceOrEnding(c)) {
       i++;
       continue;
     }
-    if (!(c === 58 || c === 95 || isAsciiAlpha(c))) return -1;
+    if (!(c === COLON || c === UNDERSCORE || isAsciiAlpha(c))) return -1;
     // Attribute name.
     i++;
     for (;;) {
       c = text.charCodeAt(i);
-      if (c === 45 || c === 46 || c === 58 || c === 95 || isAsciiAlphanumeric(c)) i++;
+      if (c === DASH || c === DOT || c === COLON || c === UNDERSCORE || isAsciiAlphanumeric(c)) i++;
       else break;
     }
     // tagOpenAttributeNameAfter
     while (spaceOrEnding(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== 61) continue; // back to tagOpenBetween
+    if (text.charCodeAt(i) !== EQUALS) continue; // back to tagOpenBetween
     i++;
     // tagOpenAttributeValueBefore
     while (spaceOrEnding(text.charCodeAt(i))) i++;
     c = text.charCodeAt(i);
-    if (Number.isNaN(c) || c === 60 || c === 61 || c === 62 || c === 96) return -1;
-    if (c === 34 || c === 39) {
+    if (Number.isNaN(c) || c === LESS_THAN || c === EQUALS || c === GREATER_THAN || c === BACKTICK) return -1;
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const close = text.indexOf(String.fromCharCode(c), i + 1);
-      spend((close === -1 ? text.length : close) - i);
+      work.spend((close === -1 ? text.length : close) - i);
       if (close === -1) return -1;
       i = close + 1;
       c = text.charCodeAt(i);
-      if (!(c === 47 || c === 62 || spaceOrEnding(c))) return -1;
+      if (!(c === SLASH || c === GREATER_THAN || spaceOrEnding(c))) return -1;
       continue;
     }
     // Unquoted value.
     for (;;) {
       c = text.charCodeAt(i);
-      if (Number.isNaN(c) || c === 34 || c === 39 || c === 60 || c === 61 || c === 96) return -1;
-      if (c === 47 || c === 62 || spaceOrEnding(c)) break;
+      if (Number.isNaN(c) || c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === LESS_THAN || c === EQUALS || c === BACKTICK) return -1;
+      if (c === SLASH || c === GREATER_THAN || spaceOrEnding(c)) break;
       i++;
     }
   }
@@ -877,22 +876,22 @@ function inlineHtml(text: string, at: number): number {
  * micromark's factoryLabel at `open` (a `[`): the index of its `]`, or -1 (a `[` inside,
  * a blank label, a footnote `^`, over 999 characters, no `]`).
  */
-function referenceLabelEnd(text: string, open: number): number {
+function referenceLabelEnd(work: WorkBudget, text: string, open: number): number {
   let i = open + 1;
-  if (text.charCodeAt(i) === 94) return -1;
+  if (text.charCodeAt(i) === CARET) return -1;
   let size = 0;
   let seen = false;
   for (;;) {
-    spend(1);
+    work.spend(1);
     const c = text.charCodeAt(i);
-    if (size > 990 || Number.isNaN(c) || c === 91) return -1;
-    if (c === 93) return seen ? i : -1;
-    if (c !== 10) {
+    if (size > 990 || Number.isNaN(c) || c === LEFT_BRACKET) return -1;
+    if (c === RIGHT_BRACKET) return seen ? i : -1;
+    if (c !== LINE_FEED) {
       size++;
-      if (c !== 32 && c !== 9) seen = true;
-      if (c === 92) {
+      if (c !== SPACE && c !== TAB) seen = true;
+      if (c === BACKSLASH) {
         const d = text.charCodeAt(i + 1);
-        if (d === 91 || d === 92 || d === 93) {
+        if (d === LEFT_BRACKET || d === BACKSLASH || d === RIGHT_BRACKET) {
           i++;
           size++;
         }
@@ -905,18 +904,18 @@ function referenceLabelEnd(text: string, open: number): number {
 function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10) i++;
+    if (c === SPACE || c === TAB || c === LINE_FEED) i++;
     else return i;
   }
 }
 
 /** The end of the code span whose opening run of `n` backticks ends at `from`, or -1. */
-function findCodeClose(text: string, from: number, n: number): number {
+function findCodeClose(work: WorkBudget, text: string, from: number, n: number): number {
   let i = text.indexOf('`', from);
   while (i !== -1) {
-    spend(1);
+    work.spend(1);
     let m = 1;
-    while (text.charCodeAt(i + m) === 96) m++;
+    while (text.charCodeAt(i + m) === BACKTICK) m++;
     if (m === n) return i + n;
     i = text.indexOf('`', i + m);
   }
@@ -927,15 +926,15 @@ function findCodeClose(text: string, from: number, n: number): number {
  * micromark's attention resolution over items[from, to) (a paragraph, or a link's
  * label), then the nodes with adjacent text merged (mdast's text nodes).
  */
-function resolve(all: Item[], from: number, to: number): ScanNode[] {
+function resolve(work: WorkBudget, all: Item[], from: number, to: number): ScanNode[] {
   let items = from === 0 && to === all.length ? all : all.slice(from, to);
   let hasDelims = false;
-  for (const it of items) if (it.kind === DELIM) hasDelims = true;
-  if (hasDelims) items = resolveAttention(items === all ? all.slice() : items);
+  for (const it of items) if (it.kind === ItemKind.Delim) hasDelims = true;
+  if (hasDelims) items = resolveAttention(work, items === all ? all.slice() : items);
   const nodes: ScanNode[] = [];
   let last: ScanNode | undefined;
   for (const it of items) {
-    if (it.kind === NODE) {
+    if (it.kind === ItemKind.Node) {
       last = it.node!;
       nodes.push(last);
       continue;
@@ -943,7 +942,7 @@ function resolve(all: Item[], from: number, to: number): ScanNode[] {
     if (it.end === it.start) continue;
     // Text, a label start that never closed, or an unmatched sequence: text.
     if (last && last.type === 'text') last.end = it.end;
-    else if (it.kind === SUFFIX) continue;
+    else if (it.kind === ItemKind.Suffix) continue;
     else {
       last = { type: 'text', start: it.start, end: it.end };
       nodes.push(last);
@@ -952,20 +951,20 @@ function resolve(all: Item[], from: number, to: number): ScanNode[] {
   return nodes;
 }
 
-function resolveAttention(items: Item[]): Item[] {
+function resolveAttention(work: WorkBudget, items: Item[]): Item[] {
   // Potential openers per marker in the list: a closer with none of its marker before it
   // (or anywhere) need not look back (the result is the same, without the scan).
   let starOpeners = 0;
   let underscoreOpeners = 0;
-  for (const it of items) if (it.kind === DELIM && it.open) it.marker === 42 ? starOpeners++ : underscoreOpeners++;
+  for (const it of items) if (it.kind === ItemKind.Delim && it.open) it.marker === ASTERISK ? starOpeners++ : underscoreOpeners++;
   for (let index = 0; index < items.length; index++) {
     const closer = items[index]!;
-    if (closer.kind !== DELIM || !closer.close) continue;
-    if ((closer.marker === 42 ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
+    if (closer.kind !== ItemKind.Delim || !closer.close) continue;
+    if ((closer.marker === ASTERISK ? starOpeners : underscoreOpeners) - (closer.open ? 1 : 0) <= 0) continue;
     for (let open = index - 1; open >= 0; open--) {
-      spend(1);
+      work.spend(1);
       const opener = items[open]!;
-      if (opener.kind !== DELIM || !opener.open || opener.marker !== closer.marker) continue;
+      if (opener.kind !== ItemKind.Delim || !opener.open || opener.marker !== closer.marker) continue;
       const openSize = opener.end - opener.start;
       const closeSize = closer.end - closer.start;
       if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
@@ -977,17 +976,17 @@ function resolveAttention(items: Item[]): Item[] {
       };
       for (let k = open + 1; k < index; k++) {
         const inner = items[k]!;
-        if (inner.kind === DELIM && inner.open) inner.marker === 42 ? starOpeners-- : underscoreOpeners--;
+        if (inner.kind === ItemKind.Delim && inner.open) inner.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
       }
-      node.children = resolve(items, open + 1, index);
+      node.children = resolve(work, items, open + 1, index);
       opener.end -= use;
       closer.start += use;
       const openerLeft = opener.end > opener.start;
       const closerLeft = closer.end > closer.start;
-      if (!openerLeft) opener.marker === 42 ? starOpeners-- : underscoreOpeners--;
-      if (!closerLeft && closer.open) closer.marker === 42 ? starOpeners-- : underscoreOpeners--;
-      const group = item(NODE, node.start, node.end, node);
-      spend(items.length - open);
+      if (!openerLeft) opener.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
+      if (!closerLeft && closer.open) closer.marker === ASTERISK ? starOpeners-- : underscoreOpeners--;
+      const group = item(ItemKind.Node, node.start, node.end, node);
+      work.spend(items.length - open);
       if (openerLeft && closerLeft) items.splice(open, index - open + 1, opener, group, closer);
       else if (openerLeft) items.splice(open, index - open + 1, opener, group);
       else if (closerLeft) items.splice(open, index - open + 1, group, closer);

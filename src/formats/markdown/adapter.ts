@@ -16,22 +16,25 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import type { FormatAdapter } from './format.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import { markdownEscaper } from './markdown-escape.js';
-import { htmlDrafts } from './html.js';
-import { DraftCollector, maskText } from './html-sink.js';
-import { MarkedMapper } from './markdown-marked.js';
-import { checkContainers } from './markdown-nesting.js';
-import type { InlineBlock, InlineNode } from './markdown-marked.js';
-import type { SegmentKind } from '../segments/segment.js';
-import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
-import type { Escaper, SegmentDraft } from './template.js';
+import type { FormatAdapter } from '../format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { markdownEscaper } from './escapes.js';
+import { htmlDrafts } from '../html/adapter.js';
+import { DraftCollector } from '../core/segment-sink.js';
+import { PlaceholderScanner } from '../core/placeholders.js';
+import type { TextRun } from '../core/placeholders.js';
+import { MarkedMapper } from './blocks.js';
+import { checkContainers } from './nesting.js';
+import type { InlineBlock, InlineNode } from './nodes.js';
+import type { SegmentKind } from '../../segments/segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
+import type { Escaper, SegmentDraft } from '../core/document.js';
+import { CARRIAGE_RETURN, DELETE, FORM_FEED, GREATER_THAN, LEFT_BRACKET, LINE_FEED, SPACE, TAB, VERTICAL_TAB } from '../core/char-codes.js';
 
 /**
  * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);
- * larger ones take the marked path (markdown-marked.ts), with mdast only for the blocks
+ * larger ones take the marked path (markdown/blocks.ts), with mdast only for the blocks
  * that path cannot prove exact.
  */
 export const GROUP_SIZE = 4 * 1024;
@@ -74,6 +77,9 @@ const MDAST_EXTENSIONS = gfmFromMarkdown().map((extension) =>
   extension.enter && 'literalAutolink' in extension.enter ? { ...extension, transforms: [] } : extension,
 );
 
+/** Markdown text runs: escapes and references decoded (decodeText). */
+const MARKDOWN_TEXT: TextRun = { inSource: true, decode: decodeText };
+
 /** The mdast reading of `text` (GFM and YAML front matter). */
 export function mdastTree(text: string): Root {
   return fromMarkdown(text, {
@@ -95,7 +101,7 @@ function linePrefix(source: string, start: number): string {
   if (lineStart === start) return '';
   for (let i = lineStart; i < start; i++) {
     const c = source.charCodeAt(i);
-    if (c === 62 || c === 9) return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
+    if (c === GREATER_THAN || c === TAB) return source.slice(lineStart, start).replace(/[^>\t]/g, ' ');
   }
   // Only spaces and list markers (the common case): as many spaces.
   const length = start - lineStart;
@@ -132,8 +138,8 @@ interface MarkdownSink {
   begin(start: number, end: number, kind: SegmentKind, escape: Escaper, ctx?: string, singleLine?: boolean, bidiInside?: boolean): void;
   /** Decoded text. */
   text(value: string): void;
-  /** A token whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
-  token(type: number, start: number, end: number, pair: number): void;
+  /** A segment mark whose bytes are `source[start, end)` (ATOM, or OPEN/CLOSE linked by `pair`). */
+  mark(kind: number, start: number, end: number, pair: number): void;
   commit(): unknown;
   /** A whole draft (HTML inside markdown, from the html adapter). */
   add(draft: SegmentDraft): void;
@@ -226,6 +232,8 @@ class MarkdownExtractor {
   #base = 0;
   #limit = 0;
   readonly #pending: PendingAttr[] = [];
+  /** The document's placeholders, HTML blocks and inline HTML included. */
+  readonly placeholders = new PlaceholderScanner();
 
   constructor(
     private readonly source: string,
@@ -344,7 +352,7 @@ class MarkdownExtractor {
         this.#inline(block.children, 'cell', 'table cell', cellEscape, true);
         return;
       case 'html': {
-        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true });
+        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true, placeholders: this.placeholders });
         for (const draft of drafts) this.sink.add(draft);
         return;
       }
@@ -399,7 +407,7 @@ class MarkdownExtractor {
       if (start > cursor) this.#gap(cursor, start, afterText);
       else if (start < cursor && node.type === 'text') start = Math.min(cursor, end);
       afterText = node.type === 'text';
-      if (node.type === 'break' && source.charCodeAt(end - 1) === 10) {
+      if (node.type === 'break' && source.charCodeAt(end - 1) === LINE_FEED) {
         // The next line's prefix (indentation, `>`) is part of the break's bytes: the
         // translation after it is not indented, and the prefix comes back once. (A text
         // run read from marked's tokens may start with the line's indentation.)
@@ -407,7 +415,7 @@ class MarkdownExtractor {
         const limit = next ? next.start : to;
         while (end < limit && isPrefixChar(source.charCodeAt(end))) end++;
         if (next && next.type === 'text' && end === next.start) {
-          while (end < next.end && (source.charCodeAt(end) === 32 || source.charCodeAt(end) === 9)) end++;
+          while (end < next.end && (source.charCodeAt(end) === SPACE || source.charCodeAt(end) === TAB)) end++;
         }
       }
       cursor = Math.max(cursor, end);
@@ -415,11 +423,11 @@ class MarkdownExtractor {
       if (pair) {
         if (pair.atomicUntil !== undefined) {
           const until = nodes[pair.atomicUntil]!.end;
-          sink.token(ATOM, start, until, 0);
+          sink.mark(ATOM, start, until, 0);
           cursor = until;
           index = pair.atomicUntil;
         } else {
-          sink.token(pair.type === 'open' ? OPEN : CLOSE, start, end, pair.id);
+          sink.mark(pair.type === 'open' ? OPEN : CLOSE, start, end, pair.id);
           this.#htmlAttributes(start, end);
         }
         continue;
@@ -439,15 +447,15 @@ class MarkdownExtractor {
             const title = node.title ? findTitle(this.source, node.children[node.children.length - 1]!.end, end) : null;
             if (title) this.#pending.push({ start: title.start, end: title.end, ctx: 'link@title', escape: titleEscapes[title.close]! });
           } else {
-            sink.token(ATOM, start, end, 0);
+            sink.mark(ATOM, start, end, 0);
           }
           break;
         case 'linkReference':
           if (node.full && node.children && node.children.length > 0) this.#wrapped(node, start, end);
-          else sink.token(ATOM, start, end, 0);
+          else sink.mark(ATOM, start, end, 0);
           break;
         case 'image': {
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           const altEnd = findAltEnd(this.source, start + 2, end);
           if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
           const title = node.title && altEnd > 0 ? findTitle(this.source, altEnd, end) : null;
@@ -455,7 +463,7 @@ class MarkdownExtractor {
           break;
         }
         case 'imageReference': {
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           if (node.full) {
             const altEnd = findAltEnd(this.source, start + 2, end);
             if (altEnd > start + 2) this.#pending.push({ start: start + 2, end: altEnd, ctx: 'img@alt', escape: inlineEscape });
@@ -463,12 +471,12 @@ class MarkdownExtractor {
           break;
         }
         case 'html':
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
           this.#htmlAttributes(start, end);
           break;
         default:
           // inlineCode, break, footnoteReference, autolinks and anything unknown: copied verbatim.
-          sink.token(ATOM, start, end, 0);
+          sink.mark(ATOM, start, end, 0);
       }
     }
     if (to > cursor) this.#gap(cursor, to, afterText);
@@ -476,17 +484,17 @@ class MarkdownExtractor {
 
   /** The text `source[start, end)`: placeholders become tokens, the rest is decoded. */
   #text(start: number, end: number): void {
-    maskText(this.sink, this.source, start, end, decodeText);
+    this.placeholders.mask(this.sink, this.source, start, end, MARKDOWN_TEXT);
   }
 
   /** Source between nodes: a line prefix after a text run's line break, whitespace, or an atom. */
   #gap(start: number, end: number, afterText: boolean): void {
     const source = this.source;
     let whitespace = true;
-    let prefix = afterText && source.charCodeAt(start - 1) === 10;
+    let prefix = afterText && source.charCodeAt(start - 1) === LINE_FEED;
     for (let i = start; i < end && (whitespace || prefix); i++) {
       const c = source.charCodeAt(i);
-      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && !(c === 12 || c === 11 || (c > 127 && /\s/.test(source[i]!)))) whitespace = false;
+      if (c !== SPACE && c !== TAB && c !== LINE_FEED && c !== CARRIAGE_RETURN && !(c === FORM_FEED || c === VERTICAL_TAB || (c > DELETE && /\s/.test(source[i]!)))) whitespace = false;
       if (!isPrefixChar(c)) prefix = false;
     }
     // A container prefix (`> `, list indent) opening a line after a text run's line
@@ -494,7 +502,7 @@ class MarkdownExtractor {
     // prefix itself is left out (as an atom it came twice; as text, indented twice).
     if (prefix) return;
     if (whitespace) this.sink.text(decodeText(source.slice(start, end)));
-    else this.sink.token(ATOM, start, end, 0);
+    else this.sink.mark(ATOM, start, end, 0);
   }
 
   #wrapped(node: InlineNode, start: number, end: number): void {
@@ -502,21 +510,21 @@ class MarkdownExtractor {
     const first = children?.[0];
     const last = children?.[children.length - 1];
     if (!first || !last) {
-      this.sink.token(ATOM, start, end, 0);
+      this.sink.mark(ATOM, start, end, 0);
       return;
     }
     const innerStart = first.start;
     const innerEnd = last.end;
     const pair = newPairId();
-    this.sink.token(OPEN, start, innerStart, pair);
+    this.sink.mark(OPEN, start, innerStart, pair);
     this.#phrasing(children!, innerStart, innerEnd);
-    this.sink.token(CLOSE, innerEnd, end, pair);
+    this.sink.mark(CLOSE, innerEnd, end, pair);
   }
 
   /** Inline HTML follows the html rules: its translatable attributes are segments. */
   #htmlAttributes(start: number, end: number): void {
     if (!/\s(?:alt|title|placeholder|aria-label|aria-description|label|value|content)\s*=/i.test(this.source.slice(start, end))) return;
-    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true });
+    const { drafts } = htmlDrafts(this.source, start, end, { directionPatches: false, inMarkdown: true, placeholders: this.placeholders });
     for (const draft of drafts) if (draft.kind === 'attr') this.#pending.push(draft);
   }
 }
@@ -527,7 +535,7 @@ const ALERT_MARKER = /^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?=\r?\n
 /** The children with a leading alert marker made an atom (a translated `[!HINWEIS]` is no alert box). */
 function alertMarkerAtom(source: string, children: InlineNode[]): InlineNode[] {
   const first = children[0]!;
-  if (first.type !== 'text' || source.charCodeAt(first.start) !== 91 /* [ */) return children;
+  if (first.type !== 'text' || source.charCodeAt(first.start) !== LEFT_BRACKET) return children;
   const marker = ALERT_MARKER.exec(source.slice(first.start, Math.min(first.end, first.start + 32)));
   if (!marker) return children;
   const end = first.start + marker[0].length;
@@ -540,7 +548,7 @@ const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 /** A character of a line's container prefix: space, tab or `>`. */
 function isPrefixChar(c: number): boolean {
-  return c === 32 || c === 9 || c === 62;
+  return c === SPACE || c === TAB || c === GREATER_THAN;
 }
 
 /**

@@ -8,8 +8,8 @@
  */
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
-import { ATOM, CLOSE, newPairId, OPEN } from './template.js';
-import type { DocumentBuilder } from './template.js';
+import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
+import { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } from './char-codes.js';
 
 export interface Span {
   readonly start: number;
@@ -29,33 +29,20 @@ export interface PlaceholderOptions {
    * their markup themselves).
    */
   readonly markup?: boolean;
+  /**
+   * Blobs (64+ characters of base64 or hex with a digit) are atoms, found before the
+   * scan (plain text and JSON string values; html and markdown have no such runs in text).
+   */
+  readonly blobs?: boolean;
   /** `maxPlaceholderDepth` bounds ICU messages nested in one another (DEFAULT_DOCUMENT_LIMITS when omitted). */
   readonly limits?: DocumentLimits;
 }
 
 // Characters the readers below name.
-const OPEN_BRACE = 123; // {
-const CLOSE_BRACE = 125; // }
-const LESS_THAN = 60; // <
-const GREATER_THAN = 62; // >
-const SLASH = 47; // /
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
 
 const PRINTF = String.raw`%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+0#]?\d*(?:\.\d+)?(?:ll[du]|l[du]|[sdifuxXeEgGc@])(?![A-Za-z0-9])`;
 const URL = String.raw`(?:https?|ftp):\/\/[^\s<>"'\`]+|(?<![\w.+-])www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'\`]*`;
 const EMAIL = String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`;
-const BASE = [
-  String.raw`<\/?g\d+>|<x\d+\/>`,
-  String.raw`\{\{\{[^{}]*\}\}\}`,
-  String.raw`\{\{[^{}]*\}\}`,
-  String.raw`[$%]\{[^{}]*\}`,
-  String.raw`\$t\([^()]*\)`,
-  PRINTF,
-  URL,
-  EMAIL,
-];
-const COLON = String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`;
 /**
  * A start, end or empty tag: a name right after `<` (so `a < b` is no tag), then
  * attributes. Nothing in it, quoted or not, may be `<` or `>`: a try at one `<` reads no
@@ -63,11 +50,44 @@ const COLON = String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`;
  */
 const TAG = String.raw`<\/?[A-Za-z0-9][\w.:-]*(?:\s(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*)?\/?>`;
 
+/** One placeholder syntax: its pattern, and the characters every match of it holds (see `nextCandidate`). */
+interface Syntax {
+  readonly pattern: string;
+  /** A match holds one of these: the first it may start with, or (URL, e-mail) one it reaches. */
+  readonly holds: string;
+  /** Only with this option. */
+  readonly option?: 'colonMarkers' | 'markup';
+}
+
+/**
+ * Every placeholder syntax, in the order the pattern tries them at one position. Adding a
+ * syntax is adding a row here: the patterns and the candidate characters are made from
+ * this table. (`w` stands for `www.`; `}` is kept a candidate as it always was.)
+ */
+const SYNTAXES: readonly Syntax[] = [
+  { pattern: String.raw`<\/?g\d+>|<x\d+\/>`, holds: '<' }, // literal segment marks in the source
+  { pattern: String.raw`\{\{\{[^{}]*\}\}\}`, holds: '{' },
+  { pattern: String.raw`\{\{[^{}]*\}\}`, holds: '{' },
+  { pattern: String.raw`[$%]\{[^{}]*\}`, holds: '$%' },
+  { pattern: String.raw`\$t\([^()]*\)`, holds: '$' },
+  { pattern: PRINTF, holds: '%' },
+  { pattern: URL, holds: ':w' },
+  { pattern: EMAIL, holds: '@' },
+  { pattern: String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`, holds: ':', option: 'colonMarkers' },
+  { pattern: TAG, holds: '<', option: 'markup' },
+  // Last: a `{` that no syntax above matched may start an ICU argument (`readIcu`).
+  { pattern: String.raw`\{`, holds: '{}' },
+];
+
 /** The pattern for each combination of options: index 1 for colon markers, 2 for markup. */
-const PATTERNS = [[], [COLON], [TAG], [COLON, TAG]].map((extra) => new RegExp(`${[...BASE, ...extra].join('|')}|\\{`, 'g'));
+const PATTERNS = [[], ['colonMarkers'], ['markup'], ['colonMarkers', 'markup']].map(
+  (options) => new RegExp(SYNTAXES.filter((syntax) => syntax.option === undefined || options.includes(syntax.option)).map((syntax) => syntax.pattern).join('|'), 'g'),
+);
 /** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
 const STICKY_PATTERNS = PATTERNS.map((pattern) => new RegExp(pattern.source, 'y'));
 const patternIndex = (options: PlaceholderOptions): number => (options.colonMarkers ? 1 : 0) + (options.markup ? 2 : 0);
+/** The characters some syntax holds, `w` (for `www.`) apart. */
+const CANDIDATE_CHARS = [...new Set(SYNTAXES.flatMap((syntax) => [...syntax.holds]))].filter((c) => c !== 'w').join('');
 
 /** Trailing punctuation belongs to the sentence, not the URL (unless it closes a paren in it). */
 function trimUrl(url: string): string {
@@ -119,16 +139,14 @@ const TYPE_NAMES = ['atom', 'open', 'close'] as const;
 /** Numbers a reused array (a SpanList, the branch stack) keeps between texts. */
 const KEPT_STORAGE = 4096;
 
-/** One list reused by every maskInto call (no allocation per run). */
-const shared = new SpanList();
-
 /**
- * Scans `text` for placeholders, returning spans in order. ICU messages nest, so `{`
- * is handled by a small recursive-descent reader rather than the regex.
+ * The spans of `text`, in order, with a scanner of its own (for tests and tools; adapters
+ * mask through their document's `PlaceholderScanner`). ICU messages nest, so `{` is
+ * handled by a small recursive-descent reader rather than the regex.
  */
 export function findPlaceholders(text: string, options: PlaceholderOptions = {}): Span[] {
   const list = new SpanList();
-  scanPlaceholders(text, options, list);
+  new PlaceholderScanner(options).scan(text, list);
   const spans: Span[] = [];
   const data = list.data;
   for (let k = 0; k < list.length; k += 4) {
@@ -138,37 +156,17 @@ export function findPlaceholders(text: string, options: PlaceholderOptions = {})
   return spans;
 }
 
-/** The spans of `text` into `list` (emptied first). */
-export function scanPlaceholders(text: string, options: PlaceholderOptions, list: SpanList): void {
-  list.clear();
-  rangeEnd = text.length;
-  inRange = false;
-  undecided = false;
-  resetBranchStack();
-  const scanner = scannerFor(options);
-  scan(text, 0, text.length, scanner, false, list, 0);
-  list.closes = null;
-  if (scanner.markup && list.tags > 0) pairTags(text, list);
-}
 
-/**
- * The end of the text as the scan must see it: `text.length`, or the end of the range
- * `scanRange` reads in place. Nothing at or past it may decide a match.
- */
-let rangeEnd = 0;
-/** Scanning a range of a larger text (`scanRange`): no regex search, which could run past it. */
-let inRange = false;
-/** Set when a range scan met what only a scan of the sliced range can decide. */
-let undecided = false;
-
-const isAlphanumeric = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+const isAlphanumeric = (c: number): boolean => (c >= DIGIT_0 && c <= DIGIT_9) || ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z);
 /** A character some pattern's lookbehind tests for: `[\w.+%:/\\-]`. */
 const isLookbehind = (c: number): boolean =>
-  isAlphanumeric(c) || c === 95 /* _ */ || c === 46 /* . */ || c === 43 /* + */ || c === 37 /* % */ || c === 58 /* : */ || c === 47 /* / */ || c === 92 /* \ */ || c === 45; /* - */
+  isAlphanumeric(c) || c === UNDERSCORE || c === DOT || c === PLUS || c === PERCENT || c === COLON || c === SLASH || c === BACKSLASH || c === DASH; /* - */
 
 /**
+ * `PlaceholderScanner.scanRange` with a scanner of its own (for tests and tools).
+ *
  * The spans of `text[from, to)`, as offsets into `text`, into `list` (emptied first), the
- * same as `scanPlaceholders(text.slice(from, to))` gives shifted by `from` — without the
+ * same as a scan of `text.slice(from, to)` gives shifted by `from` — without the
  * slice. Reading a flat source in place is about twice as fast per character as reading
  * a slice of it (a sliced string is one more indirection per read). Returns false, with
  * `list` undefined, when the answer could differ or cost a search past `to`: a match that
@@ -177,25 +175,12 @@ const isLookbehind = (c: number): boolean =>
  * scans the slice.
  */
 export function scanRange(text: string, from: number, to: number, options: PlaceholderOptions, list: SpanList): boolean {
-  list.clear();
-  // The neighbours a lookbehind (at `from`) or lookahead (`[A-Za-z0-9]`, at `to`) would see.
-  if (from > 0 && isLookbehind(text.charCodeAt(from - 1))) return false;
-  if (to < text.length && isAlphanumeric(text.charCodeAt(to))) return false;
-  rangeEnd = to;
-  inRange = true;
-  undecided = false;
-  resetBranchStack();
-  const scanner = scannerFor(options);
-  scan(text, from, to, scanner, false, list, 0);
-  list.closes = null;
-  inRange = false;
-  if (!undecided && scanner.markup && list.tags > 0) pairTags(text, list);
-  return !undecided;
+  return new PlaceholderScanner(options).scanRange(text, from, to, list);
 }
 
 /** The character code at `i`, or -1 at or past the end of the text as the scan sees it. */
-function codeAt(text: string, i: number): number {
-  return i < rangeEnd ? text.charCodeAt(i) : -1;
+function codeAt(state: ScanState, text: string, i: number): number {
+  return i < state.rangeEnd ? text.charCodeAt(i) : -1;
 }
 
 function hasCode(text: string, code: number, from: number, to: number): boolean {
@@ -208,16 +193,16 @@ export function mayHoldPlaceholder(text: string, from: number, to: number): bool
   return candidateIn(text, from, to, to) !== -1;
 }
 
-/** By char code below 128: 1 for `{}%$<:@`, 2 for `w` (a candidate where `www.` starts). */
+/** By char code below 128: 1 for a character of CANDIDATE_CHARS (`{}%$<:@` today), 2 for `w` (a candidate where `www.` starts). */
 const CANDIDATE_CHAR = new Uint8Array(128);
-for (const c of '{}%$<:@') CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
-CANDIDATE_CHAR[119 /* w */] = 2;
+for (const c of CANDIDATE_CHARS) CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
+CANDIDATE_CHAR[LOWER_W] = 2;
 
 /** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
 function candidateIn(text: string, from: number, to: number, end: number): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c < 128 && CANDIDATE_CHAR[c] !== 0) {
+    if (c < ASCII_END && CANDIDATE_CHAR[c] !== 0) {
       if (CANDIDATE_CHAR[c] === 1) return i;
       if (startsWww(text, i, end)) return i;
     }
@@ -227,10 +212,10 @@ function candidateIn(text: string, from: number, to: number, end: number): numbe
 
 /** Whether the `w` at `i` starts `www.` ending before `end`. */
 function startsWww(text: string, i: number, end: number): boolean {
-  return i + 3 < end && text.charCodeAt(i + 1) === 119 && text.charCodeAt(i + 2) === 119 && text.charCodeAt(i + 3) === 46;
+  return i + 3 < end && text.charCodeAt(i + 1) === LOWER_W && text.charCodeAt(i + 2) === LOWER_W && text.charCodeAt(i + 3) === DOT;
 }
 
-const CANDIDATE = /[{}%$<:@]|www\./g;
+const CANDIDATE = new RegExp(`[${CANDIDATE_CHARS.replace(/[\]\\^-]/g, '\\$&')}]|www\\.`, 'g');
 
 /**
  * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, or
@@ -240,52 +225,210 @@ const CANDIDATE = /[{}%$<:@]|www\./g;
  * in a whole text or in an ICU branch body. The regex search stops at `to` at the
  * latest: that is the end of the text or a branch's closing `}`.
  */
-function nextCandidate(text: string, from: number, to: number): number {
+function nextCandidate(state: ScanState, text: string, from: number, to: number): number {
   // By char code: a few characters first (a regex call costs about as much as 16 of
   // them), all of them in a range of a larger text (a regex search could run far past `to`).
-  const near = inRange ? to : Math.min(to, from + 16);
-  const found = candidateIn(text, from, near, rangeEnd);
+  const near = state.inRange ? to : Math.min(to, from + 16);
+  const found = candidateIn(text, from, near, state.rangeEnd);
   if (found !== -1 || near === to) return found;
   CANDIDATE.lastIndex = near;
   if (!CANDIDATE.test(text)) return -1;
   const end = CANDIDATE.lastIndex;
   // `www.` is the only alternative longer than one character (and ends with `.`)
-  const at = text.charCodeAt(end - 1) === 46 /* . */ ? end - 4 : end - 1;
+  const at = text.charCodeAt(end - 1) === DOT ? end - 4 : end - 1;
   return at < to ? at : -1;
 }
 
 /**
- * Options made ready for scanning (immutable): the pattern and its sticky twin, the ICU
- * nesting limit. An adapter with limits of its own makes one per document and passes it
- * wherever options go; options with the default limits share one of DEFAULT_SCANNERS.
+ * Where `PlaceholderScanner.mask` puts a text run: text between placeholders, and each
+ * placeholder as a token (the DocumentBuilder, or a SegmentSink such as DraftCollector).
  */
-export class PlaceholderScanner implements PlaceholderOptions {
+export interface MaskSink {
+  /** Text as a reader sees it. */
+  text(value: string): void;
+  /** A segment mark whose bytes are `source[start, end)`: ATOM, or OPEN/CLOSE linked by `pair`. */
+  mark(kind: number, start: number, end: number, pair: number): void;
+  /** A segment mark whose bytes are given (a placeholder that is not a source range; only with `TextRun.literal`). */
+  literalMark?(kind: number, bytes: string, pair: number): void;
+}
+
+/** How `mask` gives a run to its sink. Adapters keep one constant per kind of run (no object per call). */
+export interface TextRun {
+  /** The text between placeholders as a reader sees it (html references decoded, …); as it is when omitted. */
+  readonly decode?: (raw: string) => string;
+  /**
+   * Whether the masked text is the document's source, so that a placeholder's bytes are
+   * its source range. When false (a decoded copy, as a JSON string value with escapes)
+   * every placeholder's bytes are `literal(its text)`.
+   */
+  readonly inSource: boolean;
+  /**
+   * Bytes for a placeholder that cannot be copied from the source: with `inSource`, one
+   * holding a UTF-16 surrogate half (JSON writes those as escapes); without, every one.
+   */
+  readonly literal?: (text: string) => string;
+}
+
+/** A run of the source, text as it is: plain text, JSON string values without escapes. */
+export const SOURCE_RUN: TextRun = { inSource: true };
+
+/**
+ * The scratch of one scan (it used to be module-level variables): one per scanner, so two
+ * documents read at once (in two workers, or one inside another's callback) cannot meet.
+ */
+class ScanState {
+  /**
+   * The end of the text as the scan must see it: `text.length`, or the end of the range
+   * `scanRange` reads in place. Nothing at or past it may decide a match.
+   */
+  rangeEnd = 0;
+  /** Scanning a range of a larger text (`scanRange`): no regex search, which could run past it. */
+  inRange = false;
+  /** Set when a range scan met what only a scan of the sliced range can decide. */
+  undecided = false;
+  /**
+   * Branch positions of the ICU messages being read, `BRANCH_SLOTS` per branch: selector
+   * start, body start, body end, and the stretch of the body to read for `#`s (from its
+   * first `#` to just past its last), or -1 and 0 for a body that needs a scan. Nested
+   * reads stack above. `branchTop` is its used length (shrinking the array itself would
+   * free its storage, and the next message would allocate it again).
+   */
+  readonly branchStack: number[] = [];
+  branchTop = 0;
+
+  constructor(
+    /** The pattern for the scanner's options, and its sticky twin (their `lastIndex` is set before every use). */
+    readonly pattern: RegExp,
+    readonly sticky: RegExp,
+    readonly maxDepth: number,
+  ) {}
+
+  /** Before a scan: a reader that threw document_too_complex left `branchTop` where it was, and a hostile text may have grown the stack. */
+  start(rangeEnd: number, inRange: boolean): void {
+    this.rangeEnd = rangeEnd;
+    this.inRange = inRange;
+    this.undecided = false;
+    this.branchTop = 0;
+    if (this.branchStack.length > KEPT_STORAGE) this.branchStack.length = 0;
+  }
+}
+
+/**
+ * The placeholders of one document: an adapter makes one per document it reads (a
+ * markdown document hands its own to the HTML inside it) and masks every text run with
+ * `mask`. It holds its options and its scratch (the scan state, a span list), none of it
+ * shared with another document. Adding a placeholder syntax means adding a row to
+ * SYNTAXES; nothing else lists them.
+ */
+export class PlaceholderScanner {
   readonly colonMarkers: boolean;
   readonly markup: boolean;
+  readonly blobs: boolean;
   readonly limits: DocumentLimits;
-  readonly pattern: RegExp;
-  readonly sticky: RegExp;
-  readonly maxDepth: number;
+  readonly #state: ScanState;
+  /** The spans of the run being masked (`mask` never runs inside itself: `decode` does not mask). */
+  readonly #spans = new SpanList();
 
   constructor(options: PlaceholderOptions = {}) {
     this.colonMarkers = options.colonMarkers ?? false;
     this.markup = options.markup ?? false;
+    this.blobs = options.blobs ?? false;
     this.limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
     const index = patternIndex(options);
-    this.pattern = PATTERNS[index]!;
-    this.sticky = STICKY_PATTERNS[index]!;
-    this.maxDepth = this.limits.maxPlaceholderDepth;
+    this.#state = new ScanState(PATTERNS[index]!, STICKY_PATTERNS[index]!, this.limits.maxPlaceholderDepth);
   }
-}
 
-/** A scanner per pattern index with the default limits (constants: scanners hold no state). */
-const DEFAULT_SCANNERS = [{}, { colonMarkers: true }, { markup: true }, { colonMarkers: true, markup: true }].map((options) => new PlaceholderScanner(options));
+  /** The spans of `text` into `list` (emptied first). */
+  scan(text: string, list: SpanList): void {
+    list.clear();
+    this.#state.start(text.length, false);
+    scan(text, 0, text.length, this.#state, false, list, 0);
+    list.closes = null;
+    if (this.markup && list.tags > 0) pairTags(text, list);
+  }
 
-/** `options` ready for a scan: the same object when it is a scanner. */
-function scannerFor(options: PlaceholderOptions): PlaceholderScanner {
-  if ((options as Partial<PlaceholderScanner>).sticky !== undefined) return options as PlaceholderScanner; // (a brand check: cheaper than instanceof here)
-  if (options.limits === undefined || options.limits === DEFAULT_DOCUMENT_LIMITS) return DEFAULT_SCANNERS[patternIndex(options)]!;
-  return new PlaceholderScanner(options);
+  /**
+   * The spans of `text[from, to)` read in place, as offsets into `text`, into `list`; false
+   * (with `list` undefined) when only a scan of the slice can say (see `scanRange` above).
+   */
+  scanRange(text: string, from: number, to: number, list: SpanList): boolean {
+    list.clear();
+    // The neighbours a lookbehind (at `from`) or lookahead (`[A-Za-z0-9]`, at `to`) would see.
+    if (from > 0 && isLookbehind(text.charCodeAt(from - 1))) return false;
+    if (to < text.length && isAlphanumeric(text.charCodeAt(to))) return false;
+    const state = this.#state;
+    state.start(to, true);
+    scan(text, from, to, state, false, list, 0);
+    list.closes = null;
+    state.inRange = false;
+    if (!state.undecided && this.markup && list.tags > 0) pairTags(text, list);
+    return !state.undecided;
+  }
+
+  /**
+   * The one way a text run becomes segment parts: `text[from, to)` into `sink`, each
+   * placeholder (and, with `blobs`, each blob) a token, the text between them given as
+   * `run.decode` reads it. `raw` is `text.slice(from, to)` when the caller already has it.
+   */
+  mask(sink: MaskSink, text: string, from: number, to: number, run: TextRun = SOURCE_RUN, raw?: string): void {
+    if (to <= from) return;
+    if (this.blobs && to - from >= BLOB_LENGTH) {
+      const blob = findBlob(text, from, to);
+      if (blob !== -1) {
+        this.#maskAroundBlobs(sink, text, from, to, blob, run);
+        return;
+      }
+    }
+    this.#maskPlaceholders(sink, text, from, to, run, raw);
+  }
+
+  /** `text[from, to)` with the blob at `blob` (and any after it) as atoms, the stretches around them masked. */
+  #maskAroundBlobs(sink: MaskSink, text: string, from: number, to: number, blob: number, run: TextRun): void {
+    let last = from;
+    while (blob !== -1) {
+      const end = blobEnd(text, blob, to);
+      if (blob > last) this.#maskPlaceholders(sink, text, last, blob, run, undefined);
+      if (run.inSource) sink.mark(ATOM, blob, end, 0);
+      else sink.literalMark!(ATOM, run.literal!(text.slice(blob, end)), 0);
+      last = end;
+      blob = end + BLOB_LENGTH <= to ? findBlob(text, end, to) : -1;
+    }
+    if (last < to) this.#maskPlaceholders(sink, text, last, to, run, undefined);
+  }
+
+  /**
+   * `mask` of a stretch without blobs. The range is read in place (`scanRange`), or, when
+   * that declines, its slice is scanned and the spans shifted back by `from`.
+   */
+  #maskPlaceholders(sink: MaskSink, text: string, from: number, to: number, run: TextRun, raw: string | undefined): void {
+    const decode = run.decode;
+    // A run with decoding (html, markdown) is often short and without a candidate: skip the
+    // scan's set-up then. Without decoding, the scan's own first pass finds as much.
+    if (decode !== undefined && !mayHoldPlaceholder(text, from, to)) {
+      const plain = raw ?? text.slice(from, to);
+      sink.text(decode === undefined ? plain : decode(plain));
+      return;
+    }
+    const spans = this.#spans;
+    let shift = 0;
+    if (!this.scanRange(text, from, to, spans)) {
+      this.scan(raw ?? text.slice(from, to), spans);
+      shift = from;
+    }
+    const data = spans.data;
+    const count = spans.length;
+    const literal = run.literal;
+    let last = from;
+    for (let k = 0; k < count; k += 4) {
+      const start = data[k]! + shift;
+      const end = data[k + 1]! + shift;
+      if (start > last) sink.text(decode === undefined ? text.slice(last, start) : decode(text.slice(last, start)));
+      if (run.inSource && (literal === undefined || !holdsSurrogate(text, start, end))) sink.mark(data[k + 2]!, start, end, data[k + 3]!);
+      else sink.literalMark!(data[k + 2]!, literal!(text.slice(start, end)), data[k + 3]!);
+      last = end;
+    }
+    if (last < to) sink.text(decode === undefined ? text.slice(last, to) : decode(text.slice(last, to)));
+  }
 }
 
 /**
@@ -296,19 +439,19 @@ function scannerFor(options: PlaceholderOptions): PlaceholderScanner {
  * each argument read the rest of the text once per unclosed `{`: quadratic on
  * `{n, plural, one {` repeated.)
  */
-function closeOf(spans: SpanList, text: string, open: number, to: number): number {
+function closeOf(state: ScanState, spans: SpanList, text: string, open: number, to: number): number {
   let closes = spans.closes;
   if (closes === null || open < spans.closesFrom) {
     // Every later question is about a `{` after this one: the table starts here.
     const from = open;
-    const end = rangeEnd;
+    const end = state.rangeEnd;
     closes = spans.closes = new Int32Array(end - from);
     spans.closesFrom = from;
     const stack: number[] = [];
     for (let i = from; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === OPEN_BRACE) stack.push(i);
-      else if (c === CLOSE_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
+      if (c === LEFT_BRACE) stack.push(i);
+      else if (c === RIGHT_BRACE && stack.length > 0) closes[stack.pop()! - from] = i + 1 - from;
     }
   }
   const close = closes[open - spans.closesFrom]!;
@@ -328,25 +471,25 @@ function closeOf(spans: SpanList, text: string, open: number, to: number): numbe
  * (a lone `{` can only be the last alternative) instead of a regex search and its match
  * array. Other candidates search with the regex as before.
  */
-function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, inPlural: boolean, spans: SpanList, depth: number): void {
+function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: boolean, spans: SpanList, depth: number): void {
   let hashFrom = from;
   let noAtSign: boolean | undefined;
   for (let at = from; ; ) {
-    const candidate = nextCandidate(text, at, to);
+    const candidate = nextCandidate(ctx, text, at, to);
     if (candidate === -1) break;
     const c = text.charCodeAt(candidate);
     let start: number;
     let matchEnd: number;
-    if (c === OPEN_BRACE && codeAt(text, candidate + 1) !== OPEN_BRACE) {
+    if (c === LEFT_BRACE && codeAt(ctx, text, candidate + 1) !== LEFT_BRACE) {
       start = candidate;
       matchEnd = candidate + 1;
     } else if (
-      c === OPEN_BRACE ||
-      c === CLOSE_BRACE ||
-      c === 60 /* < */ ||
-      c === 36 /* $ */ ||
+      c === LEFT_BRACE ||
+      c === RIGHT_BRACE ||
+      c === LESS_THAN ||
+      c === DOLLAR ||
       // (No e-mail address crosses `to`: at the top it is the end of the text, in an ICU body a `}`.)
-      ((c === 37 /* % */ || c === 119) /* w */ && (noAtSign ??= !hasCode(text, 64 /* @ */, from, to)))
+      ((c === PERCENT || c === LOWER_W) /* w */ && (noAtSign ??= !hasCode(text, AT, from, to)))
     ) {
       const sticky = ctx.sticky;
       sticky.lastIndex = candidate;
@@ -356,13 +499,13 @@ function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, i
       }
       start = candidate;
       matchEnd = sticky.lastIndex;
-      if (matchEnd > rangeEnd) {
-        undecided = true;
+      if (matchEnd > ctx.rangeEnd) {
+        ctx.undecided = true;
         return;
       }
     } else {
-      if (inRange) {
-        undecided = true;
+      if (ctx.inRange) {
+        ctx.undecided = true;
         return;
       }
       const pattern = ctx.pattern;
@@ -373,16 +516,16 @@ function scan(text: string, from: number, to: number, ctx: PlaceholderScanner, i
       matchEnd = start + match[0].length;
     }
     at = matchEnd;
-    if (matchEnd - start === 1 && text.charCodeAt(start) === OPEN_BRACE) {
+    if (matchEnd - start === 1 && text.charCodeAt(start) === LEFT_BRACE) {
       const end = readIcu(text, start, to, ctx, spans, inPlural ? hashFrom : -1, depth);
-      if (undecided) return;
+      if (ctx.undecided) return;
       if (end < 0) continue;
       hashFrom = at = end;
       continue;
     }
     let end = matchEnd;
     const first = text.charCodeAt(start);
-    if (end - start > 3 && (first === 104 /* h */ || first === 102 /* f */ || first === 119) /* w */) {
+    if (end - start > 3 && (first === LOWER_H || first === LOWER_F || first === LOWER_W)) {
       const token = text.slice(start, end);
       if (URL_START.test(token)) end = start + trimUrl(token).length;
     }
@@ -400,7 +543,7 @@ const URL_START = /^(?:https?|ftp):|^www\./;
 
 /** `#` inside a plural branch is the number: an atom. */
 function pushHashes(text: string, from: number, upTo: number, spans: SpanList): void {
-  for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === 35 /* # */) spans.add(i, i + 1, ATOM, 0);
+  for (let i = from; i < upTo; i++) if (text.charCodeAt(i) === HASH) spans.add(i, i + 1, ATOM, 0);
 }
 
 /**
@@ -410,7 +553,7 @@ function pushHashes(text: string, from: number, upTo: number, spans: SpanList): 
  * read three times. Reading arguments was most of the JSON adapter's placeholder time.
  *
  * At `to` and past it, `c` is `END`: no character, and in no class. (Some steps used to
- * read up to `rangeEnd`; the same, as `to` is `rangeEnd` except in a branch body, where
+ * read up to the scan's `rangeEnd`; the same, as `to` is `rangeEnd` except in a branch body, where
  * the braces balance, so no argument read there runs up to the body's end.)
  */
 const END = 0x10000;
@@ -424,12 +567,12 @@ const IDENT_CHAR = 2;
 for (const c of ' \t\n\v\f\r') ICU_CHAR[c.charCodeAt(0)] = SPACE_CHAR;
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-') ICU_CHAR[c.charCodeAt(0)] = IDENT_CHAR;
 
-const SPACE = /\s/;
+const WHITE_SPACE = /\s/;
 const IDENT = /[\p{L}\p{N}_$.-]/u;
 /** Whether `c` (a code unit, or `END`) is `\s`: ASCII by table, anything else asks the regex. */
-const isSpace = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === SPACE_CHAR : c !== END && isWide(SPACE, c));
+const isSpace = (c: number): boolean => (c < ASCII_END ? ICU_CHAR[c] === SPACE_CHAR : c !== END && isWide(WHITE_SPACE, c));
 /** Whether `c` (a code unit, or `END`) may be in an ICU identifier: `[\p{L}\p{N}_$.-]`. */
-const isIdent = (c: number): boolean => (c < 128 ? ICU_CHAR[c] === IDENT_CHAR : c !== END && isWide(IDENT, c));
+const isIdent = (c: number): boolean => (c < ASCII_END ? ICU_CHAR[c] === IDENT_CHAR : c !== END && isWide(IDENT, c));
 /** A code unit beyond ASCII against a one-character class: rare, so apart, and the loops stay small. */
 function isWide(charClass: RegExp, c: number): boolean {
   return charClass.test(String.fromCharCode(c));
@@ -456,22 +599,8 @@ function argumentType(text: string, from: number, to: number): number {
   }
 }
 
-/**
- * Branch positions of the ICU messages being read, `BRANCH_SLOTS` per branch: selector
- * start, body start, body end, and the stretch of the body to read for `#`s (from its
- * first `#` to just past its last), or -1 and 0 for a body that needs a scan. Nested
- * reads stack above. `branchTop` is its used length (shrinking the array itself would
- * free its storage, and the next message would allocate it again).
- */
-const branchStack: number[] = [];
+/** Numbers per branch on `ScanState.branchStack`: selector start, body start, body end, `#` stretch start and end. */
 const BRANCH_SLOTS = 5;
-let branchTop = 0;
-
-/** Before a scan: a reader that threw document_too_complex left `branchTop` where it was, and a hostile text may have grown the stack. */
-function resetBranchStack(): void {
-  branchTop = 0;
-  if (branchStack.length > KEPT_STORAGE) branchStack.length = 0;
-}
 
 /**
  * Reads an ICU argument at `start` (a `{`). Simple arguments become one atom; plural
@@ -479,7 +608,7 @@ function resetBranchStack(): void {
  * the branch bodies scanned recursively. Returns the end index, or -1 if not ICU.
  * Inside a plural branch (`hashFrom` ≥ 0), the `#`s before this argument come first.
  */
-function readIcu(text: string, start: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, depth: number): number {
+function readIcu(text: string, start: number, to: number, ctx: ScanState, spans: SpanList, hashFrom: number, depth: number): number {
   // `{` name `}`, or `{` name `,` type, then `}` for a simple type, else `,` [offset] branches.
   let i = start + 1;
   let c = codeBefore(text, i, to);
@@ -488,24 +617,24 @@ function readIcu(text: string, start: number, to: number, ctx: PlaceholderScanne
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   if (i === nameStart) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c === CLOSE_BRACE) return addArgument(text, start, i + 1, spans, hashFrom);
-  if (c !== 44 /* , */) return -1;
+  if (c === RIGHT_BRACE) return addArgument(text, start, i + 1, spans, hashFrom);
+  if (c !== COMMA) return -1;
   c = codeBefore(text, ++i, to);
   while (isSpace(c)) c = codeBefore(text, ++i, to);
   const typeStart = i;
   while (isIdent(c)) c = codeBefore(text, ++i, to);
   const type = argumentType(text, typeStart, i);
-  if (type === 1) return addArgument(text, start, closeOf(spans, text, start, to), spans, hashFrom);
+  if (type === 1) return addArgument(text, start, closeOf(ctx, spans, text, start, to), spans, hashFrom);
   if (type === 0) return -1;
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c !== 44 /* , */) return -1;
+  if (c !== COMMA) return -1;
   c = codeBefore(text, ++i, to);
   while (isSpace(c)) c = codeBefore(text, ++i, to);
-  if (c === 111 /* o */ && i + 7 <= to && text.startsWith('offset:', i)) {
+  if (c === LOWER_O && i + 7 <= to && text.startsWith('offset:', i)) {
     i += 7;
     c = codeBefore(text, i, to);
     while (isSpace(c)) c = codeBefore(text, ++i, to);
-    while (c >= 48 && c <= 57) c = codeBefore(text, ++i, to);
+    while (c >= DIGIT_0 && c <= DIGIT_9) c = codeBefore(text, ++i, to);
     while (isSpace(c)) c = codeBefore(text, ++i, to);
   }
   return readBranches(text, start, i, to, ctx, spans, hashFrom, type === 2, depth);
@@ -530,32 +659,33 @@ function addArgument(text: string, start: number, end: number, spans: SpanList, 
  * here and scanned while the spans are added (brace matching, the scan's candidate loop
  * and a `#` loop used to read every body three times).
  */
-function readBranches(text: string, start: number, headerEnd: number, to: number, ctx: PlaceholderScanner, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
+function readBranches(text: string, start: number, headerEnd: number, to: number, ctx: ScanState, spans: SpanList, hashFrom: number, plural: boolean, depth: number): number {
   let i = headerEnd;
   let c = codeBefore(text, i, to);
-  const base = branchTop;
+  const branchStack = ctx.branchStack;
+  const base = ctx.branchTop;
   let top = base;
-  while (c !== CLOSE_BRACE) {
+  while (c !== RIGHT_BRACE) {
     const selStart = i;
-    if (c === 61 /* = */) c = codeBefore(text, ++i, to);
+    if (c === EQUALS) c = codeBefore(text, ++i, to);
     while (isIdent(c)) c = codeBefore(text, ++i, to);
     if (i === selStart) return -1;
     while (isSpace(c)) c = codeBefore(text, ++i, to);
-    if (c !== OPEN_BRACE) return -1;
+    if (c !== LEFT_BRACE) return -1;
     branchStack[top] = selStart;
     branchStack[top + 1] = i + 1;
     let needsScan = false;
     let firstHash = -1;
     let lastHash = -1;
-    for (c = codeBefore(text, ++i, to); c !== CLOSE_BRACE; c = codeBefore(text, ++i, to)) {
-      if (c === 35 /* # */) {
+    for (c = codeBefore(text, ++i, to); c !== RIGHT_BRACE; c = codeBefore(text, ++i, to)) {
+      if (c === HASH) {
         if (firstHash < 0) firstHash = i;
         lastHash = i;
-      } else if (c >= 128) {
+      } else if (c >= ASCII_END) {
         if (c === END) return -1;
-      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== 119 /* w */ || startsWww(text, i, rangeEnd))) {
+      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== LOWER_W || startsWww(text, i, ctx.rangeEnd))) {
         // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
-        i = closeOf(spans, text, branchStack[top + 1]! - 1, to) - 1;
+        i = closeOf(ctx, spans, text, branchStack[top + 1]! - 1, to) - 1;
         if (i < 0) return -1;
         needsScan = true;
         break;
@@ -576,21 +706,21 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
   spans.add(start, headerEnd, ATOM, 0);
   // One pair per branch: from its selector to its body, and from the end of its body to
   // the next selector or the closing `}` at `i`. Bodies scanned now stack above `top`.
-  branchTop = top;
+  ctx.branchTop = top;
   for (let b = base; b < top; b += BRANCH_SLOTS) {
     const pair = newPairId();
     const bodyEnd = branchStack[b + 2]!;
     spans.add(branchStack[b]!, branchStack[b + 1]!, OPEN, pair);
     if (branchStack[b + 3]! < 0) {
       scan(text, branchStack[b + 1]!, bodyEnd, ctx, plural, spans, depth + 1);
-      if (undecided) {
-        branchTop = base;
+      if (ctx.undecided) {
+        ctx.branchTop = base;
         return -1;
       }
     } else if (plural) pushHashes(text, branchStack[b + 3]!, branchStack[b + 4]!, spans);
     spans.add(bodyEnd, b + BRANCH_SLOTS < top ? branchStack[b + BRANCH_SLOTS]! : i, CLOSE, pair);
   }
-  branchTop = base;
+  ctx.branchTop = base;
   spans.add(i, i + 1, ATOM, 0);
   return i + 1;
 }
@@ -641,8 +771,8 @@ function sameTagName(text: string, a: number, b: number): boolean {
   for (;;) {
     const x = text.charCodeAt(a++);
     const y = text.charCodeAt(b++);
-    const xEnds = x === GREATER_THAN || x === SLASH || x <= 32;
-    const yEnds = y === GREATER_THAN || y === SLASH || y <= 32;
+    const xEnds = x === GREATER_THAN || x === SLASH || x <= SPACE;
+    const yEnds = y === GREATER_THAN || y === SLASH || y <= SPACE;
     if (xEnds || yEnds) return xEnds && yEnds;
     if (x !== y) return false;
   }
@@ -657,7 +787,7 @@ function sameTagName(text: string, a: number, b: number): boolean {
 const BLOB_LENGTH = 64;
 const BLOB_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-') BLOB_CHAR[c.charCodeAt(0)] = 1;
-const isBlobChar = (c: number): boolean => c < 128 && BLOB_CHAR[c] === 1;
+const isBlobChar = (c: number): boolean => c < ASCII_END && BLOB_CHAR[c] === 1;
 
 /**
  * The start of the first blob in `text[from, to)`, or -1 (its end: `blobEnd`). It looks
@@ -688,123 +818,6 @@ function blobEnd(text: string, from: number, to: number): number {
   let end = from;
   while (end < to && isBlobChar(text.charCodeAt(end))) end++;
   return end;
-}
-
-/**
- * `text[from, to)` with the blob at `blob` (and any after it) as atoms, and the stretches
- * around them given to `mask` (a range of `text`). `offset` as for `maskInto`.
- */
-function maskAroundBlobs(
-  out: DocumentBuilder,
-  text: string,
-  from: number,
-  to: number,
-  blob: number,
-  offset: number,
-  literal: ((text: string) => string) | undefined,
-  mask: (from: number, to: number) => void,
-): void {
-  let last = from;
-  while (blob !== -1) {
-    const end = blobEnd(text, blob, to);
-    if (blob > last) mask(last, blob);
-    if (offset >= 0) out.token(ATOM, offset + blob, offset + end, 0);
-    else out.literalToken(ATOM, literal!(text.slice(blob, end)), 0);
-    last = end;
-    blob = end + BLOB_LENGTH <= to ? findBlob(text, end, to) : -1;
-  }
-  if (last < to) mask(last, to);
-}
-
-/**
- * A text run straight into a segment being built (no part objects): the text between
- * placeholders goes in as is (no decoding). A placeholder's bytes are its source range
- * `offset + i` when `offset` ≥ 0, except that with `literal` given, a placeholder
- * holding a UTF-16 surrogate gets `literal(spanText)` instead; with `offset` -1, every
- * placeholder gets `literal(spanText)`.
- */
-export function maskInto(
-  out: DocumentBuilder,
-  raw: string,
-  offset: number,
-  literal?: (text: string) => string,
-  options: PlaceholderOptions = {},
-): void {
-  const blob = raw.length >= BLOB_LENGTH ? findBlob(raw, 0, raw.length) : -1;
-  if (blob === -1) maskPlaceholders(out, raw, offset, literal, options);
-  else {
-    const mask = (from: number, to: number) => maskPlaceholders(out, raw.slice(from, to), offset >= 0 ? offset + from : -1, literal, options);
-    maskAroundBlobs(out, raw, 0, raw.length, blob, offset, literal, mask);
-  }
-}
-
-/** `maskInto` of a run without blobs. */
-function maskPlaceholders(out: DocumentBuilder, raw: string, offset: number, literal: ((text: string) => string) | undefined, options: PlaceholderOptions): void {
-  // Nothing called from here scans placeholders again, so one shared list serves.
-  scanPlaceholders(raw, options, shared);
-  emitRun(out, raw, 0, raw.length, offset, literal);
-}
-
-/**
- * `maskInto(out, source.slice(from, to), from, literal, options)`, reading the range in
- * place (`scanRange`); `raw`, when given, is that slice, already made by the caller.
- */
-export function maskRange(
-  out: DocumentBuilder,
-  source: string,
-  from: number,
-  to: number,
-  raw?: string,
-  literal?: (text: string) => string,
-  options: PlaceholderOptions = {},
-): void {
-  if (to - from >= BLOB_LENGTH && findBlob(source, from, to) !== -1) {
-    maskRangeWithBlobs(out, source, from, to, literal, options);
-    return;
-  }
-  if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
-  else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
-  else if (to > from) out.text(raw ?? source.slice(from, to));
-}
-
-function maskRangeWithBlobs(out: DocumentBuilder, source: string, from: number, to: number, literal: ((text: string) => string) | undefined, options: PlaceholderOptions): void {
-  const mask = (a: number, b: number) => maskRangePlaceholders(out, source, a, b, undefined, literal, options);
-  maskAroundBlobs(out, source, from, to, findBlob(source, from, to), 0, literal, mask);
-}
-
-/** `maskRange` of a range without blobs. */
-function maskRangePlaceholders(
-  out: DocumentBuilder,
-  source: string,
-  from: number,
-  to: number,
-  raw: string | undefined,
-  literal: ((text: string) => string) | undefined,
-  options: PlaceholderOptions,
-): void {
-  if (!scanRange(source, from, to, options, shared)) maskPlaceholders(out, raw ?? source.slice(from, to), from, literal, options);
-  else if (shared.length > 0) emitRun(out, source, from, to, 0, literal);
-  else if (to > from) out.text(raw ?? source.slice(from, to));
-}
-
-/**
- * `text[from, to)` into `out` with the spans in `shared` (offsets into `text`) as tokens.
- * A token's bytes are its source range `offset + span`, except that with `literal` given
- * one holding a UTF-16 surrogate gets `literal(spanText)`; with `offset` -1 every token does.
- */
-function emitRun(out: DocumentBuilder, text: string, from: number, to: number, offset: number, literal?: (text: string) => string): void {
-  const data = shared.data;
-  const count = shared.length;
-  let last = from;
-  for (let k = 0; k < count; k += 4) {
-    const start = data[k]!;
-    const end = data[k + 1]!;
-    if (start > last) out.text(text.slice(last, start));
-    if (offset >= 0 && (literal === undefined || !holdsSurrogate(text, start, end))) out.token(data[k + 2]!, offset + start, offset + end, data[k + 3]!);
-    else out.literalToken(data[k + 2]!, literal!(text.slice(start, end)), data[k + 3]!);
-    last = end;
-  }
-  if (last < to) out.text(text.slice(last, to));
 }
 
 function holdsSurrogate(text: string, from: number, to: number): boolean {

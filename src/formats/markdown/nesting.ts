@@ -6,23 +6,13 @@
  * cannot overflow; it may say more only for a line with over a thousand columns of
  * indentation before a marker.
  */
-import type { DocumentLimits } from './limits.js';
-import { tooComplex } from './limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { tooComplex } from '../core/limits.js';
+import { ASTERISK, CARRIAGE_RETURN, DASH, DIGIT_0, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, PLUS, RIGHT_PAREN, SPACE, TAB, UNDERSCORE } from '../core/char-codes.js';
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const GREATER = 62;
-const ASTERISK = 42;
-const PLUS = 43;
-const HYPHEN = 45;
-const UNDERSCORE = 95;
-const DOT = 46;
-const CLOSE_PAREN = 41;
 const TAB_STOP = 4;
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
+const isDigit = (c: number) => c >= DIGIT_0 && c <= DIGIT_9;
 const isBlank = (c: number) => c === SPACE || c === TAB;
 
 /** What the containers of a document may cost the parsers. */
@@ -109,26 +99,26 @@ function readLine(text: string, start: number, end: number, shape: LineShape): v
   }
   shape.columns = columns;
   shape.markers = 0;
-  shape.blank = i === end || (i === end - 1 && text.charCodeAt(i) === CR);
+  shape.blank = i === end || (i === end - 1 && text.charCodeAt(i) === CARRIAGE_RETURN);
   if (shape.blank) return;
   const breakFrom = thematicBreakFrom(text, start, end);
   let markers = 0;
   while (i < end) {
     const c = text.charCodeAt(i);
-    if (c === GREATER) {
+    if (c === GREATER_THAN) {
       markers++;
       i++;
-    } else if (c === HYPHEN || c === ASTERISK || c === PLUS) {
-      const next = i + 1 < end ? text.charCodeAt(i + 1) : LF;
-      if (!(isBlank(next) || next === LF || next === CR) || i >= breakFrom) break;
+    } else if (c === DASH || c === ASTERISK || c === PLUS) {
+      const next = i + 1 < end ? text.charCodeAt(i + 1) : LINE_FEED;
+      if (!(isBlank(next) || next === LINE_FEED || next === CARRIAGE_RETURN) || i >= breakFrom) break;
       markers++;
       i++;
     } else if (isDigit(c)) {
       let j = i;
       while (j < end && j - i < 10 && isDigit(text.charCodeAt(j))) j++;
       const delimiter = text.charCodeAt(j);
-      const next = j + 1 < end ? text.charCodeAt(j + 1) : LF;
-      if (j - i > 9 || (delimiter !== DOT && delimiter !== CLOSE_PAREN) || !(isBlank(next) || next === LF || next === CR)) break;
+      const next = j + 1 < end ? text.charCodeAt(j + 1) : LINE_FEED;
+      if (j - i > 9 || (delimiter !== DOT && delimiter !== RIGHT_PAREN) || !(isBlank(next) || next === LINE_FEED || next === CARRIAGE_RETURN)) break;
       markers++;
       i = j + 1;
     } else break;
@@ -144,10 +134,10 @@ function readLine(text: string, start: number, end: number, shape: LineShape): v
  */
 function thematicBreakFrom(text: string, start: number, end: number): number {
   let i = end;
-  while (i > start && (isBlank(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === CR)) i--;
+  while (i > start && (isBlank(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === CARRIAGE_RETURN)) i--;
   if (i === start) return end;
   const mark = text.charCodeAt(i - 1);
-  if (mark !== HYPHEN && mark !== ASTERISK && mark !== UNDERSCORE) return end;
+  if (mark !== DASH && mark !== ASTERISK && mark !== UNDERSCORE) return end;
   let count = 0;
   let from = end;
   for (; i > start; i--) {

@@ -7,7 +7,7 @@
  * prefixes, so every nested block is placed line by line: each line of its `raw` must
  * be found in the source at the next line, after nothing but container prefix
  * characters (`>`, spaces, list markers) and before nothing (only whitespace for the
- * last line). Inline content is read from the block's text by markdown-inline.ts
+ * last line). Inline content is read from the block's text by markdown/inline.ts
  * (micromark's own rules, for the constructs it implements) or, where it declines, from
  * marked's inline tokens, lexed for that block only: they tile the block's text, so each
  * is placed by its running length. Either way offsets go through the block's line
@@ -19,32 +19,11 @@
  */
 import { Lexer } from 'marked';
 import type { Token, Tokens } from 'marked';
-import { normalizeLabel, scanInline } from './markdown-inline.js';
-import { tooComplex } from './limits.js';
-import { ListTokenizer } from './markdown-list.js';
-import type { Definitions, ScanNode } from './markdown-inline.js';
-
-/** An inline node in source offsets (original coordinates), shared with the mdast path. */
-export interface InlineNode {
-  readonly type: string;
-  readonly start: number;
-  readonly end: number;
-  readonly children?: InlineNode[];
-  /** link/image: the node has a title in its destination part. */
-  readonly title?: boolean;
-  /** linkReference/imageReference: a full reference (`[text][label]`). */
-  readonly full?: boolean;
-  /** html: the tag's bytes. */
-  readonly value?: string;
-}
-
-/** A block whose inline content may be a segment. */
-export type InlineBlock =
-  | { readonly type: 'paragraph' | 'heading' | 'tableCell'; readonly depth?: number; readonly children: InlineNode[] }
-  | { readonly type: 'html'; readonly start: number; readonly end: number }
-  /** A reference definition with a title (the title is translated). */
-  | { readonly type: 'definition'; readonly start: number; readonly end: number }
-  | { readonly type: 'fallback'; readonly start: number; readonly end: number };
+import { normalizeLabel, scanInline } from './inline.js';
+import { tooComplex } from '../core/limits.js';
+import { ListTokenizer } from './lists.js';
+import type { Definitions, InlineBlock, InlineNode, ScanNode } from './nodes.js';
+import { BACKSLASH, CARRIAGE_RETURN, GREATER_THAN, LEFT_BRACKET, LINE_FEED, RIGHT_BRACKET, SPACE, TAB } from '../core/char-codes.js';
 
 export interface MarkedResult {
   readonly blocks: InlineBlock[];
@@ -117,11 +96,11 @@ export class MarkedMapper {
     return this.from + n + lo;
   }
 
-  /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown-inline.ts cannot read it. */
+  /** marked's lexer: block tokens only; a block's inline tokens are lexed when markdown/inline.ts cannot read it. */
   #lexer = new Lexer({ gfm: true, tokenizer: new ListTokenizer() });
   /** The document may define link references (`]:` somewhere): brackets may be references. */
   #references = false;
-  /** The labels it may define, for markdown-inline.ts. */
+  /** The labels it may define, for markdown/inline.ts. */
   #definitions: Definitions = new Set();
 
   /** Top-level tokens, or null when their raws do not tile the source (then mdast reads it all). */
@@ -315,7 +294,7 @@ export class MarkedMapper {
       pos = lineEnd + 1;
     }
     for (let k = 1; k < lines.length; k++) {
-      if (norm.charCodeAt(pos) !== 10) fail();
+      if (norm.charCodeAt(pos) !== LINE_FEED) fail();
       const lineStart = pos + 1;
       let lineEnd = norm.indexOf('\n', lineStart);
       if (lineEnd === -1 || lineEnd > to) lineEnd = to;
@@ -330,7 +309,7 @@ export class MarkedMapper {
       }
       for (let i = lineStart; i < at; i++) {
         const c = norm.charCodeAt(i);
-        if (c !== 32 && c !== 9 && c !== 62) fail();
+        if (c !== SPACE && c !== TAB && c !== GREATER_THAN) fail();
       }
       if (quotes > 0) this.#quoted(at, quotes);
       starts.push(at);
@@ -347,7 +326,7 @@ export class MarkedMapper {
   #quoted(at: number, quotes: number): void {
     const lineStart = this.norm.lastIndexOf('\n', at - 1) + 1;
     let count = 0;
-    for (let i = lineStart; i < at; i++) if (this.norm.charCodeAt(i) === 62) count++;
+    for (let i = lineStart; i < at; i++) if (this.norm.charCodeAt(i) === GREATER_THAN) count++;
     if (count < quotes) fail();
   }
 
@@ -409,7 +388,7 @@ export class MarkedMapper {
   }
 
   /**
-   * A block's inline nodes in source offsets, read by markdown-inline.ts (`text` is found
+   * A block's inline nodes in source offsets, read by markdown/inline.ts (`text` is found
    * at `at` in `raw`); a block it declines goes to mdast.
    */
   #inlineBlock(tokens: Token[], text: string, at: number, raw: string, lines: { starts: number[]; lengths: number[] }): InlineNode[] {
@@ -417,13 +396,13 @@ export class MarkedMapper {
     const rawLineStarts: number[] = [0];
     for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) rawLineStarts.push(i + 1);
     const map: LineMap = { at, rawLineStarts, starts: lines.starts, lengths: lines.lengths };
-    // markdown-inline.ts reads the block, or mdast does (marked's inline lexer, once a
+    // markdown/inline.ts reads the block, or mdast does (marked's inline lexer, once a
     // middle step here, produced nodes for no block of the real-world corpus).
     const nodes = this.#scan(tokens, text, map) ?? fail();
     return trimEdges(nodes, this.source);
   }
 
-  /** markdown-inline.ts's reading of `text` in source offsets, or null. */
+  /** markdown/inline.ts's reading of `text` in source offsets, or null. */
   #scan(tokens: Token[], text: string, map: LineMap): InlineNode[] | null {
     // A loose task item's paragraph starts with its checkbox token (already in `tokens`).
     const checkbox = tokens.length > 0 && tokens[0]!.type === 'checkbox' ? tokens[0]!.raw : '';
@@ -503,7 +482,7 @@ const HTML_BLOCK_NAMES = new Set(
   ),
 );
 
-const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const space = (c: number) => c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN;
 
 /** What may precede a block on its line: indentation, `>`, list markers. */
 const CONTAINER_PREFIX = /^(?:[ \t>]|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))*$/;
@@ -545,14 +524,14 @@ function definedLabels(norm: string, definitionStarts: ReadonlySet<number>, lite
     // unescaped) or the `[` is right there (`[npm][]:`: a label is not blank); else
     // (a `[` further back, a line break) it may be one.
     let k = at - 1;
-    while (k >= 0 && (norm.charCodeAt(k) === 32 || norm.charCodeAt(k) === 9)) k--;
-    if (norm.charCodeAt(k) === 91) continue;
+    while (k >= 0 && (norm.charCodeAt(k) === SPACE || norm.charCodeAt(k) === TAB)) k--;
+    if (norm.charCodeAt(k) === LEFT_BRACKET) continue;
     for (; k >= 0; k--) {
       const c = norm.charCodeAt(k);
-      if ((c === 93 || c === 91) && norm.charCodeAt(k - 1) !== 92) break;
-      if (c === 10) return 'unknown';
+      if ((c === RIGHT_BRACKET || c === LEFT_BRACKET) && norm.charCodeAt(k - 1) !== BACKSLASH) break;
+      if (c === LINE_FEED) return 'unknown';
     }
-    if (k < 0 || norm.charCodeAt(k) === 91) return 'unknown';
+    if (k < 0 || norm.charCodeAt(k) === LEFT_BRACKET) return 'unknown';
   }
   return labels;
 }
@@ -561,7 +540,7 @@ function definedLabels(norm: string, definitionStarts: ReadonlySet<number>, lite
 function blank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9) return false;
+    if (c !== SPACE && c !== TAB) return false;
   }
   return true;
 }

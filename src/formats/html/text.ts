@@ -12,19 +12,17 @@
  *  - character references: when a character occurs as often in the translation as in the
  *    source, its k-th occurrence takes the source's k-th spelling (`&#39;`, `&nbsp;`,
  *    or the bare character).
- * Anything else gets the least escaping HTML needs (escape.ts escapeHtmlText). Under the
+ * Anything else gets the least escaping HTML needs (core/escape.ts escapeHtmlText). Under the
  * pseudo engine everything lines up, so its output minus its marks is the source byte for
  * byte; a real model's reflowed sentence still keeps the whitespace around its tags.
  */
 import { decodeHTML } from 'entities/decode';
-import { escapeHtmlText, htmlTextEscape } from './escape.js';
-import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
-import type { Escaper, SegmentSource } from './template.js';
+import { escapeHtmlText, htmlTextEscape } from '../core/escape.js';
+import { SEGMENT_MARK_PATTERN } from '../../segments/segment.js';
+import type { Escaper, SegmentSource } from '../core/document.js';
+import { AMPERSAND, CARRIAGE_RETURN, DIGIT_0, DIGIT_9, FORM_FEED, LINE_FEED, LOWER_X, SEMICOLON, SLASH, SPACE, TAB } from '../core/char-codes.js';
 
-const AMPERSAND = 38;
-const SEMICOLON = 59;
-const SPACE_CODE = 32;
-const SPACE = ' ';
+const ONE_SPACE = ' ';
 /** HTML's whitespace in text (not `\v`, not U+00A0: a no-break space is a character like any other). */
 const IS_SPACE = /^[ \t\n\r\f]+$/;
 /** What may hold more than one space, a line break or a character reference: else there is nothing to give back. */
@@ -33,20 +31,16 @@ const REFERENCE = /&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]*;?)/y;
 const SEGMENT_MARKS = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
 
 function isSpaceCode(c: number): boolean {
-  return c === SPACE_CODE || c === 9 /* tab */ || c === 10 /* line feed */ || c === 13 /* carriage return */ || c === 12 /* form feed */;
+  return c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || c === FORM_FEED;
 }
 
-const SLASH = 47;
-const LETTER_X = 120;
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
 
 /** A small number per token, the same for equal tokens: `<xN/>` 3N, `<gN>` 3N + 1, `</gN>` 3N + 2. */
 function tokenKey(token: string): number {
   const closing = token.charCodeAt(1) === SLASH;
   let n = 0;
   for (let i = closing ? 3 : 2, c = token.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = token.charCodeAt(++i)) n = 10 * n + c - DIGIT_0;
-  return 3 * n + (token.charCodeAt(1) === LETTER_X ? 0 : closing ? 2 : 1);
+  return 3 * n + (token.charCodeAt(1) === LOWER_X ? 0 : closing ? 2 : 1);
 }
 
 /** A masked text cut at its tokens: `texts[i]` lies between `tokens[i - 1]` and `tokens[i]`. */
@@ -132,7 +126,7 @@ function readSource(segment: SegmentSource): SourceText | undefined {
       } else if (runStart >= 0 || decoded !== undefined) {
         if (runStart >= 0) {
           fileRun(found, tokens, i, source.slice(runStart, k), runStart === from && i > 0, false);
-          collapsed += SPACE;
+          collapsed += ONE_SPACE;
           runStart = -1;
         } else {
           collapsed += source.slice(plainFrom, k);
@@ -152,7 +146,7 @@ function readSource(segment: SegmentSource): SourceText | undefined {
     }
     if (runStart >= 0) {
       fileRun(found, tokens, i, source.slice(runStart, to), runStart === from && i > 0, i < tokens.length);
-      collapsed += SPACE;
+      collapsed += ONE_SPACE;
     } else {
       collapsed += source.slice(plainFrom, to);
     }
@@ -220,7 +214,7 @@ function renderPieces(texts: readonly string[], tokens: readonly string[], found
       if (atStart) raw = found?.afterToken[tokenKey(tokens[i - 1]!)] ?? (atEnd ? found?.beforeToken[tokenKey(tokens[i]!)] : undefined);
       else if (atEnd) raw = found?.beforeToken[tokenKey(tokens[i]!)];
       else raw = inner?.[innerIndex++];
-      rendered += raw ?? SPACE;
+      rendered += raw ?? ONE_SPACE;
     }
     out[i] = rendered + textOf(piece, from, piece.length, i < last, spelling);
   }
@@ -286,7 +280,7 @@ const singleSpaced: Escaper = (run, at) => {
     while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
     text = text.slice(0, end);
   }
-  return escapeHtmlText(hasSpaceToCollapse(text) ? text.replace(SPACE_RUNS, SPACE) : text, !at.last);
+  return escapeHtmlText(hasSpaceToCollapse(text) ? text.replace(SPACE_RUNS, ONE_SPACE) : text, !at.last);
 };
 
 const SPACE_RUNS = /[ \t\n\r\f]+/g;
@@ -295,13 +289,13 @@ const SPACE_RUNS = /[ \t\n\r\f]+/g;
 function hasSpaceToCollapse(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === SPACE_CODE ? text.charCodeAt(i + 1) === SPACE_CODE : isSpaceCode(c)) return true;
+    if (c === SPACE ? text.charCodeAt(i + 1) === SPACE : isSpaceCode(c)) return true;
   }
   return false;
 }
 
 /**
- * The escaper of html text segments: a run alone gets the least escaping (escape.ts);
+ * The escaper of html text segments: a run alone gets the least escaping (core/escape.ts);
  * a whole changed translation gets the source's whitespace and references back.
  */
 export const htmlSourceText: Escaper = Object.assign((run: string, at: { readonly first: boolean; readonly last: boolean }) => htmlTextEscape(run, at), {

@@ -1,22 +1,16 @@
 /**
  * Escapers for translated text runs, one per place a run can land. Only translated text
  * goes through them; untranslated bytes are copied from the source. Markdown's, which
- * follow the source's own escapes, are in markdown-escape.ts.
+ * follow the source's own escapes, are in markdown/escapes.ts.
  */
-import type { Escaper } from './template.js';
+import type { Escaper } from './document.js';
+import { AMPERSAND, CASE_BIT, DIGIT_0, DIGIT_9, EXCLAMATION, GREATER_THAN, HASH, LESS_THAN, LOWER_A, LOWER_Z, QUESTION, SLASH } from './char-codes.js';
 
 export const plainEscape: Escaper = (run) => run;
 
-const AMPERSAND = 38;
-const LESS_THAN = 60;
-const GREATER_THAN = 62;
-const HASH = 35;
-const SLASH = 47;
-const BANG = 33;
-const QUESTION = 63;
 
 function isAsciiAlphanumeric(c: number): boolean {
-  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+  return (c >= DIGIT_0 && c <= DIGIT_9) || ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z);
 }
 
 /**
@@ -39,7 +33,7 @@ export function escapeHtmlText(text: string, markupFollows: boolean): string {
       const isMarkup =
         i + 1 === text.length
           ? markupFollows
-          : isAsciiAlphanumeric(next) || (c === AMPERSAND ? next === HASH : next === SLASH || next === BANG || next === QUESTION);
+          : isAsciiAlphanumeric(next) || (c === AMPERSAND ? next === HASH : next === SLASH || next === EXCLAMATION || next === QUESTION);
       if (!isMarkup) continue;
       escaped = c === AMPERSAND ? '&amp;' : '&lt;';
     } else continue;

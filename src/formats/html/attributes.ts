@@ -4,29 +4,25 @@
  * value's range is exact whatever quoting or case the source used.
  */
 import { decodeHTMLAttribute } from 'entities/decode';
-import { htmlAttrEscape } from './escape.js';
-import { maskText } from './html-sink.js';
-import type { SegmentSink } from './html-sink.js';
-import type { TagAttributes } from './html-tree.js';
-import type { RenderTarget } from './format.js';
-import type { Escaper, Patch } from './template.js';
+import { htmlAttrEscape } from '../core/escape.js';
+import type { SegmentSink } from '../core/segment-sink.js';
+import type { PlaceholderScanner, TextRun } from '../core/placeholders.js';
+import type { TagAttributes } from './tree.js';
+import type { RenderTarget } from '../format.js';
+import type { Escaper, Patch } from '../core/document.js';
+import { ASCII_END, CARRIAGE_RETURN, CASE_BIT, DOUBLE_QUOTE, EQUALS, FORM_FEED, GREATER_THAN, LESS_THAN, LINE_FEED, LOWER_A, LOWER_Z, SINGLE_QUOTE, SLASH, SPACE, TAB } from '../core/char-codes.js';
 
 /** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
 export function isSpaceCode(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+  return c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || c === FORM_FEED;
 }
 
 /** JavaScript's `\s` (which ends a tag name here), without making a string per character. */
 function isRegExpSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  if (c < ASCII_END) return c === SPACE || (c >= TAB && c <= CARRIAGE_RETURN);
   return /\s/.test(String.fromCharCode(c));
 }
 
-const EQUALS = 61;
-const SLASH = 47;
-const GT = 62;
-const DOUBLE_QUOTE = 34;
-const SINGLE_QUOTE = 39;
 
 /**
  * Walks the attributes of the start tag `source[start, end)` one at a time, allocating
@@ -53,12 +49,12 @@ class AttributeCursor {
     this.end = end;
     this.#done = false;
     let i = start;
-    if (source.charCodeAt(start) === 60 /* < */) {
+    if (source.charCodeAt(start) === LESS_THAN) {
       const limit = Math.min(end, start + 256);
       i = start + 1;
       while (i < limit) {
         const c = source.charCodeAt(i);
-        if (c === SLASH || c === GT || isRegExpSpace(c)) break;
+        if (c === SLASH || c === GREATER_THAN || isRegExpSpace(c)) break;
         i++;
       }
     } else {
@@ -78,11 +74,11 @@ class AttributeCursor {
     const { source, end } = this;
     let i = this.#i;
     while (i < end && (isSpaceCode(source.charCodeAt(i)) || source.charCodeAt(i) === SLASH)) i++;
-    if (i >= end || source.charCodeAt(i) === GT) return this.#finish();
+    if (i >= end || source.charCodeAt(i) === GREATER_THAN) return this.#finish();
     const nameStart = i;
     for (; i < end; i++) {
       const c = source.charCodeAt(i);
-      if (isSpaceCode(c) || c === SLASH || c === GT || (c === EQUALS && i !== nameStart)) break;
+      if (isSpaceCode(c) || c === SLASH || c === GREATER_THAN || (c === EQUALS && i !== nameStart)) break;
     }
     this.nameStart = nameStart;
     this.nameEnd = i;
@@ -106,7 +102,7 @@ class AttributeCursor {
       this.insertAt = this.#i = close + 1;
     } else {
       let k = j;
-      while (k < end && !isSpaceCode(source.charCodeAt(k)) && source.charCodeAt(k) !== GT) k++;
+      while (k < end && !isSpaceCode(source.charCodeAt(k)) && source.charCodeAt(k) !== GREATER_THAN) k++;
       this.valueStart = j;
       this.valueEnd = k;
       this.quote = '';
@@ -145,7 +141,7 @@ function equalsIgnoringAsciiCase(lower: string, source: string, start: number): 
   for (let i = 0; i < lower.length; i++) {
     const n = lower.charCodeAt(i);
     const c = source.charCodeAt(start + i);
-    if (c !== n && !(n >= 97 && n <= 122 && c === n - 32)) return false;
+    if (c !== n && !(n >= LOWER_A && n <= LOWER_Z && c === n - CASE_BIT)) return false;
   }
   return true;
 }
@@ -175,6 +171,9 @@ function isTranslatableAttribute(tag: string, name: string, attribs: TagAttribut
 }
 
 /** Escapers by the value's quote (made once: every `attr` draft of a page shares three). */
+/** Attribute values: references decoded as in an attribute. */
+const ATTRIBUTE_VALUE: TextRun = { inSource: true, decode: decodeHTMLAttribute };
+
 const ATTRIBUTE_ESCAPERS: Record<'"' | "'" | '', Escaper> = { '"': htmlAttrEscape('"'), "'": htmlAttrEscape("'"), '': htmlAttrEscape('') };
 
 /** `tag@attribute` hints, made once per pair rather than once per attribute. */
@@ -221,12 +220,12 @@ export class AttributeList {
   }
 
   /** Gives every attribute to `sink` as an `attr` segment, and empties the list. */
-  flushTo(sink: SegmentSink, source: string): void {
+  flushTo(sink: SegmentSink, placeholders: PlaceholderScanner, source: string): void {
     for (let i = 0; i < this.length; i++) {
       const start = this.starts[i]!;
       const end = this.ends[i]!;
       sink.begin(start, end, 'attr', ATTRIBUTE_ESCAPERS[this.quotes[i]!], this.contexts[i]!, true);
-      maskText(sink, source, start, end, decodeHTMLAttribute);
+      placeholders.mask(sink, source, start, end, ATTRIBUTE_VALUE);
       sink.commit();
     }
     this.length = 0;

@@ -6,7 +6,7 @@
  * (time and memory grow with them). The defaults sit far above real documents; the
  * server takes them from configuration (src/config.ts) and passes them down.
  */
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../../errors.js';
 
 export interface DocumentLimits {
   /** Nesting of elements, list items, block quotes, JSON arrays and objects. */

@@ -6,18 +6,19 @@
  * range, a segment nested inside another's token (an image's alt inside the image
  * token) is spliced by the same recursion, and everything outside segments is copied.
  */
-import { ServiceError } from '../errors.js';
-import type { ExtractedDocument, Format, RenderTarget, Translations } from './format.js';
-import { SEGMENT_MARK_PATTERN, markProblem } from '../segments/segment.js';
-import type { Segment, SegmentKind } from '../segments/segment.js';
+import { ServiceError } from '../../errors.js';
+import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
+import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
+import type { Segment, SegmentKind } from '../../segments/segment.js';
+import { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } from './char-codes.js';
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
-export type TokenBytes = { readonly start: number; readonly end: number } | { readonly literal: string };
+export type MarkBytes = { readonly start: number; readonly end: number } | { readonly literal: string };
 
 export type Part =
   | { readonly type: 'text'; readonly value: string }
-  | { readonly type: 'atom'; readonly bytes: TokenBytes }
-  | { readonly type: 'open' | 'close'; readonly bytes: TokenBytes; readonly pair: number };
+  | { readonly type: 'atom'; readonly bytes: MarkBytes }
+  | { readonly type: 'open' | 'close'; readonly bytes: MarkBytes; readonly pair: number };
 
 /**
  * Where a run sits in its translation: first and/or last, and its offset in the
@@ -53,7 +54,7 @@ export interface SegmentSource {
   tokenStart(token: string): number | undefined;
   tokenEnd(token: string): number | undefined;
   /** The source ranges of its tokens in source order, `[start, end, start, end, …]` (literal tokens left out). */
-  tokenRanges(): readonly number[];
+  markRanges(): readonly number[];
 }
 
 export interface SegmentDraft {
@@ -93,14 +94,14 @@ const LETTER = /\p{L}/u;
 function hasLetter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 128) return LETTER.test(text);
-    if ((c | 32) >= 97 && (c | 32) <= 122) return true;
+    if (c >= ASCII_END) return LETTER.test(text);
+    if ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z) return true;
   }
   return false;
 }
 const MAYBE_TOKEN = /<(?:\/?g|x)\d/;
 
-/** Token kinds of the streaming builder API. */
+/** Segment mark kinds of the streaming builder API: an atom `<xN/>`, the open `<gN>` and close `</gN>` of a pair. */
 export const ATOM = 0;
 export const OPEN = 1;
 export const CLOSE = 2;
@@ -133,7 +134,7 @@ function room(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuf
 const INFO = 6;
 const START = 0;
 const END = 1;
-const FIRST_TOKEN = 2;
+const FIRST_MARK = 2;
 const ATOMS = 3;
 const BIDI = 4;
 /** Index into the document's distinct escapers. */
@@ -167,7 +168,7 @@ const closed = new Set<number>();
 /**
  * Builds a document's segments one at a time, without intermediate part objects.
  * `add(draft)` takes a SegmentDraft; adapters that produce their parts in order can
- * instead call `begin`, then `text` / `token` / `literalToken` for each part, then
+ * instead call `begin`, then `text` / `token` / `literalMark` for each part, then
  * `commit` — pairs given this way must be complete (each open followed by its close).
  * Token numbering, literal token-like text (an atom) and the letter rule are the same
  * either way. `document()` returns the TemplateDocument.
@@ -293,21 +294,21 @@ export class DocumentBuilder {
     let last = 0;
     for (const match of value.matchAll(SEGMENT_MARK_PATTERN)) {
       if (match.index > last) this.#plainText(value.slice(last, match.index));
-      this.literalToken(ATOM, this.#escape(match[0], { first: false, last: false }), 0);
+      this.literalMark(ATOM, this.#escape(match[0], { first: false, last: false }), 0);
       last = match.index + match[0].length;
     }
     if (last < value.length) this.#plainText(value.slice(last));
   }
 
-  /** A token whose bytes are `source[start, end)`; `pair` links an OPEN to its CLOSE. */
-  token(type: number, start: number, end: number, pair: number): void {
-    if (type === ATOM) {
+  /** A segment mark whose bytes are `source[start, end)`; `pair` links an OPEN to its CLOSE. */
+  mark(kind: number, start: number, end: number, pair: number): void {
+    if (kind === ATOM) {
       const k = 2 * this.#atomCount;
       const atoms = (this.#atoms = room(this.#atoms, k + 2));
       atoms[k] = start;
       atoms[k + 1] = end;
       this.#text += atomToken(++this.#atomCount);
-    } else if (type === OPEN) {
+    } else if (kind === OPEN) {
       const k = 4 * this.#pairCount;
       const pairs = (this.#pairs = room(this.#pairs, k + 4));
       pairs[k] = start;
@@ -326,15 +327,15 @@ export class DocumentBuilder {
     }
   }
 
-  /** A token whose bytes are given literally. */
-  literalToken(type: number, bytes: string, pair: number): void {
+  /** A segment mark whose bytes are given literally. */
+  literalMark(type: number, bytes: string, pair: number): void {
     this.#literals.push(bytes);
-    this.token(type, -1, this.#literals.length - 1, pair);
+    this.mark(type, -1, this.#literals.length - 1, pair);
   }
 
-  #bytes(type: number, bytes: TokenBytes, pair: number): void {
-    if ('literal' in bytes) this.literalToken(type, bytes.literal, pair);
-    else this.token(type, bytes.start, bytes.end, pair);
+  #bytes(type: number, bytes: MarkBytes, pair: number): void {
+    if ('literal' in bytes) this.literalMark(type, bytes.literal, pair);
+    else this.mark(type, bytes.start, bytes.end, pair);
   }
 
   /**
@@ -351,7 +352,7 @@ export class DocumentBuilder {
     end = this.#end;
     const atoms = this.#atomCount;
     const numbers = 2 * atoms + 4 * this.#pairCount;
-    const firstToken = this.#tokenCount >> 1;
+    const firstMark = this.#tokenCount >> 1;
     if (numbers > 0) {
       const tokens = (this.#tokens = room(this.#tokens, this.#tokenCount + numbers));
       let n = this.#tokenCount;
@@ -373,7 +374,7 @@ export class DocumentBuilder {
     const at = INFO * index;
     info[at + START] = start;
     info[at + END] = end;
-    info[at + FIRST_TOKEN] = firstToken;
+    info[at + FIRST_MARK] = firstMark;
     info[at + ATOMS] = atoms;
     info[at + BIDI] = this.#bidiInside ? 1 : 0;
     if (this.#escape !== this.#lastEscape) {
@@ -447,11 +448,11 @@ type Aligned = readonly (string | undefined)[];
 
 /** N-1 for a string `sN` (decimal digits), else -1. */
 function idIndex(id: string): number {
-  if (id.charCodeAt(0) !== 115 /* s */ || id.length < 2 || id.length > 10) return -1;
+  if (id.charCodeAt(0) !== LOWER_S || id.length < 2 || id.length > 10) return -1;
   let n = 0;
   for (let i = 1; i < id.length; i++) {
     const c = id.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
+    if (c < DIGIT_0 || c > DIGIT_9) return -1;
     n = 10 * n + c - 48;
   }
   return n - 1;
@@ -460,15 +461,15 @@ function idIndex(id: string): number {
 /** The number in a token (`<x12/>`, `<g3>`, `</g3>`) whose digits start at `from`. */
 function tokenNumber(token: string, from: number): number {
   let n = 0;
-  for (let i = from, c = token.charCodeAt(i); c >= 48 && c <= 57; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
+  for (let i = from, c = token.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = token.charCodeAt(++i)) n = 10 * n + c - 48;
   return n;
 }
 
-/** The token table entry of `token` (`<x3/>`, `<g2>`, `</g2>`) in a segment whose tokens start at `firstToken`. */
-function tokenEntry(token: string, firstToken: number, atoms: number): number {
-  if (token.charCodeAt(1) === 120 /* x */) return firstToken + tokenNumber(token, 2) - 1;
-  if (token.charCodeAt(1) === 47 /* / */) return firstToken + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
-  return firstToken + atoms + 2 * (tokenNumber(token, 2) - 1);
+/** The token table entry of `token` (`<x3/>`, `<g2>`, `</g2>`) in a segment whose tokens start at `firstMark`. */
+function tokenEntry(token: string, firstMark: number, atoms: number): number {
+  if (token.charCodeAt(1) === LOWER_X) return firstMark + tokenNumber(token, 2) - 1;
+  if (token.charCodeAt(1) === SLASH) return firstMark + atoms + 2 * (tokenNumber(token, 3) - 1) + 1;
+  return firstMark + atoms + 2 * (tokenNumber(token, 2) - 1);
 }
 
 export class TemplateDocument implements ExtractedDocument {
@@ -644,12 +645,12 @@ export class TemplateDocument implements ExtractedDocument {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
     if (info[at + BIDI]) translated = bidiInside(translated);
-    const firstToken = info[at + FIRST_TOKEN]!;
+    const firstMark = info[at + FIRST_MARK]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
     let escape = this.#escapes[info[at + ESCAPE]!]!;
     if (escape.forSegment) {
-      const entry = (token: string): number => tokenEntry(token, firstToken, atoms);
+      const entry = (token: string): number => tokenEntry(token, firstMark, atoms);
       let ranges: readonly number[] | undefined;
       const text = segment.text;
       escape = escape.forSegment(
@@ -660,7 +661,7 @@ export class TemplateDocument implements ExtractedDocument {
           text,
           tokenStart: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
           tokenEnd: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
-          tokenRanges: () => (ranges ??= tokenRanges(text, tokens, firstToken, atoms)),
+          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
         },
         translated,
       );
@@ -675,7 +676,7 @@ export class TemplateDocument implements ExtractedDocument {
       const next = matchAt + token.length;
       if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false, offset: last }));
       first = false;
-      const k = tokenEntry(token, firstToken, atoms);
+      const k = tokenEntry(token, firstMark, atoms);
       const bytesStart = tokens[2 * k]!;
       const bytesEnd = tokens[2 * k + 1]!;
       if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
@@ -691,15 +692,15 @@ export class TemplateDocument implements ExtractedDocument {
 
 const MARK_RANGES_SCAN = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
 
-/** The source ranges of a segment's tokens (SegmentSource.tokenRanges), from its masked text and the token table. */
-function tokenRanges(text: string, tokens: Int32Array, firstToken: number, atoms: number): number[] {
+/** The source ranges of a segment's tokens (SegmentSource.markRanges), from its masked text and the token table. */
+function markRanges(text: string, tokens: Int32Array, firstMark: number, atoms: number): number[] {
   const ranges: number[] = [];
   if (!text.includes('<')) return ranges;
   const re = MARK_RANGES_SCAN;
   re.lastIndex = 0;
   let sorted = true;
   for (let match = re.exec(text); match; match = re.exec(text)) {
-    const k = tokenEntry(match[0], firstToken, atoms);
+    const k = tokenEntry(match[0], firstMark, atoms);
     if (tokens[2 * k]! < 0) continue;
     if (ranges.length > 0 && tokens[2 * k]! < ranges[ranges.length - 2]!) sorted = false;
     ranges.push(tokens[2 * k]!, tokens[2 * k + 1]!);

@@ -6,51 +6,34 @@
  * are atoms (`kbd` is translated: keys are localised, Ctrl is Strg in German); `script style pre template textarea` (and untranslatable blocks) are
  * skipped whole. Translatable attribute values are `attr` segments spliced in place.
  *
- * html-tree.ts turns htmlparser2's tokenizer events into Parser's element events,
- * html-attributes.ts reads start tags' attributes, html-sink.ts is where segments go.
+ * html/tree.ts turns htmlparser2's tokenizer events into Parser's element events,
+ * html/attributes.ts reads start tags' attributes, core/segment-sink.ts is where segments go.
  * Nothing here makes an object per event, item or attribute: a 2 MiB page has ~10⁵ of
  * each, and the allocations were most of the cost.
  */
 import { decodeHTML } from 'entities/decode';
-import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './html-text.js';
-import type { FormatAdapter } from './format.js';
-import { AttributeList, directionPatches } from './html-attributes.js';
-import { DraftCollector, maskText } from './html-sink.js';
-import type { SegmentSink } from './html-sink.js';
-import { HtmlTree } from './html-tree.js';
-import type { TagAttributes, TreeHandler } from './html-tree.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
-import type { DocumentLimits } from './limits.js';
-import type { SegmentKind } from '../segments/segment.js';
-import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from './template.js';
-import type { Patch, SegmentDraft } from './template.js';
-
-/** Elements that start and end a segment (everything not listed is phrasing). */
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup', 'dd', 'details',
-  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2',
-  'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'link', 'main', 'menu', 'meta',
-  'nav', 'noscript', 'ol', 'optgroup', 'option', 'p', 'section', 'select', 'summary', 'table', 'tbody', 'td',
-  'tfoot', 'th', 'thead', 'title', 'tr', 'ul', 'base', 'datalist', 'search', 'frame',
-]);
-/** Never translated, and never part of a segment. */
-const SKIPPED = new Set(['script', 'style', 'pre', 'template', 'textarea', 'xmp', 'plaintext']);
-/** One atomic token for the whole element (content not translated). */
-const ATOMIC = new Set([
-  'code', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'video', 'audio', 'embed',
-  'canvas', 'picture', 'area', 'source', 'track', 'param', 'meter', 'progress', 'map', 'ruby', 'iframe', 'object',
-]);
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame']);
-/** Elements whose attributes are never translated (their subtree is code or graphics). */
-const NO_ATTRS = new Set(['code', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template']);
-/** A fragment's top-level elements get `dir` for RTL targets, except these non-rendered ones. */
-const NO_DIR = new Set(['script', 'style', 'template', 'link', 'meta', 'base', 'noscript', 'br', 'wbr', 'hr', 'title']);
+import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './text.js';
+import type { FormatAdapter } from '../format.js';
+import { AttributeList, directionPatches } from './attributes.js';
+import { DraftCollector } from '../core/segment-sink.js';
+import { PlaceholderScanner } from '../core/placeholders.js';
+import type { TextRun } from '../core/placeholders.js';
+import type { SegmentSink } from '../core/segment-sink.js';
+import { ElementKind, elementKinds } from './elements.js';
+import { HtmlTree } from './tree.js';
+import type { TagAttributes, TreeHandler } from './tree.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import type { SegmentKind } from '../../segments/segment.js';
+import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
+import type { Patch, SegmentDraft } from '../core/document.js';
+import { CARRIAGE_RETURN, FORM_FEED, LINE_FEED, LOWER_H, SPACE, TAB } from '../core/char-codes.js';
 
 /** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
 function hasSpaceToCollapse(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32 ? text.charCodeAt(i + 1) === 32 : c === 9 || c === 10 || c === 13 || c === 12) return true;
+    if (c === SPACE ? text.charCodeAt(i + 1) === SPACE : c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || c === FORM_FEED) return true;
   }
   return false;
 }
@@ -60,6 +43,9 @@ function collapse(text: string): string {
   const decoded = decodeHTML(text);
   return hasSpaceToCollapse(decoded) ? decoded.replace(/[ \t\n\r\f]+/g, ' ') : decoded;
 }
+
+/** Text runs of the page: references decoded, white space shown as one space. */
+const HTML_TEXT: TextRun = { inSource: true, decode: collapse };
 
 function isNoTranslate(attribs: TagAttributes): boolean {
   const { translate, class: className } = attribs;
@@ -158,6 +144,8 @@ export interface HtmlOptions {
   readonly inMarkdown?: boolean;
   /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
   readonly limits?: DocumentLimits;
+  /** The document's placeholder scanner (markdown hands its own to the HTML inside it); a new one when omitted. */
+  readonly placeholders?: PlaceholderScanner;
 }
 
 /**
@@ -186,6 +174,7 @@ class SegmentMaker implements TreeHandler {
   #htmlTagSeen = false;
   readonly #fullDocument: boolean;
   readonly #maxDepth: number;
+  readonly #placeholders: PlaceholderScanner;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -196,6 +185,7 @@ class SegmentMaker implements TreeHandler {
   ) {
     this.#lastEnd = from;
     this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
+    this.#placeholders = options.placeholders ?? new PlaceholderScanner();
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
   }
 
@@ -207,8 +197,8 @@ class SegmentMaker implements TreeHandler {
   /** Ends the current run: its segment, then the attribute segments inside it. */
   #flush(): void {
     const run = this.#run;
-    if (run.length > 0) runSegment(this.sink, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
-    if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.source);
+    if (run.length > 0) runSegment(this.sink, this.#placeholders, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+    if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     run.next();
   }
 
@@ -216,13 +206,14 @@ class SegmentMaker implements TreeHandler {
     const start = isImplied ? this.#lastEnd : this.from + tagStart;
     const end = isImplied ? this.#lastEnd : this.from + tagEnd;
     if (!isImplied) this.#lastEnd = end;
+    const kinds = elementKinds(name);
+    const isVoid = (kinds & ElementKind.Void) !== 0;
     // Nothing here recurses, but a page nested far deeper than real ones is a hostile
     // one: refused (document_too_complex), not worked on.
-    if (this.#stack.length >= this.#maxDepth && !VOID.has(name)) throw tooComplex('element nesting', this.#maxDepth);
+    if (this.#stack.length >= this.#maxDepth && !isVoid) throw tooComplex('element nesting', this.#maxDepth);
     if (this.#hidden > 0) {
-      const isVoid = VOID.has(name);
       if (!isImplied && this.#attributesOffFrom === 0) {
-        if (isNoTranslate(attribs) || NO_ATTRS.has(name) || SKIPPED.has(name)) {
+        if (isNoTranslate(attribs) || (kinds & (ElementKind.NoAttributes | ElementKind.Skipped)) !== 0) {
           if (!isVoid) this.#attributesOffFrom = this.#hidden + 1;
         } else {
           this.#attributes.addFrom(this.source, name, start, end, attribs);
@@ -239,23 +230,22 @@ class SegmentMaker implements TreeHandler {
       if (name === 'html' && !this.#htmlTagSeen) {
         this.#htmlTagSeen = true;
         directionPatches(this.source, name, start, end, this.patches);
-      } else if (!this.#fullDocument && this.#stack.length === 0 && !NO_DIR.has(name)) {
+      } else if (!this.#fullDocument && this.#stack.length === 0 && (kinds & ElementKind.NoDirection) === 0) {
         directionPatches(this.source, name, start, end, this.patches);
       }
     }
-    const block = BLOCK.has(name) || SKIPPED.has(name);
+    const block = (kinds & (ElementKind.Block | ElementKind.Skipped)) !== 0;
     // A block's start tag ends the run before it, so its attributes come after that run's segment.
     if (block) this.#flush();
-    if (!isImplied && !noTranslate && !NO_ATTRS.has(name)) {
+    if (!isImplied && !noTranslate && (kinds & ElementKind.NoAttributes) === 0) {
       this.#attributes.addFrom(this.source, name, start, end, attribs);
-      if (block) this.#attributes.flushTo(this.sink, this.source);
+      if (block) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     }
-    const isVoid = VOID.has(name);
     let mode: Mode;
     if (block) {
-      mode = SKIPPED.has(name) || noTranslate ? 'skip' : 'block';
+      mode = (kinds & ElementKind.Skipped) !== 0 || noTranslate ? 'skip' : 'block';
       if (mode === 'block') this.#blocks.push(name);
-    } else if (isVoid || noTranslate || ATOMIC.has(name)) {
+    } else if (isVoid || noTranslate || (kinds & ElementKind.Atomic) !== 0) {
       mode = 'atomic';
     } else {
       mode = 'inline';
@@ -268,14 +258,14 @@ class SegmentMaker implements TreeHandler {
     let item = NO_ITEM;
     if (mode === 'atomic' || mode === 'skip') {
       this.#hidden = 1;
-      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && !NO_ATTRS.has(name) ? 0 : 1;
+      this.#attributesOffFrom = mode === 'atomic' && !noTranslate && (kinds & ElementKind.NoAttributes) === 0 ? 0 : 1;
     }
     else if (mode === 'inline' && end > start) item = this.#run.push(OPEN, start, end, newPairId());
     this.#stack.push(start, this.#run.id, item, mode);
   }
 
   closeTag(name: string, isImplied: boolean, tagStart: number, tagEnd: number): void {
-    if (VOID.has(name)) return;
+    if ((elementKinds(name) & ElementKind.Void) !== 0) return;
     const stack = this.#stack;
     const element = stack.pop();
     if (element < 0) return;
@@ -354,7 +344,7 @@ function wrapsNoText(source: string, run: Run, index: number): boolean {
  * it, gaps between items (bytes no event covered) are atoms, and a tag whose partner is
  * outside the segment is an atom too.
  */
-function runSegment(sink: SegmentSink, source: string, run: Run, block: string, inMarkdown: boolean): void {
+function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean): void {
   const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
@@ -391,16 +381,16 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
     const type = types[i]!;
     const s = Math.max(starts[i]!, start);
     const e = Math.min(ends[i]!, end);
-    if (s > cursor) sink.token(ATOM, cursor, s, 0);
+    if (s > cursor) sink.mark(ATOM, cursor, s, 0);
     if (type === TEXT) {
-      if (inMarkdown) textWithLineBreaks(sink, source, s, e);
-      else maskText(sink, source, s, e, collapse);
+      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e);
+      else placeholders.mask(sink, source, s, e, HTML_TEXT);
     } else if (type === ATOM) {
-      sink.token(ATOM, s, e, 0);
+      sink.mark(ATOM, s, e, 0);
     } else {
       const partner = partners[i]!;
       const paired = partner >= first && partner <= last;
-      sink.token(paired ? type : ATOM, s, e, paired ? pairs[i]! : 0);
+      sink.mark(paired ? type : ATOM, s, e, paired ? pairs[i]! : 0);
     }
     cursor = Math.max(cursor, e);
   }
@@ -408,20 +398,20 @@ function runSegment(sink: SegmentSink, source: string, run: Run, block: string, 
 }
 
 function kindOf(block: string): SegmentKind {
-  if (block.length === 2 && block.charCodeAt(0) === 104 /* h */ && block >= 'h1' && block <= 'h6') return 'heading';
+  if (block.length === 2 && block.charCodeAt(0) === LOWER_H && block >= 'h1' && block <= 'h6') return 'heading';
   return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 
 /** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
-function textWithLineBreaks(sink: SegmentSink, source: string, start: number, end: number): void {
+function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number): void {
   const raw = source.slice(start, end);
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
-    if (lineBreak.index > last) maskText(sink, source, start + last, start + lineBreak.index, collapse);
-    sink.token(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
+    if (lineBreak.index > last) placeholders.mask(sink, source, start + last, start + lineBreak.index, HTML_TEXT);
+    sink.mark(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
     last = lineBreak.index + lineBreak[0].length;
   }
-  if (last < raw.length) maskText(sink, source, start + last, end, collapse);
+  if (last < raw.length) placeholders.mask(sink, source, start + last, end, HTML_TEXT);
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import { Tokenizer } from 'htmlparser2';
 import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
+import { GREATER_THAN } from '../core/char-codes.js';
 
 /** The attribute values the adapter reads (the first occurrence wins, as in `Parser`). */
 export class TagAttributes {
@@ -282,7 +283,7 @@ export class HtmlTree implements TokenizerCallbacks {
     // Deliberately unlike `Parser`: its end index for `</b\n>` stops at the name, so the
     // `>` the tokenizer skips looked like text to the adapter and was escaped as `&gt;`
     // (DocBook pages put a line break there). The tag ends at its `>`.
-    const gt = this.#source.charCodeAt(endIndex) === 62 ? endIndex : this.#source.indexOf('>', endIndex);
+    const gt = this.#source.charCodeAt(endIndex) === GREATER_THAN ? endIndex : this.#source.indexOf('>', endIndex);
     const tagEnd = gt === -1 ? this.#source.length - 1 : gt;
     this.#endIndex = tagEnd;
     const name = this.#readTagName(start, endIndex);

@@ -16,14 +16,9 @@
  *    like the source's line did.
  */
 import { decodeHTMLStrict } from 'entities/decode';
-import type { Escaper, RunPlace, SegmentSource } from './template.js';
+import type { Escaper, RunPlace, SegmentSource } from '../core/document.js';
+import { AMPERSAND, ASCII_END, AT, BACKSLASH, BACKTICK, CARRIAGE_RETURN, COLON, EXCLAMATION, FORM_FEED, LEFT_BRACE, LEFT_BRACKET, LINE_FEED, LOWER_A, LOWER_Z, QUESTION, SLASH, SPACE, TAB, TILDE, UPPER_A, UPPER_Z, VERTICAL_TAB } from '../core/char-codes.js';
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const AMPERSAND = 38;
-const BACKSLASH = 92;
 
 /** What surrounds a character, as micromark classifies it for delimiters, plus a token or segment edge. */
 const EDGE = 0;
@@ -35,7 +30,7 @@ const OTHER = 3;
 const HEAD_LENGTH = 80;
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  return (code >= EXCLAMATION && code <= SLASH) || (code >= COLON && code <= AT) || (code >= LEFT_BRACKET && code <= BACKTICK) || (code >= LEFT_BRACE && code <= TILDE);
 }
 
 const UNICODE_WHITESPACE = /\s/;
@@ -44,8 +39,8 @@ const UNICODE_PUNCTUATION = /[\p{P}\p{S}]/u;
 const UNTRACKED = /[\p{L}\p{N}\p{M}\s\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 function classOf(code: number, char: string): number {
-  if (code < 128) {
-    if (code === SPACE || code === TAB || code === LF || code === CR || code === 11 || code === 12) return WHITESPACE;
+  if (code < ASCII_END) {
+    if (code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN || code === VERTICAL_TAB || code === FORM_FEED) return WHITESPACE;
     return isAsciiPunctuation(code) ? PUNCTUATION : OTHER;
   }
   if (UNICODE_WHITESPACE.test(char)) return WHITESPACE;
@@ -54,7 +49,7 @@ function classOf(code: number, char: string): number {
 
 /** A character whose form is kept: punctuation and symbols (not letters, digits, marks or whitespace). */
 function isTracked(code: number, char: string): boolean {
-  if (code < 128) return isAsciiPunctuation(code);
+  if (code < ASCII_END) return isAsciiPunctuation(code);
   return !UNTRACKED.test(char);
 }
 
@@ -74,16 +69,16 @@ interface SourceForms {
 }
 
 const ENTITY = /&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
-/** A line break as the segment's text holds it (markdown.ts decodeText): one `\n`. */
+/** A line break as the segment's text holds it (markdown/adapter.ts decodeText): one `\n`. */
 const SOURCE_BREAK = /[ \t]*\r?\n[ \t>]*/y;
 /** A line break in a translation, with the whitespace around it and any blank lines (which would end the paragraph). */
 const TRANSLATION_BREAK = /[ \t]*(?:\r?\n[ \t]*)+/y;
 
-/** Reads the forms of a segment's text from the source between its tokens, decoding as markdown.ts does. */
+/** Reads the forms of a segment's text from the source between its tokens, decoding as markdown/adapter.ts does. */
 function readForms(layout: SegmentSource): SourceForms {
   const forms: SourceForms = { chars: new Map(), breaks: [], heads: [] };
   const source = layout.source;
-  const tokens = layout.tokenRanges();
+  const tokens = layout.markRanges();
   let cursor = layout.start;
   for (let k = 0; k <= tokens.length; k += 2) {
     const chunkEnd = k < tokens.length ? tokens[k]! : layout.end;
@@ -96,7 +91,7 @@ function readForms(layout: SegmentSource): SourceForms {
 }
 
 /**
- * One stretch of text between tokens: decoded (as markdown.ts decodes it), with the
+ * One stretch of text between tokens: decoded (as markdown/adapter.ts decodes it), with the
  * source bytes of each unit that is not its own character, then its occurrences.
  */
 function readChunk(source: string, from: number, to: number, first: boolean, forms: SourceForms): void {
@@ -136,7 +131,7 @@ function readChunk(source: string, from: number, to: number, first: boolean, for
         }
       }
     }
-    if (code === SPACE || code === TAB || code === CR || code === LF) {
+    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED) {
       SOURCE_BREAK.lastIndex = i;
       const match = SOURCE_BREAK.exec(source);
       if (match) {
@@ -165,7 +160,7 @@ function readChunk(source: string, from: number, to: number, first: boolean, for
   for (let j = 0; j <= last; j++) {
     const code = decoded.charCodeAt(j);
     const raw = next < at.length && at[next] === j ? raws[next++]! : undefined;
-    if (code === LF) {
+    if (code === LINE_FEED) {
       // (A `&#10;` is text, not a line break.)
       if (raw !== undefined && raw.includes('\n')) {
         forms.breaks.push(raw);
@@ -173,7 +168,7 @@ function readChunk(source: string, from: number, to: number, first: boolean, for
       }
       continue;
     }
-    if (code < 128 ? !isAsciiPunctuation(code) : !isTracked(code, decoded[j]!)) continue;
+    if (code < ASCII_END ? !isAsciiPunctuation(code) : !isTracked(code, decoded[j]!)) continue;
     const char = decoded[j]!;
     const before = j === 0 ? EDGE : classOf(decoded.charCodeAt(j - 1), decoded[j - 1]!);
     const after = j === last ? EDGE : classOf(decoded.charCodeAt(j + 1), decoded[j + 1]!);
@@ -202,7 +197,7 @@ export interface MarkdownPlace {
 }
 
 const NO_FORMS: SourceForms = { chars: new Map(), breaks: [], heads: [] };
-const FIRST_TOKEN = /<\/?g\d+>|<x\d+\/>/;
+const FIRST_MARK = /<\/?g\d+>|<x\d+\/>/;
 
 /** The rendering of one translation of one segment: its runs come in order. */
 class SegmentEscape {
@@ -212,7 +207,7 @@ class SegmentEscape {
   readonly #lastClose: number;
   readonly #lastTokenStart: number;
   readonly #firstOpen: number;
-  readonly #firstTokenStart: number;
+  readonly #firstMarkStart: number;
 
   constructor(
     private readonly forms: SourceForms,
@@ -221,8 +216,8 @@ class SegmentEscape {
   ) {
     this.#lastClose = translation.lastIndexOf(']');
     this.#firstOpen = translation.indexOf('[');
-    const first = FIRST_TOKEN.exec(translation);
-    this.#firstTokenStart = first ? first.index : Infinity;
+    const first = FIRST_MARK.exec(translation);
+    this.#firstMarkStart = first ? first.index : Infinity;
     this.#lastTokenStart = Math.max(translation.lastIndexOf('<g'), translation.lastIndexOf('</g'), translation.lastIndexOf('<x'));
   }
 
@@ -234,7 +229,7 @@ class SegmentEscape {
     let force = at.first && place.lineStart ? this.#lineOpening(run, 0, 0) : -1;
     for (let i = 0; i < run.length; ) {
       const code = run.charCodeAt(i);
-      if (code === SPACE || code === TAB || code === CR || code === LF) {
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED) {
         TRANSLATION_BREAK.lastIndex = i;
         const match = TRANSLATION_BREAK.exec(run);
         if (match) {
@@ -266,7 +261,7 @@ class SegmentEscape {
       let text: string;
       if (form !== undefined && form !== char) text = form;
       else if (form !== undefined && occurrences!.around[k] === 4 * before + after && i !== force) text = char;
-      else if (i === force || !this.#safe(char, run, i, offset, before, after, at)) text = code < 128 ? `\\${char}` : char;
+      else if (i === force || !this.#safe(char, run, i, offset, before, after, at)) text = code < ASCII_END ? `\\${char}` : char;
       else text = char;
       out += text;
       i++;
@@ -283,7 +278,7 @@ class SegmentEscape {
     switch (char) {
       case '\\':
         // Before punctuation it escapes, before a line ending it breaks the line.
-        return after === OTHER || (after === WHITESPACE && next !== LF && next !== CR);
+        return after === OTHER || (after === WHITESPACE && next !== LINE_FEED && next !== CARRIAGE_RETURN);
       case '&':
         ENTITY.lastIndex = i;
         return !ENTITY.test(run);
@@ -305,10 +300,10 @@ class SegmentEscape {
       case '[':
         return offset + i > this.#lastClose && offset + i > this.#lastTokenStart;
       case ']':
-        return offset + i < this.#firstOpen && offset + i < this.#firstTokenStart;
+        return offset + i < this.#firstOpen && offset + i < this.#firstMarkStart;
       case '<':
         // An HTML tag, comment, instruction or autolink starts with one of these.
-        return !(after === EDGE || (next >= 65 && next <= 90) || (next >= 97 && next <= 122) || next === 47 || next === 33 || next === 63);
+        return !(after === EDGE || (next >= UPPER_A && next <= UPPER_Z) || (next >= LOWER_A && next <= LOWER_Z) || next === SLASH || next === EXCLAMATION || next === QUESTION);
       case '|':
         return !this.place.table;
       case '#':

@@ -9,11 +9,12 @@
  */
 import { Tokenizer } from 'marked';
 import type { Token, Tokens } from 'marked';
+import { ASTERISK, DASH, DELETE, DIGIT_0, DIGIT_1, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, LOWER_A, LOWER_Z, PLUS, RIGHT_PAREN, SPACE, TAB, UPPER_A, UPPER_Z } from '../core/char-codes.js';
 
 /** The end of the run of ASCII digits at `from`. */
 function digitRun(text: string, from: number): number {
   let i = from;
-  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  while (i < text.length && text.charCodeAt(i) >= DIGIT_0 && text.charCodeAt(i) <= DIGIT_9) i++;
   return i;
 }
 
@@ -22,7 +23,6 @@ const ORDERED = /^\d{1,9}[.)](?:[ \t]|$)/;
 /** marked's `listIsTask`. */
 const TASK = /^\[[ xX]\][ \t]+\S/;
 const WHITESPACE = /\s/;
-const GREATER = 62;
 /** `-`, `*`, `+`. */
 const BULLETS = new Set([45, 42, 43]);
 const BLANK_OR_END = /^(?:[ \t]|$)/;
@@ -37,14 +37,14 @@ export class ListTokenizer extends Tokenizer {
     const first = src.charCodeAt(0);
     let ordered = false;
     let delimiter = 0;
-    if (first >= 48 && first <= 57) {
+    if (first >= DIGIT_0 && first <= DIGIT_9) {
       const digits = digitRun(src, 0);
       delimiter = src.charCodeAt(digits);
-      if (digits > 9 || (delimiter !== 46 && delimiter !== 41)) return undefined;
+      if (digits > 9 || (delimiter !== DOT && delimiter !== RIGHT_PAREN)) return undefined;
       // After a list item's text, only a list starting at 1 interrupts it (marked: listInterruptsParagraph).
-      if (this.lexer.state.lastToken?.type === 'text' && !(digits === 1 && first === 49)) return undefined;
+      if (this.lexer.state.lastToken?.type === 'text' && !(digits === 1 && first === DIGIT_1)) return undefined;
       ordered = true;
-    } else if (first !== 45 && first !== 42 && first !== 43) return undefined;
+    } else if (first !== DASH && first !== ASTERISK && first !== PLUS) return undefined;
     const lexer = this.lexer;
     const items: Tokens.ListItem[] = [];
     let loose = false;
@@ -63,12 +63,12 @@ export class ListTokenizer extends Tokenizer {
       // Empty lines after it (a line of spaces or tabs is not simple).
       let next = lineEnd < src.length ? lineEnd + 1 : lineEnd;
       let blank = 0;
-      while (src.charCodeAt(next) === 10) {
+      while (src.charCodeAt(next) === LINE_FEED) {
         blank++;
         next++;
       }
       const c = src.charCodeAt(next);
-      if (c === 32 || c === 9) return undefined;
+      if (c === SPACE || c === TAB) return undefined;
       let last = next >= src.length;
       if (!last && this.#marker(src, next, ordered, ordered ? delimiter : first) === -2) {
         // Anything else at column 0 ends the list after an empty line; right after an item
@@ -116,24 +116,24 @@ export class ListTokenizer extends Tokenizer {
   #marker(src: string, pos: number, ordered: boolean, marker: number): number {
     if (!ordered) {
       if (src.charCodeAt(pos) !== marker) return -2;
-      return src.charCodeAt(pos + 1) === 32 ? pos + 2 : -1;
+      return src.charCodeAt(pos + 1) === SPACE ? pos + 2 : -1;
     }
     const digits = digitRun(src, pos) - pos;
     if (digits === 0 || digits > 9 || src.charCodeAt(pos + digits) !== marker) return -2;
-    return src.charCodeAt(pos + digits + 1) === 32 ? pos + digits + 2 : -1;
+    return src.charCodeAt(pos + digits + 1) === SPACE ? pos + digits + 2 : -1;
   }
 
   /** The block tokens of one item's content line (one text token), or undefined if it is anything else. */
   #content(content: string): Token[] | undefined {
     const c = content.charCodeAt(0);
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && !WHITESPACE.test(content[0]!))) {
+    if ((c >= UPPER_A && c <= UPPER_Z) || (c >= LOWER_A && c <= LOWER_Z) || (c > DELETE && !WHITESPACE.test(content[0]!))) {
       // No block construct starts with a letter.
       return [{ type: 'text', raw: content, text: content, tokens: [] } as Tokens.Text];
     }
-    if (Number.isNaN(c) || c === 32 || c === 9 || ORDERED.test(content) || TASK.test(content)) return undefined;
+    if (Number.isNaN(c) || c === SPACE || c === TAB || ORDERED.test(content) || TASK.test(content)) return undefined;
     // A nested container is never one text token. Lexing it here and then again in
     // marked's list() doubled the work per level: `- - - … x` took 2^depth.
-    if (c === GREATER || (BULLETS.has(c) && BLANK_OR_END.test(content.slice(1, 2)))) return undefined;
+    if (c === GREATER_THAN || (BULLETS.has(c) && BLANK_OR_END.test(content.slice(1, 2)))) return undefined;
     // Anything else is classified by marked itself (as its list() does, not at top level).
     const lexer = this.lexer;
     lexer.state.top = false;
