@@ -19,6 +19,10 @@ export interface JobRequest {
   readonly format?: Format;
   readonly source?: string;
   readonly model: PublicModel;
+  /** Present (false) only when the request opted out of translation memory. */
+  readonly memory?: false;
+  /** The glossary to apply, as given; its current version applies when the job runs. */
+  readonly glossary_id?: string;
 }
 
 /** Transient failures are retried this many times in all (docs/contract.md §3.11). */
@@ -49,6 +53,8 @@ export async function insertJob(
         input_tokens: null,
         output_tokens: null,
         error: null,
+        cached_segments: null,
+        glossary_misses: null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -93,7 +99,15 @@ export async function renewLease(db: Db, jobId: string, workerId: string, leaseM
  */
 export async function completeJob(
   db: Db,
-  options: { job: JobRow; workerId: string; translations: Record<string, string>; usage: Usage; now: number },
+  options: {
+    job: JobRow;
+    workerId: string;
+    translations: Record<string, string>;
+    usage: Usage;
+    /** Pairs served from memory, and glossary misses (undefined: no glossary applied); default none. */
+    memory?: { cachedSegments: number; glossaryMisses: number | undefined };
+    now: number;
+  },
 ): Promise<boolean> {
   const { job, workerId, usage, now } = options;
   return db.transaction().execute(async (trx) => {
@@ -104,6 +118,8 @@ export async function completeJob(
         result: JSON.stringify(options.translations),
         input_tokens: usage.inputTokens,
         output_tokens: usage.outputTokens,
+        cached_segments: options.memory?.cachedSegments ?? 0,
+        glossary_misses: options.memory?.glossaryMisses ?? null,
         completed_at: now,
         updated_at: now,
         locked_by: null,

@@ -9,6 +9,7 @@ import { ServiceError } from '../errors.js';
 import type { TranslateInput } from '../translation/requests.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
+import { workContext } from '../translation/work-context.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
@@ -29,7 +30,14 @@ export type JobView =
       updated_at: string;
       completed_at: string;
       translations: Record<string, string>;
-      usage: { input_tokens: number; output_tokens: number; total_tokens: number; model: string };
+      usage: {
+        input_tokens: number;
+        output_tokens: number;
+        total_tokens: number;
+        model: string;
+        cached_segments: number;
+        glossary_misses?: number;
+      };
     }
   | { job_id: string; status: 'failed'; error: string };
 
@@ -43,6 +51,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function submitJob(deps: JobServiceDeps, user: User, input: TranslateInput): Promise<JobRow> {
   if (input.format === 'json') assertParsesAsJson(input.content);
+  // An unknown glossary answers 404 now, not as a failed job later.
+  await workContext(deps, user.id, input);
   assertModelAccess(user, input.model);
   const { db } = deps.database;
   const jobId = newJobId();
@@ -53,6 +63,8 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
     model: input.model,
     ...(input.format ? { format: input.format } : {}),
     ...(input.source ? { source: input.source.code } : {}),
+    ...(input.memory ? {} : { memory: false as const }),
+    ...(input.glossaryId !== undefined ? { glossary_id: input.glossaryId } : {}),
   };
   let job: JobRow;
   try {
@@ -95,7 +107,14 @@ export async function getJobView(deps: JobServiceDeps, user: User, id: string, l
         updated_at,
         completed_at: iso(job.completed_at ?? job.updated_at),
         translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
-        usage: { input_tokens: input, output_tokens: output, total_tokens: input + output, model: job.model },
+        usage: {
+          input_tokens: input,
+          output_tokens: output,
+          total_tokens: input + output,
+          model: job.model,
+          cached_segments: Number(job.cached_segments ?? 0),
+          ...(job.glossary_misses !== null ? { glossary_misses: Number(job.glossary_misses) } : {}),
+        },
       };
     }
     case 'failed':

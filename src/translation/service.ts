@@ -12,6 +12,7 @@ import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
+import { workContext, type WorkContext } from './work-context.js';
 import {
   prepareDocument,
   prepareDocuments,
@@ -31,6 +32,8 @@ export interface TranslationServiceDeps extends ReservationDeps {
 export interface BatchTranslation {
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
   readonly usage: TokenUsage;
+  readonly cachedSegments: number;
+  readonly glossaryMisses: number;
 }
 
 export async function translateForUser(
@@ -39,6 +42,7 @@ export async function translateForUser(
   input: TranslateInput,
   signal: AbortSignal,
 ): Promise<DocumentTranslation> {
+  const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
     assertModelAccess(user, input.model);
@@ -52,6 +56,7 @@ export async function translateForUser(
           ...(input.source ? { source: input.source } : {}),
           engine: deps.engines[input.model],
           signal,
+          ...context,
         }),
       );
       logWork(deps, 'translation done', {
@@ -60,6 +65,7 @@ export async function translateForUser(
         started,
         usage: result.usage,
         calls: result.calls,
+        cachedSegments: result.cachedSegments,
       });
       return { value: result, usage: result.usage };
     });
@@ -74,9 +80,10 @@ export async function translateBatchForUser(
   input: BatchInput,
   signal: AbortSignal,
 ): Promise<BatchTranslation> {
+  const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocuments(input.items, deps.documents);
   try {
-    return await translatePreparedBatch(deps, user, input, prepared, signal);
+    return await translatePreparedBatch(deps, user, input, prepared, signal, context);
   } finally {
     for (const document of prepared) document.release();
   }
@@ -88,6 +95,7 @@ async function translatePreparedBatch(
   input: BatchInput,
   prepared: readonly PreparedDocument[],
   signal: AbortSignal,
+  context: WorkContext,
 ): Promise<BatchTranslation> {
   assertModelAccess(user, input.model);
   const estimate = estimateBatchTokens(
@@ -104,6 +112,7 @@ async function translatePreparedBatch(
         ...(input.source ? { source: input.source } : {}),
         engine: deps.engines[input.model],
         signal,
+        ...context,
       }),
     );
     logWork(deps, 'batch translation done', {
@@ -112,10 +121,13 @@ async function translatePreparedBatch(
       started,
       usage: result.usage,
       calls: result.calls,
+      cachedSegments: result.cachedSegments,
     });
     const value = {
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
+      cachedSegments: result.cachedSegments,
+      glossaryMisses: result.glossaryMisses,
     };
     return { value, usage: result.usage };
   });
@@ -125,7 +137,7 @@ async function translatePreparedBatch(
 function logWork(
   deps: TranslationServiceDeps,
   message: string,
-  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number },
+  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number; cachedSegments: number },
 ): void {
   const { usage } = work;
   deps.logger.info(
@@ -133,6 +145,7 @@ function logWork(
       documents: work.documents,
       targets: work.targets,
       modelCalls: work.calls,
+      cachedSegments: work.cachedSegments,
       inputTokens: usage.inputTokens,
       cachedInputTokens: usage.cachedInputTokens ?? 0,
       ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),

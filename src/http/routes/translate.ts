@@ -5,6 +5,7 @@ import { abortOnClientClose } from '../abort-on-close.js';
 import { userOf } from '../plugins/auth.js';
 import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
 import type { ProtectedHooks } from '../app.js';
+import { memoryUsage } from '../schemas/memory-usage.js';
 
 export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -19,6 +20,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           output_tokens: outputTokens,
           total_tokens: inputTokens + outputTokens,
           model: input.model,
+          ...memoryUsage(result, input.glossaryId),
           ...(result.detection
             ? { detected_format: result.detection.format, detection_confidence: result.detection.confidence }
             : {}),
@@ -37,6 +39,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           input_tokens: inputTokens,
           output_tokens: outputTokens,
           model: input.model,
+          ...memoryUsage(result, input.glossaryId),
         },
       };
     });
