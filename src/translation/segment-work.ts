@@ -5,7 +5,14 @@
  * model calls (plan.ts) — so a segment found in memory is never sent and costs nothing.
  * Every validated answer is saved to memory as its call returns (docs/memory.md).
  */
-import { EngineError, type EngineLanguage, type EngineSegment, type GlossaryTerm, type TokenUsage } from '../engines/engine.js';
+import {
+  EngineError,
+  type EngineLanguage,
+  type EngineSegment,
+  type GlossaryTerm,
+  type TokenUsage,
+  type TranslationEngine,
+} from '../engines/engine.js';
 import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
@@ -30,7 +37,7 @@ export interface SegmentWork {
   readonly glossaryMisses: number;
 }
 
-interface UniqueSegment {
+export interface UniqueSegment {
   /** As the engine sees it: do-not-translate terms are extra `<xN/>` marks. */
   readonly segment: EngineSegment;
   readonly format: Format;
@@ -43,7 +50,7 @@ interface UniqueSegment {
 }
 
 /** A (target, unique segment) pair by index. */
-interface Pair {
+export interface Pair {
   readonly target: number;
   readonly unique: number;
 }
@@ -54,22 +61,7 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
   const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
-  const keys = memory
-    ? engineTargets.map((target) =>
-        unique.map((entry) =>
-          memoryKey({
-            text: entry.segment.text,
-            format: entry.format,
-            singleLine: entry.segment.singleLine === true,
-            source: options.source?.code,
-            target: target.code,
-            engine: engine.id,
-            promptVersion: PROMPT_VERSION,
-            glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
-          }),
-        ),
-      )
-    : undefined;
+  const keys = memory ? memoryKeys(unique, engineTargets, options) : undefined;
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
@@ -157,8 +149,31 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
   };
 }
 
+/** Each unique segment's memory key per target: target → unique segment → key. */
+export function memoryKeys(
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary'>,
+): string[][] {
+  const { glossary } = options;
+  return engineTargets.map((target) =>
+    unique.map((entry) =>
+      memoryKey({
+        text: entry.segment.text,
+        format: entry.format,
+        singleLine: entry.segment.singleLine === true,
+        source: options.source?.code,
+        target: target.code,
+        engine: options.engine.id,
+        promptVersion: PROMPT_VERSION,
+        glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
+      }),
+    ),
+  );
+}
+
 /** Identical segments are translated once: by format, line rule and text. */
-function distinctSegments(
+export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
 ): { unique: UniqueSegment[]; positions: number[][] } {
@@ -202,40 +217,12 @@ interface CallContext {
   readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
 }
 
-/**
- * Plans `pairs` into model calls and runs them up to the engine's slots. Targets that
- * need the same segments are planned together (the usual case: all of them, or all of
- * them for the few changed segments); targets that need different ones apart.
- */
+/** Plans `pairs` into model calls (planCalls) and runs them up to the engine's slots. */
 async function callModels(pairs: readonly Pair[], context: CallContext): Promise<void> {
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const needed = new Map<number, number[]>();
-  for (const { target, unique: u } of pairs) {
-    if (!needed.has(target)) needed.set(target, []);
-    needed.get(target)!.push(u);
-  }
-  const groups = new Map<string, { segments: number[]; targets: EngineLanguage[] }>();
-  for (const [target, segments] of needed) {
-    segments.sort((a, b) => a - b);
-    const signature = segments.join(',');
-    if (!groups.has(signature)) groups.set(signature, { segments, targets: [] });
-    groups.get(signature)!.targets.push(engineTargets[target]!);
-  }
-
-  const calls: { chunk: Chunk; format: Format }[] = [];
-  for (const group of groups.values()) {
-    const entries = group.segments.map((u) => unique[u]!);
-    for (const format of new Set(entries.map((entry) => entry.format))) {
-      const ofFormat = entries.filter((entry) => entry.format === format);
-      const tokensById = new Map(ofFormat.map((entry) => [entry.segment, entry.tokens]));
-      const segments = ofFormat.map((entry) => entry.segment);
-      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment) ?? countTokens(segment.text));
-      for (const chunk of chunks) calls.push({ chunk, format });
-    }
-  }
-
+  const calls = planCalls(pairs, unique, engineTargets, engine);
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
   await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
@@ -271,6 +258,45 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
     for (const { target, unique: u, text } of validated) done[target]![u] = text;
     await remember(validated, context);
   });
+}
+
+/**
+ * The model calls for `pairs`: targets that need the same segments are planned together
+ * (the usual case: all of them, or all of them for the few changed segments), targets
+ * that need different ones apart, and each group by format.
+ */
+export function planCalls(
+  pairs: readonly Pair[],
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  engine: TranslationEngine,
+): { chunk: Chunk; format: Format }[] {
+  const needed = new Map<number, number[]>();
+  for (const { target, unique: u } of pairs) {
+    if (!needed.has(target)) needed.set(target, []);
+    needed.get(target)!.push(u);
+  }
+  const groups = new Map<string, { segments: number[]; targets: EngineLanguage[] }>();
+  for (const [target, segments] of needed) {
+    segments.sort((a, b) => a - b);
+    const signature = segments.join(',');
+    if (!groups.has(signature)) groups.set(signature, { segments, targets: [] });
+    groups.get(signature)!.targets.push(engineTargets[target]!);
+  }
+
+  const calls: { chunk: Chunk; format: Format }[] = [];
+  for (const group of groups.values()) {
+    const entries = group.segments.map((u) => unique[u]!);
+    for (const format of new Set(entries.map((entry) => entry.format))) {
+      const ofFormat = entries.filter((entry) => entry.format === format);
+      const tokensById = new Map(ofFormat.map((entry) => [entry.segment, entry.tokens]));
+      const segments = ofFormat.map((entry) => entry.segment);
+      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment) ?? countTokens(segment.text));
+      for (const chunk of chunks) calls.push({ chunk, format });
+    }
+  }
+
+  return calls;
 }
 
 /** Saves a call's validated translations and hands them to the requests waiting for them. */

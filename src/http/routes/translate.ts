@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { estimateForUser } from '../../translation/estimate-request.js';
 import { translateBatchForUser, translateForUser } from '../../translation/service.js';
 import { abortOnClientClose } from '../abort-on-close.js';
 import { userOf } from '../plugins/auth.js';
@@ -25,6 +26,19 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
             ? { detected_format: result.detection.format, detection_confidence: result.detection.confidence }
             : {}),
         },
+      };
+    });
+
+    // Not rate limited: an estimate makes no model call and charges nothing.
+    app.post('/translate/estimate', { onRequest: hooks.authenticated }, async (request) => {
+      const estimate = await estimateForUser(deps, userOf(request), parseTranslateBody(request.body));
+      return {
+        input_tokens: estimate.inputTokens,
+        output_tokens: estimate.outputTokens,
+        total_tokens: estimate.inputTokens + estimate.outputTokens,
+        cached_segments: estimate.cachedSegments,
+        model_calls: estimate.modelCalls,
+        precheck: { passes: estimate.precheck.passes, tokens_remaining: estimate.precheck.tokensRemaining },
       };
     });
 
