@@ -5,7 +5,7 @@
  * case — anything stricter would reject a translation whose grammar capitalises it.
  */
 import type { EngineLanguage, EngineSegment, GlossaryTerm } from './engine.js';
-import { containsTerm, findTerms } from '../segments/terms.js';
+import { containsTerm, TermMatcher } from '../segments/terms.js';
 
 export interface GlossaryMiss {
   readonly lang: string;
@@ -17,8 +17,8 @@ export interface GlossaryMiss {
 /** The entries whose term occurs in some segment, once each, in glossary order. */
 export function termsIn(segments: readonly EngineSegment[], glossary: readonly GlossaryTerm[]): GlossaryTerm[] {
   const found = new Set<number>();
-  const terms = glossary.map((entry) => entry.term);
-  for (const segment of segments) for (const match of findTerms(segment.text, terms, { ignoreCase: true })) found.add(match.term);
+  const matcher = new TermMatcher(glossary.map((entry) => entry.term), { ignoreCase: true });
+  for (const segment of segments) for (const match of matcher.find(segment.text)) found.add(match.term);
   return [...found].sort((a, b) => a - b).map((index) => glossary[index]!);
 }
 
@@ -30,9 +30,9 @@ export function glossaryMisses(
   done: ReadonlyMap<string, ReadonlyMap<string, string>>,
 ): GlossaryMiss[] {
   const misses: GlossaryMiss[] = [];
-  const terms = glossary.map((entry) => entry.term);
+  const matcher = new TermMatcher(glossary.map((entry) => entry.term), { ignoreCase: true });
   for (const segment of segments) {
-    const entries = [...new Set(findTerms(segment.text, terms, { ignoreCase: true }).map((match) => match.term))].map((i) => glossary[i]!);
+    const entries = [...new Set(matcher.find(segment.text).map((match) => match.term))].map((i) => glossary[i]!);
     if (entries.length === 0) continue;
     for (const target of targets) {
       const translated = done.get(target.code)?.get(segment.id);

@@ -19,7 +19,7 @@ import type { AppliedGlossary } from '../glossaries/glossary.js';
 import { memoryKey } from '../memory/key.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/user-memory.js';
 import { markProblem } from '../segments/segment.js';
-import { findTerms, protectTerms } from '../segments/terms.js';
+import { protectTerms, TermMatcher } from '../segments/terms.js';
 import { countTokens } from '../tokens.js';
 import { planChunks, type Chunk } from './plan.js';
 import type { PreparedDocument } from './prepared-document.js';
@@ -179,7 +179,9 @@ export function distinctSegments(
 ): { unique: UniqueSegment[]; positions: number[][] } {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
-  const sourceTerms = glossary?.entries.map((entry) => entry.term) ?? [];
+  // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
+  const protectedTerms = glossary ? new TermMatcher(glossary.doNotTranslate, { ignoreCase: false }) : undefined;
+  const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
   const positions = documents.map((document) =>
     document.segments.map((segment, i) => {
       const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
@@ -187,9 +189,9 @@ export function distinctSegments(
       if (index === undefined) {
         index = unique.length;
         uniqueIndex.set(key, index);
-        const guarded = glossary ? protectTerms(segment.text, glossary.doNotTranslate) : undefined;
+        const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(segment.text, protectedTerms) : undefined;
         const text = guarded?.text ?? segment.text;
-        const found = sourceTerms.length > 0 ? new Set(findTerms(text, sourceTerms, { ignoreCase: true }).map((m) => m.term)) : undefined;
+        const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(text).map((m) => m.term)) : undefined;
         unique.push({
           segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}) },
           format: document.format,
