@@ -5,10 +5,10 @@
  */
 import type { Db } from '../db/database.js';
 
-/** Keys per statement: well under SQLite's and PostgreSQL's parameter limits. */
-const KEYS_PER_QUERY = 500;
-/** Rows per insert (5 parameters each). */
-const ROWS_PER_INSERT = 200;
+/** Keys per statement: well under the parameter limits (SQLite 32,766, PostgreSQL 65,535); fewer statements for large documents. */
+const KEYS_PER_QUERY = 5_000;
+/** Rows per insert (5 parameters each: 10,000 per statement, under both limits). */
+const ROWS_PER_INSERT = 2_000;
 /** last_used_at is refreshed at most this often, so a hit is usually a read only. */
 const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
 
