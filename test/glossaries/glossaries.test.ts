@@ -268,6 +268,24 @@ for (const backend of testBackends()) {
         assert.equal(view.translations.de, `${pseudoTranslate('Close the ', false)}Konto`);
         assert.equal(view.usage.glossary_misses, 0);
         assert.equal(view.usage.cached_segments, 0);
+
+        // A glossary deleted between submission and run fails the job in plain words.
+        const doomed = await create(auth);
+        await worker.stop(5_000);
+        const queued = json(await call('POST', '/v1/jobs', auth, { content: 'Late job', targets: ['de'], glossary_id: doomed }));
+        assert.equal((await call('DELETE', `/v1/glossaries/${doomed}`, auth)).statusCode, 204);
+        const second = createJobWorker(t.services);
+        await second.start();
+        try {
+          await once(second, 'job:fail');
+        } finally {
+          await second.stop(5_000);
+        }
+        assert.deepEqual(json(await call('GET', `/v1/jobs/${queued.job_id}`, auth)), {
+          job_id: queued.job_id,
+          status: 'failed',
+          error: 'no glossary with this id',
+        });
       } finally {
         await worker.stop(5_000);
       }

@@ -193,6 +193,12 @@ for (const backend of testBackends()) {
         assert.equal(mixed.usage.cached_segments, 1);
         assert.equal(mixed.usage.input_tokens, countTokens('Job text three.'));
         assert.equal(mixed.translations.fr, `${pseudoTranslate('Job text one.', false)}\n\n${pseudoTranslate('Job text three.', false)}`);
+
+        const optedOut = json(await post(auth, '/v1/jobs', { content: 'Job text one.', targets: ['fr'], format: 'plain', memory: false })).job_id as string;
+        while (!completed.has(optedOut)) await once(worker, 'job:complete');
+        const paid = await view(optedOut);
+        assert.equal(paid.usage.cached_segments, 0);
+        assert.equal(paid.usage.input_tokens, countTokens('Job text one.'));
       } finally {
         await worker.stop(5_000);
       }
