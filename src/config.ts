@@ -53,6 +53,8 @@ export interface Config {
   readonly jobLeaseMs: number;
   readonly shutdownGraceMs: number;
   readonly jobRetentionMs: number;
+  /** Translation-memory entries unused this long are deleted (TRANSLATION_MEMORY_DAYS). */
+  readonly translationMemoryMs: number;
   readonly logLevel: string;
   /** How much structure one document may carry before it is refused (422 document_too_complex). */
   readonly documentLimits: DocumentLimits;
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: integer('JOB_LEASE_SECONDS', 60, 3, 86_400) * SECOND,
     shutdownGraceMs: integer('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600) * SECOND,
     jobRetentionMs: integer('JOB_RETENTION_DAYS', 30, 1, 36_500) * DAY,
+    translationMemoryMs: integer('TRANSLATION_MEMORY_DAYS', 180, 1, 36_500) * DAY,
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     documentLimits: {
       maxNestingDepth: integer('MAX_NESTING_DEPTH', DEFAULT_DOCUMENT_LIMITS.maxNestingDepth, 8, 100_000),

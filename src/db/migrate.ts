@@ -5,10 +5,14 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/001-initial.js';
 import * as jobQueueCounts from './migrations/002-job-queue-counts.js';
+import * as translationMemory from './migrations/003-translation-memory.js';
+import * as glossaries from './migrations/004-glossaries.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-job-queue-counts': jobQueueCounts,
+  '003-translation-memory': translationMemory,
+  '004-glossaries': glossaries,
 };
 
 const provider: MigrationProvider = {

@@ -69,6 +69,35 @@ export interface JobsTable {
   output_tokens: number | null;
   /** Failed: a human-readable message. */
   error: string | null;
+  /** Completed: segment × target pairs served from translation memory (null before migration 003). */
+  cached_segments: number | null;
+  /** Completed with a glossary: required terms the answer still missed after its repair. */
+  glossary_misses: number | null;
+}
+
+/** A user's validated segment translations, by a sha256 of everything that shaped them (src/memory/key.ts). */
+export interface TranslationMemoryTable {
+  user_id: string;
+  entry_key: string;
+  translation: string;
+  created_at: number;
+  /** Refreshed on use (at most daily); rows unused for TRANSLATION_MEMORY_DAYS are deleted. */
+  last_used_at: number;
+}
+
+export interface GlossariesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  source: string;
+  version: number;
+  /** JSON: [{term, translations: {code: text}}]. */
+  entries: string;
+  /** JSON: [term]. */
+  do_not_translate: string;
+  entry_count: number;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Live (pending or processing) jobs per creation-time bucket; see jobs/queue-counts.ts. */
@@ -88,4 +117,6 @@ export interface DatabaseSchema {
   token_reservations: TokenReservationsTable;
   jobs: JobsTable;
   job_queue_counts: JobQueueCountsTable;
+  translation_memory: TranslationMemoryTable;
+  glossaries: GlossariesTable;
 }

@@ -41,6 +41,18 @@ export interface TranslateChunkInput {
    * a caller each count as their own.
    */
   readonly caller?: object;
+  /**
+   * Glossary entries whose term occurs in this call's segments: each target's answer
+   * must use the entry's translation for that target. Absent or empty: no glossary.
+   */
+  readonly glossary?: readonly GlossaryTerm[];
+}
+
+/** A required translation: `term` (source text, matched ignoring case) → per target code, the words to use. */
+export interface GlossaryTerm {
+  readonly term: string;
+  /** Canonical target code → required translation; a target without one is free. */
+  readonly translations: Readonly<Record<string, string>>;
 }
 
 export interface TokenUsage {
@@ -60,6 +72,8 @@ export interface ChunkTranslation {
   readonly usage: TokenUsage;
   /** Model calls that returned an answer (repairs included); absent for engines without calls. */
   readonly calls?: number;
+  /** Segment × target pairs whose answer still lacks a required glossary term after the repair round. */
+  readonly glossaryMisses?: number;
 }
 
 /** Per-call limits the call planner (translation/plan.ts) must respect. */

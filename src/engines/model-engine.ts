@@ -19,6 +19,10 @@
  * every target still pending for some segment, as unnumbered lines (prompt.ts); pairs
  * that come back for combinations already accepted are ignored. The repair's fix
  * entries point at lines by their position in the repair message itself.
+ * Glossary terms: an answer that passes every check but lacks a required glossary
+ * translation gets one more repair round for those pairs only (glossary-check.ts);
+ * what still lacks it is accepted and counted in `glossaryMisses`, since inflection may
+ * rightly change the word.
  * Each model call is itself retried on transport faults (retry.ts) and runs under the
  * provider's shared concurrency cap (provider-limit.ts), which serves the chunk's
  * `caller` in turn with the other callers. The answer schema lists every target of the
@@ -42,6 +46,7 @@ import { ProviderCallError } from './provider-http.js';
 import { providerLimit, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
 import { checkAnswer, type AnswerProblem, type ProblemKind } from './validate.js';
+import { glossaryMisses, termsIn, type GlossaryMiss } from './glossary-check.js';
 
 export interface ModelEngineOptions {
   readonly client: ModelClient;
@@ -110,15 +115,49 @@ export class ModelEngine implements TranslationEngine {
     }
 
     if (chunk.targets.every((target) => segments.every((segment) => !isPending(target.code, segment.id)))) {
+      const misses = chunk.glossary?.length ? await this.repairGlossary(chunk, segments, done, usage) : 0;
       const translations = new Map(
         chunk.targets.map((target) => [
           target.code,
           new Map(chunk.segments.map((segment, index) => [segment.id, done.get(target.code)!.get(String(index + 1))!])),
         ]),
       );
-      return { translations, usage: usageOf(usage), calls: usage.calls };
+      return { translations, usage: usageOf(usage), calls: usage.calls, ...(misses > 0 ? { glossaryMisses: misses } : {}) };
     }
     throw new EngineError(answerFailureMessage(problems), true);
+  }
+
+  /**
+   * One repair call for the pairs whose answer lacks a required glossary translation;
+   * a repaired answer that passes every check replaces the first. Returns the pairs
+   * still lacking one.
+   */
+  private async repairGlossary(
+    chunk: TranslateChunkInput,
+    segments: readonly EngineSegment[],
+    done: Map<string, Map<string, string>>,
+    usage: CallTally,
+  ): Promise<number> {
+    const glossary = chunk.glossary ?? [];
+    const misses = glossaryMisses(segments, chunk.targets, glossary, done);
+    if (misses.length === 0) return 0;
+    const missed = (lang: string, id: string): boolean => misses.some((miss) => miss.lang === lang && miss.id === id);
+    const targets = chunk.targets.filter((target) => misses.some((miss) => miss.lang === target.code));
+    const lines = segments.filter((segment) => misses.some((miss) => miss.id === segment.id));
+    let answer: ModelAnswer;
+    try {
+      answer = await this.call(chunk, lines, targets, usage, glossaryFixes(misses, lines, done));
+    } catch (error) {
+      // The answers are valid already: a failed repair keeps them rather than failing the chunk.
+      if (chunk.signal?.aborted) throw error;
+      return misses.length;
+    }
+    const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
+    const check = checkAnswer(answerValue, lines, targets.map((target) => target.code), answer.truncated);
+    for (const [lang, byId] of check.accepted) {
+      for (const [id, text] of byId) if (missed(lang, id)) done.get(lang)!.set(id, text);
+    }
+    return glossaryMisses(segments, chunk.targets, glossary, done).length;
   }
 
   /** One model call (with transport retries) for `segments` × `targets`; adds its usage. */
@@ -129,8 +168,15 @@ export class ModelEngine implements TranslationEngine {
     usage: CallTally,
     fix?: readonly FixRequest[],
   ): Promise<ModelAnswer> {
+    const glossary = chunk.glossary?.length ? termsIn(segments, chunk.glossary) : [];
     const user = buildUserParts(
-      { segments, targets, format: chunk.format, ...(chunk.source ? { source: chunk.source } : {}) },
+      {
+        segments,
+        targets,
+        format: chunk.format,
+        ...(chunk.source ? { source: chunk.source } : {}),
+        ...(glossary.length > 0 ? { glossary } : {}),
+      },
       fix,
     );
     const schema = answerSchema((chunk.requestTargets ?? chunk.targets).map((target) => target.code));
@@ -187,6 +233,17 @@ function fixRequests(problems: readonly AnswerProblem[], lines: readonly EngineS
       ...(previous !== undefined ? { previous } : {}),
     };
   });
+}
+
+/** The repair's fix list for glossary misses: one entry per pair, naming the terms and their required translations. */
+function glossaryFixes(misses: readonly GlossaryMiss[], lines: readonly EngineSegment[], done: Map<string, Map<string, string>>): FixRequest[] {
+  const lineOf = new Map(lines.map((segment, index) => [segment.id, index + 1]));
+  return misses.map((miss) => ({
+    lang: miss.lang,
+    line: lineOf.get(miss.id)!,
+    problem: `use the glossary: ${miss.terms.map((term) => `"${term.term}" → "${term.required}"`).join(', ')}`,
+    previous: done.get(miss.lang)!.get(miss.id)!,
+  }));
 }
 
 const ANSWER_FAILURES: readonly [ProblemKind, string][] = [

@@ -25,11 +25,11 @@
  * target — is discussed in docs/decisions/0005-unnumbered-segment-lines.md. No open maps
  * in the schema, so OpenAI strict mode and Anthropic tool input accept it.
  */
-import type { EngineLanguage, EngineSegment } from './engine.js';
+import type { EngineLanguage, EngineSegment, GlossaryTerm } from './engine.js';
 import type { Format } from '../segments/format-name.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-11-v4';
+export const PROMPT_VERSION = 'mt-2026-11-v5';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
@@ -39,7 +39,7 @@ The user message has header lines, then "segments (N):" and N segment lines, the
 - "source:" the source language as "Name (code)". When there is no source line, identify the language yourself.
 - "format:" the kind of document the segments come from (plain, markdown, html or json; json segments are UI strings and other values in key order).
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
-- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) the plural categories of each target.
+- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) the plural categories of each target; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
@@ -49,13 +49,16 @@ Rules:
 5. If a segment has nothing to translate, copy it unchanged.
 6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
-7. A "fix:" line lists problems of your earlier answer: "line" is a line of this message and "previous" what you answered for it; an entry without "line" concerns the whole target. Answer with every line for every listed target, correcting those problems.`;
+7. Glossary: wherever a segment contains a glossary term (in any letter case), its translation into a target listed for that term must use the given translation, inflected only where grammar requires.
+8. A "fix:" line lists problems of your earlier answer: "line" is a line of this message and "previous" what you answered for it; an entry without "line" concerns the whole target. Answer with every line for every listed target, correcting those problems.`;
 
 export interface PromptInput {
   readonly segments: readonly EngineSegment[];
   readonly targets: readonly EngineLanguage[];
   readonly source?: EngineLanguage;
   readonly format: Format;
+  /** Glossary terms occurring in these segments; only the translations into these targets are sent. */
+  readonly glossary?: readonly GlossaryTerm[];
 }
 
 /** One thing the previous answer got wrong, as the repair message states it. */
@@ -98,8 +101,20 @@ export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]):
   if (input.segments.some((segment) => ICU_PLURAL.test(segment.text))) {
     rest.push(`plurals: ${input.targets.map((t) => `${t.code}=${pluralCategories(t.code)}`).join('; ')}`);
   }
+  const glossary = glossaryLine(input.glossary ?? [], input.targets);
+  if (glossary) rest.push(`glossary: ${glossary}`);
   if (fix && fix.length > 0) rest.push(`fix: ${JSON.stringify(fix)}`);
   return { prefix: shared.join('\n'), rest: rest.join('\n') };
+}
+
+/** `{"account":{"fr":"compte"}}` for the targets of the call; undefined when no term has a translation for them. */
+function glossaryLine(glossary: readonly GlossaryTerm[], targets: readonly EngineLanguage[]): string | undefined {
+  const byTerm: Record<string, Record<string, string>> = {};
+  for (const entry of glossary) {
+    const wanted = targets.filter((target) => entry.translations[target.code] !== undefined);
+    if (wanted.length > 0) byTerm[entry.term] = Object.fromEntries(wanted.map((target) => [target.code, entry.translations[target.code]!]));
+  }
+  return Object.keys(byTerm).length > 0 ? JSON.stringify(byTerm) : undefined;
 }
 
 /** The user message as one text: `prefix`, a line break, `rest`. */

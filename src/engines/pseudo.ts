@@ -4,13 +4,19 @@
  * letter plus a combining mark) so NFD minus combining marks gives the source back.
  * Right-to-left targets are wrapped in U+202B … U+202C. Tokens, digits, whitespace,
  * punctuation and non-ASCII letters are left alone. Usage is counted with o200k.
+ *
+ * Glossary entries are applied deterministically, so glossary behaviour is testable end
+ * to end: an entry's term (matched as segments/terms.ts matches it) becomes the entry's
+ * translation for the target, unmarked; the rest of the segment is pseudo-localized.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
+import { findTerms } from '../segments/terms.js';
 import { countTokensYielding } from '../tokens.js';
 import type {
   CallBudget,
   ChunkTranslation,
+  GlossaryTerm,
   TranslateChunkInput,
   TranslationEngine,
 } from './engine.js';
@@ -60,6 +66,25 @@ function transformLetters(run: string): string {
 
 export function pseudoTranslate(text: string, rtl: boolean): string {
   const localized = pseudoLocalizeText(text);
+  return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
+}
+
+/** pseudoTranslate, with each glossary term that has a translation for `code` replaced by it, unmarked. */
+export function pseudoTranslateWithGlossary(text: string, rtl: boolean, glossary: readonly GlossaryTerm[], code: string): string {
+  const terms = glossary.filter((entry) => entry.translations[code] !== undefined);
+  const matches = findTerms(
+    text,
+    terms.map((entry) => entry.term),
+    { ignoreCase: true },
+  );
+  if (matches.length === 0) return pseudoTranslate(text, rtl);
+  let localized = '';
+  let last = 0;
+  for (const match of matches) {
+    localized += pseudoLocalizeText(text.slice(last, match.start)) + terms[match.term]!.translations[code]!;
+    last = match.end;
+  }
+  localized += pseudoLocalizeText(text.slice(last));
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
 }
 
@@ -116,7 +141,9 @@ export class PseudoEngine implements TranslationEngine {
     for (const target of input.targets) {
       const bySegment = new Map<string, string>();
       for (const segment of input.segments) {
-        const translated = await pseudoTranslateInTurns(segment.text, target.rtl);
+        const translated = input.glossary?.length
+          ? pseudoTranslateWithGlossary(segment.text, target.rtl, input.glossary, target.code)
+          : await pseudoTranslateInTurns(segment.text, target.rtl);
         outputTokens += await countTokensYielding(translated);
         bySegment.set(segment.id, translated);
         await pause();

@@ -18,10 +18,12 @@ import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { healthRoutes } from './routes/health.js';
+import { glossaryRoutes } from './routes/glossaries.js';
 import { jobRoutes } from './routes/jobs.js';
 import { languageRoutes } from './routes/languages.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { playgroundRoutes } from './routes/playground.js';
+import { memoryRoutes } from './routes/memory.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
 
@@ -82,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(translateRoutes(deps, hooks));
       await v1.register(jobRoutes(deps, hooks));
       await v1.register(usageRoutes(deps, hooks));
+      await v1.register(memoryRoutes(deps, hooks));
+      await v1.register(glossaryRoutes(deps, hooks));
     },
     { prefix: '/v1' },
   );

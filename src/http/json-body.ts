@@ -16,11 +16,19 @@ export const MAX_BODY_DEPTH = 64;
 /** Only a body that mentions one of these (or escapes characters) can hold such a key. */
 const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/;
 
-export function registerJsonBody(app: FastifyInstance): void {
+/**
+ * `allowEmpty`: an empty body is no body (undefined) instead of 400, for the routes whose
+ * DELETE takes none — clients often send `Content-Type: application/json` on every request.
+ * Registered inside such a route plugin, it applies to that plugin's routes only.
+ */
+export function registerJsonBody(app: FastifyInstance, options: { allowEmpty?: boolean } = {}): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
-    if (text.length === 0) return done(new ServiceError('invalid_request', 'the body is empty; send a JSON object'));
+    if (text.length === 0) {
+      if (options.allowEmpty) return done(null, undefined);
+      return done(new ServiceError('invalid_request', 'the body is empty; send a JSON object'));
+    }
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
       return done(new ServiceError('invalid_request', `the body's JSON nests deeper than ${MAX_BODY_DEPTH} levels; a request body needs 3`));
     }

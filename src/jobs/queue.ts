@@ -24,6 +24,10 @@ export interface JobRequest {
   readonly format?: Format;
   readonly source?: string;
   readonly model: PublicModel;
+  /** Present (false) only when the request opted out of translation memory. */
+  readonly memory?: false;
+  /** The glossary to apply, as given; its current version applies when the job runs. */
+  readonly glossary_id?: string;
 }
 
 /** Transient failures are retried this many times in all (docs/contract.md §3.11). */
@@ -54,6 +58,8 @@ export async function insertJob(
         input_tokens: null,
         output_tokens: null,
         error: null,
+        cached_segments: null,
+        glossary_misses: null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -97,6 +103,8 @@ export interface Completion {
   readonly workerId: string;
   readonly translations: Record<string, string>;
   readonly usage: Usage;
+  /** Pairs served from memory, and glossary misses (undefined: no glossary applied); default none. */
+  readonly memory?: { readonly cachedSegments: number; readonly glossaryMisses: number | undefined };
   readonly now: number;
 }
 
@@ -132,7 +140,7 @@ export function completeJobTogether(db: Db, completion: Completion): Promise<boo
  */
 async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: readonly Completion[]): Promise<boolean[]> {
   const done: boolean[] = [];
-  for (const { job, workerId, translations, usage, now } of completions) {
+  for (const { job, workerId, translations, usage, memory, now } of completions) {
     const result = await trx
       .updateTable('jobs')
       .set({
@@ -140,6 +148,8 @@ async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: rea
         result: JSON.stringify(translations),
         input_tokens: usage.inputTokens,
         output_tokens: usage.outputTokens,
+        cached_segments: memory?.cachedSegments ?? 0,
+        glossary_misses: memory?.glossaryMisses ?? null,
         completed_at: now,
         updated_at: now,
         locked_by: null,

@@ -10,12 +10,15 @@ import { prepareDocument, translatePrepared, type PrepareOptions } from '../tran
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
+import { workContext, type WorkContextDeps } from '../translation/work-context.js';
 
 export type JobOutcome =
   | {
       readonly kind: 'completed';
       readonly translations: Record<string, string>;
       readonly usage: Usage;
+      /** Pairs served from memory; glossary misses, undefined when no glossary applied. */
+      readonly memory: { readonly cachedSegments: number; readonly glossaryMisses: number | undefined };
       /** For the log: model calls made and input tokens the provider had cached. */
       readonly calls: number;
       readonly cachedInputTokens: number;
@@ -30,11 +33,20 @@ export async function runJob(
   engines: EngineRegistry,
   signal: AbortSignal,
   documents: PrepareOptions = {},
+  storage?: WorkContextDeps,
 ): Promise<JobOutcome> {
   try {
     const request = parseJobRequest(job);
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
+    // Without storage (unit tests of the loop) there is no memory and no glossary.
+    const context = storage
+      ? await workContext(storage, job.user_id, {
+          memory: request.memory !== false,
+          ...(request.glossary_id !== undefined ? { glossaryId: request.glossary_id } : {}),
+          ...(source ? { source } : {}),
+        })
+      : {};
     const prepared = await prepareDocument(request.content, request.format, documents);
     // Released (shutdown, lost lease) while the document was being read: no model call.
     if (signal.aborted) prepared.release();
@@ -45,11 +57,16 @@ export async function runJob(
       ...(source ? { source } : {}),
       engine: engines[request.model],
       signal,
+      ...context,
     }).finally(() => prepared.release());
     return {
       kind: 'completed',
       translations: result.translations,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      memory: {
+        cachedSegments: result.cachedSegments,
+        glossaryMisses: request.glossary_id !== undefined ? result.glossaryMisses : undefined,
+      },
       calls: result.calls,
       cachedInputTokens: result.usage.cachedInputTokens ?? 0,
     };

@@ -9,6 +9,7 @@ import { ServiceError } from '../errors.js';
 import type { TranslateInput } from '../translation/requests.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
+import { workContext } from '../translation/work-context.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
@@ -26,7 +27,15 @@ export type JobState =
       updatedAt: Date;
       completedAt: Date;
       translations: Record<string, string>;
-      usage: { inputTokens: number; outputTokens: number; model: string };
+      usage: {
+        inputTokens: number;
+        outputTokens: number;
+        model: string;
+        /** Segment × target pairs served from translation memory. */
+        cachedSegments: number;
+        /** Present when a glossary applied. */
+        glossaryMisses?: number;
+      };
     }
   | { id: string; status: 'failed'; error: string };
 
@@ -40,6 +49,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function submitJob(deps: JobServiceDeps, user: User, input: TranslateInput): Promise<JobRow> {
   if (input.format === 'json') assertParsesAsJson(input.content);
+  // An unknown glossary answers 404 now, not as a failed job later.
+  await workContext(deps, user.id, input);
   assertModelAccess(user, input.model);
   const { db } = deps.database;
   const jobId = newJobId();
@@ -50,6 +61,8 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
     model: input.model,
     ...(input.format ? { format: input.format } : {}),
     ...(input.source ? { source: input.source.code } : {}),
+    ...(input.memory ? {} : { memory: false as const }),
+    ...(input.glossaryId !== undefined ? { glossary_id: input.glossaryId } : {}),
   };
   let job: JobRow;
   try {
@@ -90,7 +103,13 @@ export async function getJobState(deps: JobServiceDeps, user: User, id: string, 
         updatedAt,
         completedAt: date(job.completed_at ?? job.updated_at),
         translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
-        usage: { inputTokens: Number(job.input_tokens ?? 0), outputTokens: Number(job.output_tokens ?? 0), model: job.model },
+        usage: {
+          inputTokens: Number(job.input_tokens ?? 0),
+          outputTokens: Number(job.output_tokens ?? 0),
+          model: job.model,
+          cachedSegments: Number(job.cached_segments ?? 0),
+          ...(job.glossary_misses !== null && job.glossary_misses !== undefined ? { glossaryMisses: Number(job.glossary_misses) } : {}),
+        },
       };
     case 'failed':
       return { id: job.id, status: 'failed', error: job.error ?? 'the job failed' };

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import { deleteExpiredMemory } from '../memory/store.js';
 import { jobDuration, secondsSince } from '../metrics/metrics.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   readonly concurrency: number;
   readonly leaseMs: number;
   readonly retentionMs: number;
+  /** Translation-memory entries unused this long are deleted; default: never. */
+  readonly memoryRetentionMs?: number;
   readonly clock?: () => number;
   /** How long an idle worker waits for a nudge before looking anyway. */
   readonly pollIntervalMs?: number;
@@ -137,7 +140,10 @@ export class JobWorker extends EventEmitter {
       let outcome;
       const startedAt = performance.now();
       try {
-        outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents);
+        outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents, {
+          database: { db },
+          clock: this.clock,
+        });
       } catch (error) {
         if (entry.controller.signal.aborted) return; // released or lease lost: someone else finishes it
         log.error({ err: error }, 'job failed unexpectedly');
@@ -148,10 +154,17 @@ export class JobWorker extends EventEmitter {
       const now = this.clock();
       if (outcome.kind === 'completed') {
         // Shares its commit with the jobs completing at the same moment (group commit).
-        const done = await completeJobTogether(db, { job, workerId: this.workerId, translations: outcome.translations, usage: outcome.usage, now });
+        const done = await completeJobTogether(db, {
+          job,
+          workerId: this.workerId,
+          translations: outcome.translations,
+          usage: outcome.usage,
+          memory: outcome.memory,
+          now,
+        });
         if (done) {
-          const { calls, cachedInputTokens, usage } = outcome;
-          log.info({ modelCalls: calls, ...usage, cachedInputTokens }, 'job completed');
+          const { calls, cachedInputTokens, usage, memory } = outcome;
+          log.info({ modelCalls: calls, ...usage, cachedInputTokens, cachedSegments: memory.cachedSegments }, 'job completed');
           this.emit('job:complete', job.id);
         }
         else log.warn('job was no longer ours at completion; its result was dropped and nothing charged');
@@ -184,7 +197,7 @@ export class JobWorker extends EventEmitter {
     return Math.round(exponential / 2 + Math.random() * (exponential / 2));
   }
 
-  /** Lease recovery, retention and reservation clean-up, at a jittered interval. */
+  /** Lease recovery, retention, reservation and translation-memory clean-up, at a jittered interval. */
   private async maintain(): Promise<void> {
     if (this.stopping) return;
     const { db, logger, retentionMs } = this.options;
@@ -200,6 +213,10 @@ export class JobWorker extends EventEmitter {
       if (deleted > 0) logger.info({ deleted }, 'finished jobs past retention deleted');
       await deleteExpiredReservations(db, now);
       await pruneQueueCounts(db);
+      if (this.options.memoryRetentionMs !== undefined) {
+        const forgotten = await deleteExpiredMemory(db, this.options.memoryRetentionMs, now);
+        if (forgotten > 0) logger.info({ forgotten }, 'translation-memory entries past TRANSLATION_MEMORY_DAYS deleted');
+      }
     } catch (error) {
       logger.error({ err: error }, 'queue maintenance failed');
     }

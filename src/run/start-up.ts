@@ -13,6 +13,7 @@ export function createJobWorker(services: Services): JobWorker {
     concurrency: config.workerConcurrency,
     leaseMs: config.jobLeaseMs,
     retentionMs: config.jobRetentionMs,
+    memoryRetentionMs: config.translationMemoryMs,
     clock: services.clock,
   });
 }

@@ -104,6 +104,11 @@ interface Shape {
   readonly estimate: PlanEstimate;
 }
 
+/** The output tokens a segment of `sourceTokens` is expected to take in one target's answer. */
+export function expectedOutputTokens(sourceTokens: number): number {
+  return expectedOutput(sourceTokens);
+}
+
 function expectedOutput(sourceTokens: number): number {
   return sourceTokens * OUTPUT_EXPANSION + SEGMENT_ENVELOPE_TOKENS;
 }

@@ -10,6 +10,10 @@ export interface TranslateInput {
   readonly format?: Format;
   readonly source?: Language;
   readonly model: PublicModel;
+  /** false when the request opted out of translation memory (`"memory": false`). */
+  readonly memory: boolean;
+  /** The glossary to apply, as the caller gave its id. */
+  readonly glossaryId?: string;
 }
 
 export interface BatchItemInput {
@@ -23,4 +27,6 @@ export interface BatchInput {
   readonly targets: readonly RequestedTarget[];
   readonly source?: Language;
   readonly model: PublicModel;
+  readonly memory: boolean;
+  readonly glossaryId?: string;
 }

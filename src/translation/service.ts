@@ -13,6 +13,7 @@ import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import { detectSource, sourceHint, type SourceDetection } from './detect-source.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
+import { workContext, type WorkContext } from './work-context.js';
 import {
   prepareDocument,
   prepareDocuments,
@@ -32,6 +33,8 @@ export interface TranslationServiceDeps extends ReservationDeps {
 export interface BatchTranslation {
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
   readonly usage: TokenUsage;
+  readonly cachedSegments: number;
+  readonly glossaryMisses: number;
   /** Aligned with `results` when the request omitted its source; undefined where nothing could be judged. */
   readonly sourceDetections?: ReadonlyArray<SourceDetection | undefined>;
 }
@@ -47,6 +50,7 @@ export async function translateForUser(
   input: TranslateInput,
   signal: AbortSignal,
 ): Promise<SourcedTranslation> {
+  const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
     assertModelAccess(user, input.model);
@@ -62,6 +66,7 @@ export async function translateForUser(
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
           signal,
+          ...context,
         }),
       );
       logWork(deps, 'translation done', {
@@ -70,6 +75,7 @@ export async function translateForUser(
         started,
         usage: result.usage,
         calls: result.calls,
+        cachedSegments: result.cachedSegments,
       });
       return { value: { ...result, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
     });
@@ -84,9 +90,10 @@ export async function translateBatchForUser(
   input: BatchInput,
   signal: AbortSignal,
 ): Promise<BatchTranslation> {
+  const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocuments(input.items, deps.documents);
   try {
-    return await translatePreparedBatch(deps, user, input, prepared, signal);
+    return await translatePreparedBatch(deps, user, input, prepared, signal, context);
   } finally {
     for (const document of prepared) document.release();
   }
@@ -98,6 +105,7 @@ async function translatePreparedBatch(
   input: BatchInput,
   prepared: readonly PreparedDocument[],
   signal: AbortSignal,
+  context: WorkContext,
 ): Promise<BatchTranslation> {
   assertModelAccess(user, input.model);
   const estimate = estimateBatchTokens(
@@ -116,6 +124,7 @@ async function translatePreparedBatch(
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
         signal,
+        ...context,
       }),
     );
     logWork(deps, 'batch translation done', {
@@ -124,11 +133,14 @@ async function translatePreparedBatch(
       started,
       usage: result.usage,
       calls: result.calls,
+      cachedSegments: result.cachedSegments,
     });
     const value = {
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
       ...(sourceDetections ? { sourceDetections } : {}),
+      cachedSegments: result.cachedSegments,
+      glossaryMisses: result.glossaryMisses,
     };
     return { value, usage: result.usage };
   });
@@ -138,7 +150,7 @@ async function translatePreparedBatch(
 function logWork(
   deps: TranslationServiceDeps,
   message: string,
-  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number },
+  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number; cachedSegments: number },
 ): void {
   const { usage } = work;
   deps.logger.info(
@@ -146,6 +158,7 @@ function logWork(
       documents: work.documents,
       targets: work.targets,
       modelCalls: work.calls,
+      cachedSegments: work.cachedSegments,
       inputTokens: usage.inputTokens,
       cachedInputTokens: usage.cachedInputTokens ?? 0,
       ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),

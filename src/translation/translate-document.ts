@@ -1,22 +1,21 @@
 /**
  * One document into many targets: detect the format if needed, extract segments,
- * translate each distinct segment once (planned into model calls for latency, plan.ts,
- * and run in parallel up to the engine's slots), check every answer, and render one
+ * translate each distinct segment once (from translation memory where it can, the rest
+ * planned into model calls for latency and run in parallel up to the engine's slots;
+ * segment-work.ts), check every answer, and render one
  * document per target. The synchronous routes, the batch route and the job worker all
  * call this.
  */
-import type { EngineLanguage, EngineSegment, TokenUsage, TranslationEngine } from '../engines/engine.js';
-import { EngineError } from '../engines/engine.js';
+import type { TokenUsage, TranslationEngine } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
-import { markProblem } from '../segments/segment.js';
+import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
+import type { SegmentMemory } from '../memory/user-memory.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
-import { countTokens } from '../tokens.js';
-import { planChunks, type Chunk } from './plan.js';
-import { runLimited } from './run-limited.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
+import { translateSegments } from './segment-work.js';
 
 export type { PreparedDocument } from './prepared-document.js';
 
@@ -32,6 +31,10 @@ export interface DocumentTranslation {
   readonly usage: TokenUsage;
   /** Model calls made (repairs included). */
   readonly calls: number;
+  /** Distinct segment × target pairs served from translation memory. */
+  readonly cachedSegments: number;
+  /** Pairs whose answer lacks a required glossary term after the repair round. */
+  readonly glossaryMisses: number;
   readonly detection?: DetectionResult;
 }
 
@@ -92,13 +95,23 @@ export interface TranslateOptions {
    * other callers' (engines/provider-limit.ts). Default: a new caller for this call.
    */
   readonly caller?: object;
+  /** The caller's translation memory; absent when the request opted out (`"memory": false`). */
+  readonly memory?: SegmentMemory;
+  /** The glossary in force, if the request named one. */
+  readonly glossary?: AppliedGlossary;
 }
 
 export async function translatePrepared(
   options: TranslateOptions & { readonly prepared: PreparedDocument },
 ): Promise<DocumentTranslation> {
   const all = await translatePreparedAll([options.prepared], options);
-  return { ...all.documents[0]!, usage: all.usage, calls: all.calls };
+  return {
+    ...all.documents[0]!,
+    usage: all.usage,
+    calls: all.calls,
+    cachedSegments: all.cachedSegments,
+    glossaryMisses: all.glossaryMisses,
+  };
 }
 
 export interface DocumentsTranslation {
@@ -107,6 +120,8 @@ export interface DocumentsTranslation {
   /** Summed over every model call; calls may serve several documents at once, so there is no per-document share. */
   readonly usage: TokenUsage;
   readonly calls: number;
+  readonly cachedSegments: number;
+  readonly glossaryMisses: number;
 }
 
 /**
@@ -131,111 +146,8 @@ export async function translatePreparedAll(
       return { translations, ...(document.detection ? { detection: document.detection } : {}) };
     }),
   );
-  return { documents: rendered, usage: work.usage, calls: work.calls };
-}
-
-interface SegmentWork {
-  /** document → target (in request order) → translation of each segment, aligned with its segments. */
-  readonly translations: string[][][];
-  readonly usage: TokenUsage;
-  readonly calls: number;
-}
-
-/** Translates the distinct segments of `documents` (planned together per format) into every target. */
-async function translateSegments(documents: readonly PreparedDocument[], options: TranslateOptions): Promise<SegmentWork> {
-  const { targets, engine, signal } = options;
-  // Identical segments are translated once: by format, line rule and text.
-  const uniqueIndex = new Map<string, number>();
-  const unique: { segment: EngineSegment; format: Format; tokens: number | undefined }[] = [];
-  const positions: number[][] = documents.map((document) =>
-    document.segments.map((segment, i) => {
-      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
-      let index = uniqueIndex.get(key);
-      if (index === undefined) {
-        index = unique.length;
-        uniqueIndex.set(key, index);
-        unique.push({
-          segment: { id: String(index), text: segment.text, ...(segment.singleLine ? { singleLine: true } : {}) },
-          format: document.format,
-          // Counts made in a document worker spare the loop one o200k pass over the document.
-          tokens: document.tokenCounts?.[i],
-        });
-      }
-      return index;
-    }),
-  );
-
-  const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const calls: { chunk: Chunk; format: Format }[] = [];
-  for (const format of new Set(unique.map((entry) => entry.format))) {
-    const ofFormat = unique.filter((entry) => entry.format === format);
-    const tokensById = new Map(ofFormat.map((entry) => [entry.segment, entry.tokens]));
-    const segments = ofFormat.map((entry) => entry.segment);
-    const chunks = planChunks(segments, engineTargets, engine.budget, (segment) => tokensById.get(segment) ?? countTokens(segment.text));
-    for (const chunk of chunks) calls.push({ chunk, format });
-  }
-
-  const done: string[][] = engineTargets.map(() => new Array<string>(unique.length));
-  const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
-  const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
-  let callCount = 0;
-  const caller = options.caller ?? {};
-  // One failed call fails the request: cancel the calls still running or waiting.
-  const cancel = new AbortController();
-  const onAbort = (): void => cancel.abort(signal!.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted) cancel.abort(signal.reason);
-  try {
-    await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
-      try {
-        const result = await engine.translate({
-          segments: chunk.segments,
-          targets: chunk.targets,
-          requestTargets: engineTargets,
-          ...(options.source ? { source: options.source } : {}),
-          format,
-          signal: cancel.signal,
-          caller,
-        });
-        usage.inputTokens += result.usage.inputTokens;
-        usage.outputTokens += result.usage.outputTokens;
-        usage.cachedInputTokens += result.usage.cachedInputTokens ?? 0;
-        usage.cacheWriteTokens += result.usage.cacheWriteTokens ?? 0;
-        callCount += result.calls ?? 1;
-        for (const target of chunk.targets) {
-          const translated = result.translations.get(target.code);
-          const row = done[targetIndex.get(target.code)!]!;
-          for (const segment of chunk.segments) {
-            const text = translated?.get(segment.id);
-            if (text === undefined) throw new EngineError('the model did not translate every segment', true);
-            const problem = markProblem(segment.text, text);
-            if (problem) throw new EngineError(`the model broke the document's markup (${problem})`, true);
-            row[Number(segment.id)] = text;
-          }
-        }
-      } catch (error) {
-        cancel.abort(error);
-        throw error;
-      }
-    });
-  } catch (error) {
-    // The caller's abort wins over the errors it caused in the calls it cancelled.
-    signal?.throwIfAborted();
-    throw error;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-
-  return {
-    translations: positions.map((indexes) => done.map((row) => indexes.map((index) => row[index]!))),
-    usage: {
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      ...(usage.cachedInputTokens > 0 ? { cachedInputTokens: usage.cachedInputTokens } : {}),
-      ...(usage.cacheWriteTokens > 0 ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-    },
-    calls: callCount,
-  };
+  const { usage, calls, cachedSegments, glossaryMisses } = work;
+  return { documents: rendered, usage, calls, cachedSegments, glossaryMisses };
 }
 
 /**

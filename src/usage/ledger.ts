@@ -88,6 +88,17 @@ export async function chargeRequest(
   await groupCommitOf(db).charge(options);
 }
 
+/** Tokens held by live reservations of the user (the pre-check counts them as spent). */
+export async function heldTokens(db: Db, userId: string, now: number): Promise<number> {
+  const held = await db
+    .selectFrom('token_reservations')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.val(0)).as('tokens'))
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(held.tokens);
+}
+
 export async function tokensUsedInMonth(db: Db, userId: string, now: number): Promise<number> {
   const row = await db
     .selectFrom('usage_monthly')

@@ -51,8 +51,9 @@ describe('the API with an OpenAI-compatible model behind it', () => {
     provider.fallback(() => errorReply(500));
   });
 
-  const translate = (payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: payload as string });
+  // These tests count model calls: translation memory (test/memory/) would serve repeated content.
+  const translate = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: { ...payload, memory: false } });
   const tokensUsed = async (): Promise<number> =>
     json(await t.app.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: auth } })).tokens_used;
 

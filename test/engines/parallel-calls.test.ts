@@ -74,8 +74,9 @@ describe('model calls planned for latency, against a provider that takes its tim
     provider.reset();
   });
 
-  const translate = (payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: payload as string });
+  // These tests count model calls: translation memory (test/memory/) would serve repeated content.
+  const translate = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: { ...payload, memory: false } });
   const tokensUsed = async (): Promise<number> =>
     json(await t.app.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: auth } })).tokens_used;
 
@@ -232,7 +233,7 @@ describe('model calls planned for latency, against a provider that takes its tim
       method: 'POST',
       url: '/v1/translate/batch',
       headers: { authorization: auth },
-      payload: { items, targets: ['de', 'fr'] },
+      payload: { items, targets: ['de', 'fr'], memory: false },
     });
 
     assert.equal(response.statusCode, 200, response.body);

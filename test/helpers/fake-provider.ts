@@ -237,6 +237,8 @@ export interface UserMessage {
   /** The segment lines, unescaped, in order (line 1 first). */
   segments: string[];
   fix?: { lang?: string; line?: number; problem: string; previous?: string }[];
+  /** Source term → target code → required translation (the `glossary:` line). */
+  glossary?: Record<string, Record<string, string>>;
 }
 
 /** The user message's text: OpenAI's string, or Anthropic's text blocks joined by line breaks. */
@@ -276,6 +278,7 @@ export function userMessage(request: RecordedRequest): UserMessage {
     else if (key === 'format') message.format = value;
     else if (key === 'plurals') message.plurals = value;
     else if (key === 'fix') message.fix = JSON.parse(value);
+    else if (key === 'glossary') message.glossary = JSON.parse(value);
     else throw new Error(`unexpected header line in the user message: ${line}`);
   }
   if (!segmentsRead) throw new Error('the user message has no "segments (N):" line');

@@ -46,7 +46,7 @@ for (const backend of testBackends()) {
         assert.deepEqual(Object.keys(result.translations).sort(), ['de', 'fr']);
       }
       assert.equal(body.results[3].translations.fr, 'Šéñţéñçé ñüṁḃéŕ 3.');
-      assert.deepEqual(Object.keys(body.usage).sort(), ['input_tokens', 'model', 'output_tokens', 'total_tokens']);
+      assert.deepEqual(Object.keys(body.usage).sort(), ['cached_segments', 'input_tokens', 'model', 'output_tokens', 'total_tokens']);
       assert.equal(body.usage.total_tokens, body.usage.input_tokens + body.usage.output_tokens);
       assert.equal(body.usage.model, 'standard');
     });

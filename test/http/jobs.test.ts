@@ -104,7 +104,7 @@ for (const backend of testBackends()) {
       assert.equal(body.status, 'completed');
       assert.match(body.completed_at, ISO);
       assert.deepEqual(body.translations, { it: 'Ţŵö ŵöŕḋš', AR: '\u202BŢŵö ŵöŕḋš\u202C' });
-      assert.deepEqual(Object.keys(body.usage).sort(), ['input_tokens', 'model', 'output_tokens', 'total_tokens']);
+      assert.deepEqual(Object.keys(body.usage).sort(), ['cached_segments', 'input_tokens', 'model', 'output_tokens', 'total_tokens']);
       assert.equal(body.usage.model, 'standard');
       assert.equal(body.usage.total_tokens, body.usage.input_tokens + body.usage.output_tokens);
       const usage = json(await t.app.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: user.auth } }));

@@ -30,7 +30,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(body.translations).sort(), ['ar', 'de', 'fr']);
       assert.equal(body.translations.fr, 'Ĥéļļö, ŵöŕļḋ!');
       assert.equal(body.translations.ar, '\u202BĤéļļö, ŵöŕļḋ!\u202C');
-      assert.deepEqual(Object.keys(body.usage).sort(), ['input_tokens', 'model', 'output_tokens', 'total_tokens']);
+      assert.deepEqual(Object.keys(body.usage).sort(), ['cached_segments', 'input_tokens', 'model', 'output_tokens', 'total_tokens']);
       assert.equal(body.usage.model, 'standard');
       assert.ok(body.usage.input_tokens > 0 && body.usage.output_tokens > 0);
       assert.equal(body.usage.total_tokens, body.usage.input_tokens + body.usage.output_tokens);

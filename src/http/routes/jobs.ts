@@ -77,7 +77,7 @@ function jobView(job: JobState): JobView {
         ...(job.queuePosition !== undefined ? { queue_position: job.queuePosition } : {}),
       };
     case 'completed': {
-      const { inputTokens, outputTokens, model } = job.usage;
+      const { inputTokens, outputTokens, model, cachedSegments, glossaryMisses } = job.usage;
       return {
         job_id: job.id,
         status: 'completed',
@@ -85,7 +85,14 @@ function jobView(job: JobState): JobView {
         updated_at: job.updatedAt.toISOString(),
         completed_at: job.completedAt.toISOString(),
         translations: job.translations,
-        usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, model: model as PublicModel },
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          total_tokens: inputTokens + outputTokens,
+          model: model as PublicModel,
+          cached_segments: cachedSegments,
+          ...(glossaryMisses !== undefined ? { glossary_misses: glossaryMisses } : {}),
+        },
       };
     }
     case 'failed':

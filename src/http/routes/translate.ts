@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
+import { estimateForUser } from '../../translation/estimate-request.js';
 import { translateBatchForUser, translateForUser } from '../../translation/service.js';
 import { abortOnClientClose } from '../abort-on-close.js';
 import { userOf } from '../plugins/auth.js';
@@ -9,6 +10,7 @@ import { limitedRoute } from '../schemas/route.js';
 import { BatchAnswer, BatchBody, TranslateAnswer, TranslateBody } from '../schemas/translate.js';
 import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
 import type { ProtectedHooks } from '../app.js';
+import { memoryUsage } from '../schemas/memory-usage.js';
 
 /** What translating a document can fail with, beyond the body's checks: its reading (422) and the model (500). */
 const WORK_ERRORS = [...BODY_ERRORS, ...BILLED_ERRORS, 'document_too_complex', 'translation_error'] as const;
@@ -46,6 +48,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           output_tokens: outputTokens,
           total_tokens: inputTokens + outputTokens,
           model: input.model,
+          ...memoryUsage(result, input.glossaryId),
           ...(result.detection
             ? { detected_format: result.detection.format, detection_confidence: result.detection.confidence }
             : {}),
@@ -53,6 +56,19 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
             ? { detected_source: result.sourceDetection.language.code, source_confidence: result.sourceDetection.confidence }
             : {}),
         },
+      };
+    });
+
+    // Not rate limited: an estimate makes no model call and charges nothing.
+    app.post('/translate/estimate', { onRequest: hooks.authenticated }, async (request) => {
+      const estimate = await estimateForUser(deps, userOf(request), parseTranslateBody(request.body));
+      return {
+        input_tokens: estimate.inputTokens,
+        output_tokens: estimate.outputTokens,
+        total_tokens: estimate.inputTokens + estimate.outputTokens,
+        cached_segments: estimate.cachedSegments,
+        model_calls: estimate.modelCalls,
+        precheck: { passes: estimate.precheck.passes, tokens_remaining: estimate.precheck.tokensRemaining },
       };
     });
 
@@ -67,6 +83,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           input_tokens: inputTokens,
           output_tokens: outputTokens,
           model: input.model,
+          ...memoryUsage(result, input.glossaryId),
         },
       };
     });

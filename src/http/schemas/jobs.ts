@@ -1,6 +1,6 @@
 /** What POST /v1/jobs answers and GET /v1/jobs/{id} shows (docs/contract.md §3.11). */
 import { Type, type Static } from '@sinclair/typebox';
-import { ModelName, Translations } from './translate.js';
+import { MemoryCounts, ModelName, Translations } from './translate.js';
 
 const strict = { additionalProperties: false } as const;
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, milliseconds.' });
@@ -33,7 +33,13 @@ const CompletedJob = Type.Object(
     completed_at: Timestamp,
     translations: Translations,
     usage: Type.Object(
-      { input_tokens: Type.Integer({ minimum: 0 }), output_tokens: Type.Integer({ minimum: 0 }), total_tokens: Type.Integer({ minimum: 0 }), model: ModelName },
+      {
+        input_tokens: Type.Integer({ minimum: 0 }),
+        output_tokens: Type.Integer({ minimum: 0 }),
+        total_tokens: Type.Integer({ minimum: 0 }),
+        model: ModelName,
+        ...MemoryCounts,
+      },
       strict,
     ),
   },

@@ -1,7 +1,7 @@
 /**
  * Validation of the translate, batch and job bodies, field by field in the order of
- * docs/contract.md §3.6 (content, items, targets shape, targets codes, source, format, model)
- * so the first failure is the one answered, each with its own error code. JSON Schema
+ * docs/contract.md §3.6 (content, items, targets shape, targets codes, source, format, model;
+ * then this service's own fields, memory and glossary_id) so the first failure is the one answered, each with its own error code. JSON Schema
  * cannot express that order or those codes, hence plain code (docs/decisions/0001).
  */
 import type { PublicModel } from '../../engines/registry.js';
@@ -27,7 +27,9 @@ export function parseTranslateBody(body: unknown): TranslateInput {
   const source = parseSource(fields.source);
   const format = parseFormat(fields.format, 'format');
   const model = parseModel(fields.model);
-  return { content, targets, model, ...(format ? { format } : {}), ...(source ? { source } : {}) };
+  const memory = parseMemory(fields.memory);
+  const glossaryId = parseGlossaryId(fields.glossary_id);
+  return { content, targets, model, memory, ...(format ? { format } : {}), ...(source ? { source } : {}), ...(glossaryId ? { glossaryId } : {}) };
 }
 
 export function parseBatchBody(body: unknown): BatchInput {
@@ -40,7 +42,9 @@ export function parseBatchBody(body: unknown): BatchInput {
     return { id: item.id as string, content: item.content as string, ...(format ? { format } : {}) };
   });
   const model = parseModel(fields.model);
-  return { items, targets, model, ...(source ? { source } : {}) };
+  const memory = parseMemory(fields.memory);
+  const glossaryId = parseGlossaryId(fields.glossary_id);
+  return { items, targets, model, memory, ...(source ? { source } : {}), ...(glossaryId ? { glossaryId } : {}) };
 }
 
 function asObject(body: unknown): Body {
@@ -113,6 +117,20 @@ function parseFormat(value: unknown, name: string): Format | undefined {
 function parseModel(value: unknown): PublicModel {
   if (value === undefined || value === null) return 'standard';
   if (value !== 'standard' && value !== 'advanced') throw invalid('model must be "standard" or "advanced"');
+  return value;
+}
+
+/** Translation memory is on unless the request says `"memory": false`. */
+function parseMemory(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'boolean') throw invalid('memory must be true or false');
+  return value;
+}
+
+/** Any non-empty string of sane length: an id that names no glossary of the caller's is 404 later. */
+function parseGlossaryId(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 100) throw invalid('glossary_id must be a glossary id (a string)');
   return value;
 }
 

@@ -47,6 +47,14 @@ const TokenCounts = {
   total_tokens: Type.Integer({ minimum: 0, description: 'What this request charged to the month.' }),
 };
 
+/** What translation memory and a glossary add to every usage answer (docs/memory.md, docs/glossaries.md). */
+export const MemoryCounts = {
+  cached_segments: Type.Integer({ minimum: 0, description: 'Segment × target pairs served from translation memory: no model call, no tokens.' }),
+  glossary_misses: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Only with glossary_id: required glossary terms still missing after the repair round.' }),
+  ),
+};
+
 export const TranslateAnswer = Type.Object(
   {
     translations: Translations,
@@ -54,6 +62,7 @@ export const TranslateAnswer = Type.Object(
       {
         ...TokenCounts,
         model: ModelName,
+        ...MemoryCounts,
         detected_format: Type.Optional(Type.Union(FORMATS.map((f) => Type.Literal(f)), { description: 'Only when the request had no format.' })),
         detection_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
         detected_source: Type.Optional(Type.String({ description: 'The source language detected when the request had no source (docs/detection.md).' })),
@@ -68,7 +77,7 @@ export const TranslateAnswer = Type.Object(
 export const BatchAnswer = Type.Object(
   {
     results: Type.Array(Type.Object({ id: Type.String(), translations: Translations }, strict), { description: 'In request order.' }),
-    usage: Type.Object({ ...TokenCounts, model: ModelName }, strict),
+    usage: Type.Object({ ...TokenCounts, model: ModelName, ...MemoryCounts }, strict),
   },
   strict,
 );

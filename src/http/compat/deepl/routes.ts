@@ -43,7 +43,7 @@ export function deeplRoutes(deps: AppDeps) {
       const result = await translateBatchForUser(
         deps,
         user,
-        { items, targets: [parsed.target], model, ...(parsed.source ? { source: parsed.source } : {}) },
+        { items, targets: [parsed.target], model, memory: true, ...(parsed.source ? { source: parsed.source } : {}) },
         abortOnClientClose(reply),
       );
       const translations = result.results.map((item, i) => {

@@ -45,7 +45,7 @@ export function libreTranslateRoutes(deps: AppDeps) {
       const result = await translateBatchForUser(
         deps,
         userOf(request),
-        { items, targets: [parsed.target], model: 'standard', ...(parsed.source ? { source: parsed.source } : {}) },
+        { items, targets: [parsed.target], model: 'standard', memory: true, ...(parsed.source ? { source: parsed.source } : {}) },
         abortOnClientClose(reply),
       );
       const texts = result.results.map((item) => item.translations[parsed.target.requested]!);

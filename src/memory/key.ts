@@ -1,0 +1,43 @@
+/**
+ * The translation-memory key: everything that shaped a segment's translation, hashed
+ * (sha256, hex) to a fixed width so a 2 MiB segment costs as much to index as a word.
+ * The parts are joined with a separator no part can hold (NUL; a segment's text is
+ * hashed last, so it needs none), and each part is named by its position: changing any
+ * one changes the key.
+ */
+import { createHash } from 'node:crypto';
+
+export interface MemoryKeyParts {
+  /** The segment as the engine saw it: masked text with its segment marks. */
+  readonly text: string;
+  /** The format's name: the prompt says it, so it may shape the answer. */
+  readonly format: string;
+  /** Headings, cells and attributes are asked for on one line. */
+  readonly singleLine: boolean;
+  /** Canonical source code; undefined when the engine identified it itself. */
+  readonly source: string | undefined;
+  /** Canonical target code. */
+  readonly target: string;
+  /** The engine and model behind the public model (`pseudo`, `openai:gpt-4o-mini`). */
+  readonly engine: string;
+  readonly promptVersion: string;
+  /** The glossary in force, with its version; undefined for none. */
+  readonly glossary: { readonly id: string; readonly version: number } | undefined;
+}
+
+/** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
+const KEY_LAYOUT = 'tm1';
+
+export function memoryKey(parts: MemoryKeyParts): string {
+  const head = [
+    KEY_LAYOUT,
+    parts.engine,
+    parts.promptVersion,
+    parts.format,
+    parts.singleLine ? '1' : '0',
+    parts.source ?? '',
+    parts.target,
+    parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
+  ].join('\u0000');
+  return createHash('sha256').update(head).update('\u0000').update(parts.text).digest('hex');
+}

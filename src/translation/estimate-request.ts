@@ -1,0 +1,62 @@
+/**
+ * What a /translate request would cost, without making it (POST /v1/translate/estimate):
+ * the same validation, glossary lookup and memory lookup, then the same call plan for
+ * what memory does not hold — and no model call, no charge, no reservation. Tokens are
+ * the plan's expectation: each call's fixed prompt (model engines only; the pseudo
+ * engine counts segment text alone) and source, and OUTPUT_EXPANSION × source per
+ * target for the answer (plan.ts). `precheck` is the free tier's rule applied to the
+ * request's spec estimate (usage/precheck-view.ts).
+ */
+import type { User } from '../accounts/users.js';
+import { countTokens } from '../tokens.js';
+import { assertModelAccess } from '../usage/access.js';
+import { estimateTokens } from '../usage/estimate.js';
+import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
+import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
+import type { TranslateInput } from './requests.js';
+import { distinctSegments, memoryKeys, planCalls, type Pair } from './segment-work.js';
+import type { TranslationServiceDeps } from './service.js';
+import { prepareDocument } from './translate-document.js';
+import { workContext } from './work-context.js';
+
+export interface RequestEstimate {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedSegments: number;
+  readonly modelCalls: number;
+  readonly precheck: PreCheckView;
+}
+
+export async function estimateForUser(deps: TranslationServiceDeps, user: User, input: TranslateInput): Promise<RequestEstimate> {
+  const context = await workContext(deps, user.id, input);
+  const prepared = await prepareDocument(input.content, input.format, deps.documents);
+  try {
+    assertModelAccess(user, input.model);
+    const engine = deps.engines[input.model];
+    const engineTargets = input.targets.map((target) => target.language);
+    const { unique } = distinctSegments([prepared], context.glossary);
+    let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
+    let cachedSegments = 0;
+    if (context.memory && pending.length > 0) {
+      const keys = memoryKeys(unique, engineTargets, { engine, ...(input.source ? { source: input.source } : {}), ...context });
+      const stored = await context.memory.lookup([...new Set(keys.flat())]);
+      pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
+      cachedSegments = engineTargets.length * unique.length - pending.length;
+    }
+    const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;
+    const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? countTokens(entry.segment.text)]));
+    let inputTokens = 0;
+    let outputTokens = 0;
+    const calls = planCalls(pending, unique, engineTargets, engine);
+    for (const { chunk } of calls) {
+      const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
+      const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);
+      inputTokens += fixed + source;
+      outputTokens += Math.round(output * chunk.targets.length);
+    }
+    const precheck = await viewPreCheck(deps, user, estimateTokens(input.content.length, input.targets.length));
+    return { inputTokens, outputTokens, cachedSegments, modelCalls: calls.length, precheck };
+  } finally {
+    prepared.release();
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * The distinct segments of one piece of work (a document, a batch, a job) into every
+ * target: do-not-translate terms protected, translation memory looked up, identical
+ * segments in flight elsewhere in this process awaited, and only the rest planned into
+ * model calls (plan.ts) — so a segment found in memory is never sent and costs nothing.
+ * Every validated answer is saved to memory as its call returns (docs/memory.md).
+ */
+import {
+  EngineError,
+  type EngineLanguage,
+  type EngineSegment,
+  type GlossaryTerm,
+  type TokenUsage,
+  type TranslationEngine,
+} from '../engines/engine.js';
+import { PROMPT_VERSION } from '../engines/prompt.js';
+import type { Format } from '../formats/format.js';
+import type { AppliedGlossary } from '../glossaries/glossary.js';
+import { memoryKey } from '../memory/key.js';
+import type { MemoryEntry, SegmentMemory } from '../memory/user-memory.js';
+import { markProblem } from '../segments/segment.js';
+import { protectTerms, TermMatcher } from '../segments/terms.js';
+import { countTokens } from '../tokens.js';
+import { planChunks, type Chunk } from './plan.js';
+import type { PreparedDocument } from './prepared-document.js';
+import { runLimited } from './run-limited.js';
+import type { TranslateOptions } from './translate-document.js';
+
+export interface SegmentWork {
+  /** document → target (in request order) → translation of each segment, aligned with its segments. */
+  readonly translations: string[][][];
+  readonly usage: TokenUsage;
+  readonly calls: number;
+  /** Distinct segment × target pairs served from memory (stored, or translated meanwhile for another request). */
+  readonly cachedSegments: number;
+  /** Pairs whose answer lacks a required glossary term after the repair round. */
+  readonly glossaryMisses: number;
+}
+
+export interface UniqueSegment {
+  /** As the engine sees it: do-not-translate terms are extra `<xN/>` marks. */
+  readonly segment: EngineSegment;
+  readonly format: Format;
+  /** o200k count of the text when a document worker made it (unmasked text only). */
+  readonly tokens: number | undefined;
+  /** Puts the do-not-translate terms back; absent when none were protected. */
+  readonly restore?: (translated: string) => string;
+  /** Entries of the glossary whose term occurs in the segment. */
+  readonly terms: readonly GlossaryTerm[];
+}
+
+/** A (target, unique segment) pair by index. */
+export interface Pair {
+  readonly target: number;
+  readonly unique: number;
+}
+
+/** Translates the distinct segments of `documents` (planned together per format) into every target. */
+export async function translateSegments(documents: readonly PreparedDocument[], options: TranslateOptions): Promise<SegmentWork> {
+  const { targets, engine, signal, glossary, memory } = options;
+  const { unique, positions } = distinctSegments(documents, glossary);
+  const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
+  const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
+  const keys = memory ? memoryKeys(unique, engineTargets, options) : undefined;
+
+  const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
+  let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
+  if (memory && keys && pending.length > 0) {
+    const stored = await memory.lookup([...new Set(keys.flat())]);
+    pending = pending.filter(({ target, unique: u }) => {
+      const hit = stored.get(keys[target]![u]!);
+      if (hit === undefined) return true;
+      done[target]![u] = hit;
+      tally.cached++;
+      return false;
+    });
+  }
+
+  // One failed call fails the request: cancel the calls still running or waiting.
+  const cancel = new AbortController();
+  const onAbort = (): void => cancel.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) cancel.abort(signal.reason);
+  const settles: ((translation: string | undefined) => void)[] = [];
+  try {
+    // Each round sends what nobody else is translating and waits for what somebody is;
+    // a pair whose leader failed comes round again (and is led by this request then).
+    while (pending.length > 0) {
+      const mine: Pair[] = [];
+      const waits: Promise<void>[] = [];
+      const leads = new Map<string, (translation: string | undefined) => void>();
+      for (const pair of pending) {
+        const key = keys?.[pair.target]![pair.unique];
+        if (!memory || key === undefined) {
+          mine.push(pair);
+          continue;
+        }
+        const claim = memory.claim(key);
+        if (claim.leader) {
+          mine.push(pair);
+          leads.set(key, claim.settle);
+          settles.push(claim.settle);
+        } else {
+          waits.push(
+            untilAborted(claim.result, cancel.signal).then((translation) => {
+              if (translation === undefined) return;
+              done[pair.target]![pair.unique] = translation;
+              tally.cached++;
+            }),
+          );
+        }
+      }
+      const own = callModels(mine, { unique, engineTargets, done, options, cancel, tally, keys, leads });
+      await Promise.all([own, ...waits]).catch((error: unknown) => {
+        cancel.abort(error);
+        throw error;
+      });
+      pending = pending.filter(({ target, unique: u }) => done[target]![u] === undefined);
+    }
+  } catch (error) {
+    // The caller's abort wins over the errors it caused in the calls it cancelled.
+    signal?.throwIfAborted();
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // Followers of a key this request led but did not translate translate it themselves.
+    for (const settle of settles) settle(undefined);
+  }
+
+  return {
+    translations: positions.map((indexes) =>
+      done.map((row) =>
+        indexes.map((index) => {
+          const text = row[index]!;
+          const restore = unique[index]!.restore;
+          return restore ? restore(text) : text;
+        }),
+      ),
+    ),
+    usage: {
+      inputTokens: tally.inputTokens,
+      outputTokens: tally.outputTokens,
+      ...(tally.cachedInputTokens > 0 ? { cachedInputTokens: tally.cachedInputTokens } : {}),
+      ...(tally.cacheWriteTokens > 0 ? { cacheWriteTokens: tally.cacheWriteTokens } : {}),
+    },
+    calls: tally.calls,
+    cachedSegments: tally.cached,
+    glossaryMisses: tally.misses,
+  };
+}
+
+/** Each unique segment's memory key per target: target → unique segment → key. */
+export function memoryKeys(
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary'>,
+): string[][] {
+  const { glossary } = options;
+  return engineTargets.map((target) =>
+    unique.map((entry) =>
+      memoryKey({
+        text: entry.segment.text,
+        format: entry.format,
+        singleLine: entry.segment.singleLine === true,
+        source: options.source?.code,
+        target: target.code,
+        engine: options.engine.id,
+        promptVersion: PROMPT_VERSION,
+        glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
+      }),
+    ),
+  );
+}
+
+/** Identical segments are translated once: by format, line rule and text. */
+export function distinctSegments(
+  documents: readonly PreparedDocument[],
+  glossary: AppliedGlossary | undefined,
+): { unique: UniqueSegment[]; positions: number[][] } {
+  const uniqueIndex = new Map<string, number>();
+  const unique: UniqueSegment[] = [];
+  // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
+  const protectedTerms = glossary ? new TermMatcher(glossary.doNotTranslate, { ignoreCase: false }) : undefined;
+  const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
+  const positions = documents.map((document) =>
+    document.segments.map((segment, i) => {
+      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
+      let index = uniqueIndex.get(key);
+      if (index === undefined) {
+        index = unique.length;
+        uniqueIndex.set(key, index);
+        const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(segment.text, protectedTerms) : undefined;
+        const text = guarded?.text ?? segment.text;
+        const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(text).map((m) => m.term)) : undefined;
+        unique.push({
+          segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}) },
+          format: document.format,
+          // Counts made in a document worker spare the loop one o200k pass over the document.
+          tokens: guarded ? undefined : document.tokenCounts?.[i],
+          ...(guarded ? { restore: guarded.restore } : {}),
+          terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
+        });
+      }
+      return index;
+    }),
+  );
+  return { unique, positions };
+}
+
+interface CallContext {
+  readonly unique: readonly UniqueSegment[];
+  readonly engineTargets: readonly EngineLanguage[];
+  readonly done: (string | undefined)[][];
+  readonly options: TranslateOptions;
+  readonly cancel: AbortController;
+  readonly tally: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; calls: number; misses: number };
+  readonly keys: string[][] | undefined;
+  /** Keys this request leads: settled with each validated translation. */
+  readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
+}
+
+/** Plans `pairs` into model calls (planCalls) and runs them up to the engine's slots. */
+async function callModels(pairs: readonly Pair[], context: CallContext): Promise<void> {
+  if (pairs.length === 0) return;
+  const { unique, engineTargets, done, options, cancel, tally } = context;
+  const { engine } = options;
+  const calls = planCalls(pairs, unique, engineTargets, engine);
+  const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
+  const caller = options.caller ?? {};
+  await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
+    const glossary = termsOfChunk(chunk.segments, unique);
+    const result = await engine.translate({
+      segments: chunk.segments,
+      targets: chunk.targets,
+      requestTargets: engineTargets,
+      ...(options.source ? { source: options.source } : {}),
+      ...(glossary.length > 0 ? { glossary } : {}),
+      format,
+      signal: cancel.signal,
+      caller,
+    });
+    tally.inputTokens += result.usage.inputTokens;
+    tally.outputTokens += result.usage.outputTokens;
+    tally.cachedInputTokens += result.usage.cachedInputTokens ?? 0;
+    tally.cacheWriteTokens += result.usage.cacheWriteTokens ?? 0;
+    tally.calls += result.calls ?? 1;
+    tally.misses += result.glossaryMisses ?? 0;
+    const validated: { target: number; unique: number; text: string }[] = [];
+    for (const target of chunk.targets) {
+      const translated = result.translations.get(target.code);
+      const t = targetIndex.get(target.code)!;
+      for (const segment of chunk.segments) {
+        const text = translated?.get(segment.id);
+        if (text === undefined) throw new EngineError('the model did not translate every segment', true);
+        const problem = markProblem(segment.text, text);
+        if (problem) throw new EngineError(`the model broke the document's markup (${problem})`, true);
+        validated.push({ target: t, unique: Number(segment.id), text });
+      }
+    }
+    for (const { target, unique: u, text } of validated) done[target]![u] = text;
+    await remember(validated, context);
+  });
+}
+
+/**
+ * The model calls for `pairs`: targets that need the same segments are planned together
+ * (the usual case: all of them, or all of them for the few changed segments), targets
+ * that need different ones apart, and each group by format.
+ */
+export function planCalls(
+  pairs: readonly Pair[],
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  engine: TranslationEngine,
+): { chunk: Chunk; format: Format }[] {
+  const needed = new Map<number, number[]>();
+  for (const { target, unique: u } of pairs) {
+    if (!needed.has(target)) needed.set(target, []);
+    needed.get(target)!.push(u);
+  }
+  const groups = new Map<string, { segments: number[]; targets: EngineLanguage[] }>();
+  for (const [target, segments] of needed) {
+    segments.sort((a, b) => a - b);
+    const signature = segments.join(',');
+    if (!groups.has(signature)) groups.set(signature, { segments, targets: [] });
+    groups.get(signature)!.targets.push(engineTargets[target]!);
+  }
+
+  const calls: { chunk: Chunk; format: Format }[] = [];
+  for (const group of groups.values()) {
+    const entries = group.segments.map((u) => unique[u]!);
+    for (const format of new Set(entries.map((entry) => entry.format))) {
+      const ofFormat = entries.filter((entry) => entry.format === format);
+      const tokensById = new Map(ofFormat.map((entry) => [entry.segment, entry.tokens]));
+      const segments = ofFormat.map((entry) => entry.segment);
+      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment) ?? countTokens(segment.text));
+      for (const chunk of chunks) calls.push({ chunk, format });
+    }
+  }
+
+  return calls;
+}
+
+/** Saves a call's validated translations and hands them to the requests waiting for them. */
+async function remember(validated: readonly { target: number; unique: number; text: string }[], context: CallContext): Promise<void> {
+  const { keys, leads, options } = context;
+  if (!keys || !options.memory) return;
+  const entries: MemoryEntry[] = validated.map(({ target, unique: u, text }) => ({ key: keys[target]![u]!, translation: text }));
+  await options.memory.save(entries);
+  for (const entry of entries) leads.get(entry.key)?.(entry.translation);
+}
+
+/** The glossary entries whose term occurs in some segment of the chunk, once each. */
+function termsOfChunk(segments: readonly EngineSegment[], unique: readonly UniqueSegment[]): GlossaryTerm[] {
+  const terms = new Set<GlossaryTerm>();
+  for (const segment of segments) for (const term of unique[Number(segment.id)]!.terms) terms.add(term);
+  return [...terms];
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
