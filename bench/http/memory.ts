@@ -5,6 +5,7 @@
  * connections. Needs `npm run build` in DIR.
  *
  *   npx tsx bench/http/memory.ts [DIR=.] [node options for the service...]
+ *   ROUNDS=5 npx tsx bench/http/memory.ts    # 4 s rounds at 200 connections, RSS after each
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -29,11 +30,14 @@ const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/j
 await fetch(`http://127.0.0.1:${port}/v1/translate`, { method: 'POST', headers, body });
 await new Promise((r) => setTimeout(r, 500));
 console.log('after one request', rss());
-let peak = 0; const t = setInterval(() => { const s = readFileSync(`/proc/${child.pid}/status`, 'utf8'); peak = Math.max(peak, Number(/VmRSS:\s+(\d+)/.exec(s)![1]) / 1024); }, 100);
-const r = await autocannon({ url: `http://127.0.0.1:${port}/v1/translate`, method: 'POST', headers, body, connections: 200, duration: 4 });
-clearInterval(t);
-await new Promise((r) => setTimeout(r, 500));
-console.log('200 conns', Math.round(r.requests.average), 'req/s, peak', Math.round(peak), 'MB; now', rss());
+for (let round = 1; round <= Number(process.env.ROUNDS ?? 1); round++) {
+  let peak = 0;
+  const t = setInterval(() => { const s = readFileSync(`/proc/${child.pid}/status`, 'utf8'); peak = Math.max(peak, Number(/VmRSS:\s+(\d+)/.exec(s)![1]) / 1024); }, 100);
+  const r = await autocannon({ url: `http://127.0.0.1:${port}/v1/translate`, method: 'POST', headers, body, connections: 200, duration: 4 });
+  clearInterval(t);
+  await new Promise((r) => setTimeout(r, 500));
+  console.log(`200 conns, round ${round}:`, Math.round(r.requests.average), 'req/s, peak', Math.round(peak), 'MB; after', rss());
+}
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 rmSync(url.slice('sqlite:'.length), { force: true });
