@@ -10,9 +10,12 @@
  * connections. The ratio of medians is printed last. Needs `npm run build`.
  *
  *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR] [--limits=off]
+ *     [--node-options="--max-semi-space-size=2"] [--malloc-arenas=2]
  *
  * --profile=DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR` (the profile
- * is written when it exits); summarise it with bench/http/profile.ts.
+ * is written when it exits); summarise it with bench/http/profile.ts. --node-options are
+ * given to the service's node (not to the bare server), --malloc-arenas sets its
+ * MALLOC_ARENA_MAX (default 2, as `npm start`; 0 leaves glibc's default): for memory.
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,13 +29,15 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
-const backends = (args.find((a) => !a.startsWith('--')) ?? 'sqlite,postgres').split(',') as Backend[];
+const option = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const backends = (args.find((a) => !a.startsWith('-')) ?? 'sqlite,postgres').split(',') as Backend[];
 const ROUNDS = Number(option('rounds', '5'));
 const SECONDS = Number(option('seconds', '5'));
 const PROFILE_DIR = option('profile', '');
 /** --limits=off: PostgreSQL without Redis, one enterprise key (to tell the two apart). */
 const POSTGRES_LIMITS = option('limits', 'on') === 'on';
+const SERVICE_NODE_OPTIONS = option('node-options', '').split(' ').filter(Boolean);
+const MALLOC_ARENAS = option('malloc-arenas', '2');
 const CONNECTIONS = 50;
 /** Scale-tier keys on the limited run: 120 requests a minute each. */
 const LIMITED_KEYS = 3_000;
@@ -117,11 +122,11 @@ async function benchBackend(backend: Backend) {
     PORT: String(servicePort),
     HOST: '127.0.0.1',
     // As `npm start` runs it (README, docs/deployment.md#memory).
-    MALLOC_ARENA_MAX: '2',
+    ...(MALLOC_ARENAS === '0' ? {} : { MALLOC_ARENA_MAX: MALLOC_ARENAS }),
     ...(limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' }),
   };
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
-  const service = spawn(process.execPath, [...profileArgs, resolve('dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...profileArgs, ...SERVICE_NODE_OPTIONS, resolve('dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const bare = spawn(process.execPath, ['--import', 'tsx', resolve('bench/http/bare-server.ts')], {
     env: { ...process.env, PORT: String(barePort) },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -10,7 +10,8 @@
  * and concurrent requests with the same key share one lookup.
  */
 import type { Db } from '../db/database.js';
-import { authenticate, hashKey } from './keys.js';
+import { KeyLookups } from './key-lookups.js';
+import { hashKey } from './keys.js';
 import type { User } from './users.js';
 
 /** Well inside the 1 s the issue allows, leaving room for the lookup itself. */
@@ -24,12 +25,16 @@ interface Entry {
 
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
+  /** Misses that arrive together are read in one query (key-lookups.ts). */
+  readonly lookups: KeyLookups;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly ttlMs = KEY_CACHE_TTL_MS,
     private readonly clock: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.lookups = new KeyLookups(db);
+  }
 
   /** The active key's owner, or undefined for an unknown or revoked key. */
   async authenticate(presentedKey: string): Promise<User | undefined> {
@@ -38,7 +43,7 @@ export class AuthCache {
     const now = this.clock();
     const entry = this.entries.get(hash);
     if (entry && now - entry.readAt < this.ttlMs) return entry.user;
-    const user = authenticate(this.db, presentedKey);
+    const user = this.lookups.find(hash);
     const fresh = { user, readAt: now };
     this.entries.delete(hash);
     if (this.entries.size >= MAX_KEYS) this.evictExpired(now);

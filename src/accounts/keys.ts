@@ -86,6 +86,26 @@ export async function authenticate(db: Db, presentedKey: string): Promise<User |
   return matches ? { id: row.user_id, tier: row.tier as Tier } : undefined;
 }
 
+/**
+ * The owners of the active keys among `hashes` (sha256 hex, as hashKey gives), in one
+ * query; unknown and revoked keys are absent from the map. For lookups that arrive
+ * together (auth-cache.ts). The hashes are matched by the index, as in `authenticate`:
+ * what is compared is a sha256 of a 256-bit secret, whose timing gives nothing away.
+ */
+export async function findActiveKeys(db: Db, hashes: readonly string[]): Promise<Map<string, User>> {
+  const found = new Map<string, User>();
+  if (hashes.length === 0) return found;
+  const rows = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.key_hash', 'users.id as user_id', 'users.tier'])
+    .where('api_keys.key_hash', 'in', hashes)
+    .where('api_keys.revoked_at', 'is', null)
+    .execute();
+  for (const row of rows) found.set(row.key_hash, { id: row.user_id, tier: row.tier as Tier });
+  return found;
+}
+
 export async function listKeys(db: Db, userId?: string): Promise<KeySummary[]> {
   let query = db
     .selectFrom('api_keys')

@@ -36,6 +36,9 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     lazyConnect: true,
+    // The checks of requests that arrive together go out in one write (and come back in
+    // one read) instead of a syscall each: the limiter's cost under load is mostly these.
+    enableAutoPipelining: true,
   });
   // Connection errors are the limiter's to count and log (throttled); without a listener
   // ioredis would print every reconnect attempt.

@@ -3,6 +3,7 @@
  * once, exit 0 when it finishes, 1 when it fails or outlasts the grace period.
  */
 import type { Logger } from 'pino';
+import { flushLogs } from '../logger.js';
 import { disarmEarlyExit } from './early-signals.js';
 
 export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>, graceMs: number): void {
@@ -22,12 +23,12 @@ export function onShutdownSignal(logger: Logger, shutdown: () => Promise<void>, 
     shutdown().then(
       () => {
         logger.info('shut down cleanly');
-        logger.flush?.();
-        process.exit(0);
+        // Logs are written asynchronously: the last lines reach stdout before the exit.
+        void flushLogs(logger).then(() => process.exit(0));
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        void flushLogs(logger).then(() => process.exit(1));
       },
     );
   };

@@ -99,4 +99,34 @@ describe('shutting down on SIGTERM', () => {
     assert.equal(await served.exited, 0, served.output());
     assert.deepEqual(jobRows(served.dbPath), [{ status: 'pending', attempts: 0, locked_by: null }]);
   });
+
+  it('writes every log line before it exits: the last requests\' access lines, then "shut down cleanly" last', async () => {
+    provider.fallback(echoTranslator({ input: 10, output: 20 }));
+    const served = await serve(dir, provider, { SHUTDOWN_GRACE_SECONDS: '5' });
+    const headers = { authorization: `Bearer ${served.key}`, 'content-type': 'application/json' };
+    // Logs are written asynchronously (docs/decisions/0031): lines logged just before the
+    // signal are still queued for stdout when shutdown begins.
+    const ids = Array.from({ length: 60 }, (_, i) => `flush-${i}-${Math.random().toString(36).slice(2)}`);
+    const answers = await Promise.all(
+      ids.map((id) =>
+        fetch(`${served.base}/translate`, {
+          method: 'POST',
+          headers: { ...headers, 'x-request-id': id },
+          body: JSON.stringify({ content: `Line ${id}`, targets: ['de'], source: 'en' }),
+        }),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status), ids.map(() => 200));
+
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0, served.output());
+    const lines = served
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; reqId?: string; res?: { statusCode: number } });
+    const completed = new Set(lines.filter((l) => l.msg === 'request completed' && l.res?.statusCode === 200).map((l) => l.reqId));
+    assert.deepEqual(ids.filter((id) => !completed.has(id)), [], 'every request has its access line');
+    assert.equal(lines.at(-1)?.msg, 'shut down cleanly');
+  });
 });
