@@ -209,7 +209,7 @@ for (const backend of testBackends()) {
       assert.ok(performance.now() - started >= 2_000);
     });
 
-    it('estimates what a translation would cost without charging it, and forgets the memory', async () => {
+    it('estimates what a translation would cost without charging it; the estimate follows translation memory and forgetMemory', async () => {
       now = T0;
       const api = client(await keyOf('starter'));
       const request = { content: 'Estimate this sentence, please.', targets: ['fr'] };
@@ -222,6 +222,8 @@ for (const backend of testBackends()) {
       const usageBefore = (await api.usage()).tokens_used;
       await api.translate(request);
       assert.ok((await api.usage()).tokens_used > usageBefore, 'the translation was charged, the estimate was not');
+      const after = await api.estimate(request);
+      assert.deepEqual({ total: after.total_tokens, cached: after.cached_segments, calls: after.model_calls }, { total: 0, cached: 1, calls: 0 });
       await api.forgetMemory();
       const forgotten = await api.estimate(request);
       assert.equal(forgotten.cached_segments, 0);
