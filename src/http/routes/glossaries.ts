@@ -11,7 +11,7 @@ import type { ProtectedHooks } from '../app.js';
 type ById = { Params: { id: string } };
 
 /** What a glossary body can fail with (src/glossaries/validate.ts, docs/glossaries.md "Limits"). */
-const BODY_ERRORS = ['invalid_request', 'invalid_language', 'payload_too_large'] as const;
+const GLOSSARY_BODY_ERRORS = ['invalid_request', 'invalid_language', 'payload_too_large'] as const;
 
 const createSchema = authenticatedRoute({
   tag: 'glossaries',
@@ -19,7 +19,7 @@ const createSchema = authenticatedRoute({
   description: 'Answers its summary; use its glossary_id in translate, batch, estimate and job requests.',
   body: GlossaryBody,
   answers: { 201: GlossarySummary },
-  errors: BODY_ERRORS,
+  errors: GLOSSARY_BODY_ERRORS,
 });
 
 const listSchema = authenticatedRoute({
@@ -44,7 +44,7 @@ const replaceSchema = authenticatedRoute({
   params: GlossaryParams,
   body: GlossaryBody,
   answers: { 200: GlossaryDetail },
-  errors: [...BODY_ERRORS, 'not_found'],
+  errors: [...GLOSSARY_BODY_ERRORS, 'not_found'],
 });
 
 const deleteSchema = authenticatedRoute({
