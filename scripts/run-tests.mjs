@@ -24,7 +24,9 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  // --conditions=source: `#client` (package.json "imports") loads the client's TypeScript
+  // sources here, as the typecheck reads them; the built CLI loads client/dist.
+  ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

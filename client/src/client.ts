@@ -9,6 +9,12 @@ import type {
   BatchResult,
   CompletedJob,
   ErrorCode,
+  EstimateRequest,
+  EstimateResult,
+  Glossary,
+  GlossaryList,
+  GlossaryRequest,
+  GlossarySummary,
   JobCreated,
   JobRequest,
   JobView,
@@ -101,11 +107,48 @@ export class TranslateClient {
     return (await this.call<Languages>('GET', '/v1/languages', undefined, options)).body;
   }
 
-  // estimate(request, options): POST /v1/translate/estimate goes here once the service has
-  // it — `return (await this.call<EstimateResult>('POST', '/v1/translate/estimate', request, options)).body;`
+  /** POST /v1/translate/estimate: what `translate(request)` would cost now; no model call, no charge, no rate-limit slot. */
+  async estimate(request: EstimateRequest, options: CallOptions = {}): Promise<EstimateResult> {
+    return (await this.call<EstimateResult>('POST', '/v1/translate/estimate', request, options)).body;
+  }
 
-  /** One operation, tried up to `maxAttempts` times. */
-  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions): Promise<Answer<T>> {
+  /** POST /v1/glossaries: a new glossary; its `glossary_id` goes in translate, batch, estimate and job requests. */
+  async createGlossary(request: GlossaryRequest, options: CallOptions = {}): Promise<GlossarySummary> {
+    return (await this.call<GlossarySummary>('POST', '/v1/glossaries', request, options)).body;
+  }
+
+  /** GET /v1/glossaries: your glossaries, newest first, without their entries. */
+  async listGlossaries(options: CallOptions = {}): Promise<GlossaryList> {
+    return (await this.call<GlossaryList>('GET', '/v1/glossaries', undefined, options)).body;
+  }
+
+  /** GET /v1/glossaries/{id}: one glossary with its entries and version. */
+  async getGlossary(glossaryId: string, options: CallOptions = {}): Promise<Glossary> {
+    return (await this.call<Glossary>('GET', glossaryPath(glossaryId), undefined, options)).body;
+  }
+
+  /** PUT /v1/glossaries/{id}: replaces its content; the version goes up. */
+  async replaceGlossary(glossaryId: string, request: GlossaryRequest, options: CallOptions = {}): Promise<Glossary> {
+    return (await this.call<Glossary>('PUT', glossaryPath(glossaryId), request, options)).body;
+  }
+
+  /** DELETE /v1/glossaries/{id}. */
+  async deleteGlossary(glossaryId: string, options: CallOptions = {}): Promise<void> {
+    await this.call<undefined>('DELETE', glossaryPath(glossaryId), undefined, options);
+  }
+
+  /** DELETE /v1/memory: forgets every translation the service stored for you. */
+  async forgetMemory(options: CallOptions = {}): Promise<void> {
+    await this.call<undefined>('DELETE', '/v1/memory', undefined, options);
+  }
+
+  /**
+   * One operation, tried up to `maxAttempts` times. PUT and DELETE are idempotent (a
+   * replace, a delete) and retry like the rest. A POST answered with a retryable code was
+   * not done (docs/errors.md); one whose answer was lost on the network may have been, so
+   * a retried createJob or createGlossary can, rarely, make a second one.
+   */
+  private async call<T>(method: Method, path: string, body: unknown, options: CallOptions): Promise<Answer<T>> {
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       try {
@@ -121,7 +164,7 @@ export class TranslateClient {
     }
   }
 
-  private async once<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<Answer<T>> {
+  private async once<T>(method: Method, path: string, body: unknown, signal: AbortSignal | undefined): Promise<Answer<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
@@ -139,6 +182,8 @@ export class TranslateClient {
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const retryAfter = response.headers.get('retry-after');
     const retryAfterSeconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+    // 204: done, no body to read.
+    if (response.status === 204) return { body: undefined as T, retryAfterSeconds };
     let parsed: unknown;
     try {
       parsed = await response.json();
@@ -153,6 +198,12 @@ export class TranslateClient {
     }
     return { body: parsed as T, retryAfterSeconds };
   }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+function glossaryPath(glossaryId: string): string {
+  return `/v1/glossaries/${encodeURIComponent(glossaryId)}`;
 }
 
 interface Answer<T> {

@@ -404,6 +404,10 @@ export type paths = {
                         format?: "plain" | "markdown" | "json" | "html";
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
+                        /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
+                        memory?: boolean;
+                        /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
+                        glossary_id?: string;
                     };
                 };
             };
@@ -433,9 +437,16 @@ export type paths = {
                                 total_tokens: number;
                                 /** @description `advanced` needs a paid tier; default `standard`. */
                                 model: "standard" | "advanced";
+                                /** @description Segment × target pairs served from translation memory: no model call, no tokens. */
+                                cached_segments: number;
+                                /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
+                                glossary_misses?: number;
                                 /** @description Only when the request had no format. */
                                 detected_format?: "plain" | "markdown" | "json" | "html";
                                 detection_confidence?: number;
+                                /** @description The source language detected when the request had no source (docs/detection.md). */
+                                detected_source?: string;
+                                source_confidence?: number;
                             };
                         };
                     };
@@ -494,6 +505,28 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "advanced_not_available";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -649,6 +682,241 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/translate/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What POST /v1/translate would cost now, without translating
+         * @description The same body and checks as POST /v1/translate (glossary lookup, reading the document, tier access), then the memory lookup and the call plan; no model call, no charge, no reservation, and it does not spend the rate limit (docs/decisions/0019).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The document: plain text, markdown, JSON or HTML, up to the 2 MiB body limit. */
+                        content: string;
+                        /** @description 1 to 36 distinct language codes (case-insensitively distinct). */
+                        targets: string[];
+                        /** @description The source language, a code from GET /v1/languages; detected by the model when omitted. */
+                        source?: string;
+                        /** @description Omit it to let the service detect the format. */
+                        format?: "plain" | "markdown" | "json" | "html";
+                        /** @description `advanced` needs a paid tier; default `standard`. */
+                        model?: "standard" | "advanced";
+                        /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
+                        memory?: boolean;
+                        /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
+                        glossary_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Expected input tokens of the model calls translation memory does not spare. */
+                            input_tokens: number;
+                            /** @description Expected output tokens (the planner's expectation; repairs are not predicted). */
+                            output_tokens: number;
+                            total_tokens: number;
+                            /** @description Segment × target pairs translation memory holds now: no model call, no tokens. */
+                            cached_segments: number;
+                            /** @description Model calls the request would make now. */
+                            model_calls: number;
+                            precheck: {
+                                /** @description Whether the free tier's token pre-check would let the request through now; paid tiers always pass. */
+                                passes: boolean;
+                                /** @description The month's grant left after usage and live reservations; null for enterprise. */
+                                tokens_remaining: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The tier does not include this model. Codes: advanced_not_available. */
+                403: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "advanced_not_available";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The body is larger than 2 MiB (2,097,152 bytes). Codes: payload_too_large. */
+                413: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The document is within the size limit but beyond what the service will process. Codes: document_too_complex. */
+                422: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "document_too_complex";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/translate/batch": {
         parameters: {
             query?: never;
@@ -686,6 +954,10 @@ export type paths = {
                         source?: string;
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
+                        /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
+                        memory?: boolean;
+                        /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
+                        glossary_id?: string;
                     };
                 };
             };
@@ -719,6 +991,10 @@ export type paths = {
                                 total_tokens: number;
                                 /** @description `advanced` needs a paid tier; default `standard`. */
                                 model: "standard" | "advanced";
+                                /** @description Segment × target pairs served from translation memory: no model call, no tokens. */
+                                cached_segments: number;
+                                /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
+                                glossary_misses?: number;
                             };
                         };
                     };
@@ -777,6 +1053,28 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "advanced_not_available";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -965,6 +1263,10 @@ export type paths = {
                         format?: "plain" | "markdown" | "json" | "html";
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
+                        /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
+                        memory?: boolean;
+                        /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
+                        glossary_id?: string;
                     };
                 };
             };
@@ -1050,6 +1352,28 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "advanced_not_available";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1263,6 +1587,10 @@ export type paths = {
                                 total_tokens: number;
                                 /** @description `advanced` needs a paid tier; default `standard`. */
                                 model: "standard" | "advanced";
+                                /** @description Segment × target pairs served from translation memory: no model call, no tokens. */
+                                cached_segments: number;
+                                /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
+                                glossary_misses?: number;
                             };
                         } | {
                             /** Format: uuid */
@@ -1546,6 +1874,990 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete all of your translation memory
+         * @description Every stored translation of yours is gone; later requests translate afresh (docs/memory.md).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done; no body. */
+                204: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/glossaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your glossaries, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            glossaries: {
+                                /** Format: uuid */
+                                glossary_id: string;
+                                name: string;
+                                /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                                source: string;
+                                entry_count: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a glossary
+         * @description Answers its summary; use its glossary_id in translate, batch, estimate and job requests.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description At least one entry or do_not_translate term. A user holds at most 100 glossaries. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                        source: string;
+                        /** @description Terms match as whole words, ignoring case; two entries differing only in case are refused. */
+                        entries?: {
+                            /** @description No leading or trailing white space, line breaks, control characters or tag-like text (<x1/>, <g1>). */
+                            term: string;
+                            /** @description Target code → the required translation of the term; at least one. */
+                            translations: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        /** @description Kept exactly as written (case included); duplicates are stored once. */
+                        do_not_translate?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                201: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            glossary_id: string;
+                            name: string;
+                            /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                            source: string;
+                            entry_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_language. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: "invalid_request" | "invalid_language";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The body is larger than 2 MiB (2,097,152 bytes). Codes: payload_too_large. */
+                413: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/glossaries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One glossary with its entries */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The glossary_id POST /v1/glossaries answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            glossary_id: string;
+                            name: string;
+                            /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                            source: string;
+                            entry_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /** @description 1 on creation, +1 on every PUT; translations made under an older version are not reused. */
+                            version: number;
+                            entries: {
+                                /** @description No leading or trailing white space, line breaks, control characters or tag-like text (<x1/>, <g1>). */
+                                term: string;
+                                /** @description Target code → the required translation of the term; at least one. */
+                                translations: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            do_not_translate: string[];
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a glossary's content
+         * @description Raises its version: translations made under the old content are not reused from memory.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The glossary_id POST /v1/glossaries answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description At least one entry or do_not_translate term. A user holds at most 100 glossaries. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                        source: string;
+                        /** @description Terms match as whole words, ignoring case; two entries differing only in case are refused. */
+                        entries?: {
+                            /** @description No leading or trailing white space, line breaks, control characters or tag-like text (<x1/>, <g1>). */
+                            term: string;
+                            /** @description Target code → the required translation of the term; at least one. */
+                            translations: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        /** @description Kept exactly as written (case included); duplicates are stored once. */
+                        do_not_translate?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            glossary_id: string;
+                            name: string;
+                            /** @description A code from GET /v1/languages; stored canonical (pt-br → pt-BR). */
+                            source: string;
+                            entry_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /** @description 1 on creation, +1 on every PUT; translations made under an older version are not reused. */
+                            version: number;
+                            entries: {
+                                /** @description No leading or trailing white space, line breaks, control characters or tag-like text (<x1/>, <g1>). */
+                                term: string;
+                                /** @description Target code → the required translation of the term; at least one. */
+                                translations: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            do_not_translate: string[];
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_language. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: "invalid_request" | "invalid_language";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The body is larger than 2 MiB (2,097,152 bytes). Codes: payload_too_large. */
+                413: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a glossary
+         * @description A job still waiting that names it fails with "no glossary with this id".
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The glossary_id POST /v1/glossaries answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done; no body. */
+                204: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -37,5 +37,9 @@ export type FailedJob = Extract<JobView, { status: 'failed' }>;
 export type Usage = AnswerBody<'/v1/usage', 'get', 200>;
 export type Languages = AnswerBody<'/v1/languages', 'get', 200>;
 export type Language = Languages['languages'][number];
-// The estimate route (POST /v1/translate/estimate) comes with the memory work: once it is
-// in the document, add `export type EstimateRequest/EstimateResult` here like the ones above.
+export type EstimateRequest = RequestBody<'/v1/translate/estimate', 'post'>;
+export type EstimateResult = AnswerBody<'/v1/translate/estimate', 'post', 200>;
+export type GlossaryRequest = RequestBody<'/v1/glossaries', 'post'>;
+export type GlossarySummary = AnswerBody<'/v1/glossaries', 'post', 201>;
+export type GlossaryList = AnswerBody<'/v1/glossaries', 'get', 200>;
+export type Glossary = AnswerBody<'/v1/glossaries/{id}', 'get', 200>;

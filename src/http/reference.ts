@@ -34,6 +34,10 @@ export async function registerReference(app: FastifyInstance, version: string): 
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   await app.register(swagger, {
+    // The document is /v1's. The DeepL- and LibreTranslate-compatible routes follow those
+    // services' own references (docs/compatibility.md), so they are left out here whatever
+    // they register.
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
     openapi: {
       openapi: '3.1.0',
       info: { title: 'translate-service', version, description: DESCRIPTION },
@@ -41,7 +45,8 @@ export async function registerReference(app: FastifyInstance, version: string): 
       tags: [
         { name: 'translation', description: 'Translate documents now' },
         { name: 'jobs', description: 'Translate documents in the background' },
-        { name: 'account', description: 'Your usage and what the service offers' },
+        { name: 'glossaries', description: 'Terms a translation must use or keep (docs/glossaries.md)' },
+        { name: 'account', description: 'Your usage, your translation memory and what the service offers' },
         { name: 'service', description: 'The service itself' },
       ],
       components: {

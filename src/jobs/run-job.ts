@@ -6,6 +6,7 @@ import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
+import { detectSource, sourceHint } from '../translation/detect-source.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
@@ -51,10 +52,13 @@ export async function runJob(
     // Released (shutdown, lost lease) while the document was being read: no model call.
     if (signal.aborted) prepared.release();
     signal.throwIfAborted();
+    // Like /translate: without a source, a confident detection is the model's hint and part
+    // of the memory key, so a job and a request for the same text share memory.
+    const hinted = source ?? sourceHint([await detectSource(prepared)]);
     const result = await translatePrepared({
       prepared,
       targets,
-      ...(source ? { source } : {}),
+      ...(hinted ? { source: hinted } : {}),
       engine: engines[request.model],
       signal,
       ...context,

@@ -1,8 +1,7 @@
 /**
  * What the localize commands need of the translation API, as a small interface of their
- * own (decision 0030): the commands are written against it, and today's implementation
- * (fetch-api.ts, plain fetch on the /v1 endpoints) can be swapped for the typed client
- * without touching them. Field names are the wire's (docs/contract.md, README "API").
+ * own (decision 0030): the commands are written against it; client-api.ts implements it
+ * on the typed client (decision 0035). Field names are the wire's (docs/contract.md, README "API").
  */
 
 /** The formats the API names; a file's format is sent when it is known, else the API detects it. */

@@ -9,7 +9,7 @@ import { ConfigError, loadClientConfig } from '../config.js';
 import { findLanguage } from '../languages.js';
 import { ApiError, FORMATS, isFormat, type Format, type LocalizeApi } from './api.js';
 import { ExitCode } from './exit-codes.js';
-import { createFetchApi } from './fetch-api.js';
+import { createClientApi } from './client-api.js';
 import { LockfileError } from './lockfile.js';
 import { SyncInputError } from './plan.js';
 import { createReporter, type Report } from './progress.js';
@@ -62,7 +62,7 @@ function apiFactory(flags: ClientFlags): () => LocalizeApi {
   });
   return () => {
     if (client.apiKey === undefined) throw new ConfigError('no API key: set TRANSLATE_API_KEY or pass --api-key');
-    return createFetchApi({ baseUrl: client.apiUrl, apiKey: client.apiKey });
+    return createClientApi({ baseUrl: client.apiUrl, apiKey: client.apiKey });
   };
 }
 

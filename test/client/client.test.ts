@@ -209,6 +209,48 @@ for (const backend of testBackends()) {
       assert.ok(performance.now() - started >= 2_000);
     });
 
+    it('estimates what a translation would cost without charging it; the estimate follows translation memory and forgetMemory', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'));
+      const request = { content: 'Estimate this sentence, please.', targets: ['fr'] };
+      const before = await api.estimate(request);
+      assert.ok(before.total_tokens > 0, JSON.stringify(before));
+      assert.equal(before.total_tokens, before.input_tokens + before.output_tokens);
+      assert.equal(before.cached_segments, 0);
+      assert.equal(before.model_calls, 1);
+      assert.equal(before.precheck.passes, true);
+      const usageBefore = (await api.usage()).tokens_used;
+      await api.translate(request);
+      assert.ok((await api.usage()).tokens_used > usageBefore, 'the translation was charged, the estimate was not');
+      const after = await api.estimate(request);
+      assert.deepEqual({ total: after.total_tokens, cached: after.cached_segments, calls: after.model_calls }, { total: 0, cached: 1, calls: 0 });
+      await api.forgetMemory();
+      const forgotten = await api.estimate(request);
+      assert.equal(forgotten.cached_segments, 0);
+      assert.equal(forgotten.total_tokens, before.total_tokens);
+      await assert.rejects(api.estimate({ ...request, targets: ['xx'] }), (error: unknown) => error instanceof TranslateApiError && error.code === 'invalid_language');
+    });
+
+    it('creates, lists, reads, replaces and deletes a glossary, and a translation uses it', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'));
+      const created = await api.createGlossary({ name: 'Product', source: 'en', entries: [{ term: 'account', translations: { fr: 'compte' } }] });
+      assert.equal(created.entry_count, 1);
+      assert.deepEqual((await api.listGlossaries()).glossaries.map((g) => g.glossary_id), [created.glossary_id]);
+      const translated = await api.translate({ content: 'Open your account', targets: ['fr'], glossary_id: created.glossary_id });
+      assert.match(translated.translations.fr!, /compte/);
+      assert.equal(translated.usage.glossary_misses, 0);
+      const replaced = await api.replaceGlossary(created.glossary_id, { name: 'Product', source: 'en', do_not_translate: ['Acme'] });
+      assert.equal(replaced.version, 2);
+      assert.deepEqual((await api.getGlossary(created.glossary_id)).do_not_translate, ['Acme']);
+      await api.deleteGlossary(created.glossary_id);
+      await assert.rejects(api.getGlossary(created.glossary_id), (error: unknown) => error instanceof TranslateApiError && error.status === 404 && error.code === 'not_found');
+      await assert.rejects(
+        api.createGlossary({ name: 'Empty', source: 'en' }),
+        (error: unknown) => error instanceof TranslateApiError && error.code === 'invalid_request',
+      );
+    });
+
     it('reports a failed job as TranslateJobFailedError', async () => {
       const api = client(await keyOf('scale'));
       const job = await api.createJob({ content: 'Doomed', targets: ['fr'] });

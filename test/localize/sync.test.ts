@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { countTokens } from '../../src/tokens.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { freePort } from '../helpers/net.js';
 import { runCli, startServedApi, unmark, type RecordedRequest, type Run, type ServedApi } from './served-api.js';
@@ -55,6 +56,20 @@ function sentStrings(requests: readonly RecordedRequest[]): string[] {
   });
 }
 
+interface Event {
+  readonly event: string;
+  readonly target?: string;
+  readonly input_tokens?: number;
+  readonly output_tokens?: number;
+  readonly total_tokens?: number;
+  readonly cached_segments?: number;
+}
+
+/** The lines of a `--json` run. */
+function events(stdout: string): Event[] {
+  return stdout.trim().split('\n').map((line) => JSON.parse(line) as Event);
+}
+
 for (const backend of testBackends()) {
   describe(`sync and translate against a served API (${backend})`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let api: ServedApi;
@@ -85,6 +100,22 @@ for (const backend of testBackends()) {
     after(async () => {
       await api?.stop();
       if (repo) rmSync(repo, { recursive: true, force: true });
+    });
+
+    it('--dry-run on a fresh repository prints an estimate per target from the API, translates nothing and writes nothing', async () => {
+      const { run, requests } = await during(() => sync('--dry-run', '--json'));
+      assert.equal(run.code, 3, run.stdout + run.stderr);
+      assert.deepEqual(translationRequests(requests), []);
+      const estimates = events(run.stdout).filter((event) => event.event === 'estimate');
+      assert.deepEqual(estimates.map((event) => event.target), ['fr', 'de']);
+      for (const estimate of estimates) {
+        assert.ok(estimate.total_tokens! > 0, JSON.stringify(estimate));
+        assert.equal(estimate.total_tokens, estimate.input_tokens! + estimate.output_tokens!);
+        assert.equal(estimate.cached_segments, 0);
+      }
+      // Each target's estimate is asked of the service, work by work: the proxy saw them.
+      assert.ok(requests.length > 0 && requests.every((request) => request.method === 'POST' && request.url === '/v1/translate/estimate'));
+      assert.ok(!existsSync(join(repo, 'locales/fr.json')) && !existsSync(join(repo, 'translate.lock')));
     });
 
     it('a first run translates every string and document into every target, keeping each file\'s layout, and writes the lock', async () => {
@@ -190,6 +221,14 @@ for (const backend of testBackends()) {
       assert.equal(json.run.code, 3);
       assert.deepEqual(translationRequests(json.requests), []);
       const events = json.run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; strings?: string[]; targets?: string[]; exit_code?: number });
+      // The estimate covers that one key: the pseudo engine's input is the segment's own tokens.
+      const estimates = json.run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event).filter((event) => event.event === 'estimate');
+      assert.deepEqual(estimates.map(({ target, input_tokens }) => ({ target, input_tokens })), [
+        { target: 'fr', input_tokens: countTokens('Goodbye') },
+        { target: 'de', input_tokens: countTokens('Goodbye') },
+      ]);
+      assert.deepEqual(json.requests.map((request) => request.url), ['/v1/translate/estimate', '/v1/translate/estimate']);
+      assert.match(dry.run.stdout, /^estimate fr: \d+ tokens \(\d+ in, \d+ out\), 0 from memory$/m);
       assert.deepEqual(
         events.filter((event) => event.event === 'would_send').map(({ strings, targets }) => ({ strings, targets })),
         [{ strings: ['/farewell'], targets: ['fr', 'de'] }],
@@ -253,6 +292,33 @@ for (const backend of testBackends()) {
       assert.equal(jobEvents.at(-1)!.status, 'completed');
       assert.ok(job.requests.some((request) => request.method === 'GET' && request.url === `/v1/jobs/${jobEvents[0]!.job_id}`));
       assert.equal(file('page.fr.html'), '<p>Ĥéļļö <b>ŵöŕļḋ</b></p>\n');
+    });
+
+    it('the glossary_id of translate.config.json reaches the service, and the target shows the glossary\'s term', async () => {
+      const created = await fetch(`${api.apiUrl}/glossaries`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Product', source: 'en', entries: [{ term: 'account', translations: { fr: 'compte' } }] }),
+      });
+      assert.equal(created.status, 201);
+      const { glossary_id: glossaryId } = (await created.json()) as { glossary_id: string };
+      const other = mkdtempSync(join(tmpdir(), 'translate-localize-glossary-'));
+      try {
+        writeFileSync(join(other, 'translate.config.json'), JSON.stringify({ source: 'en', targets: ['fr'], files: ['locales/{locale}.json'], glossary_id: glossaryId }));
+        mkdirSync(join(other, 'locales'));
+        writeFileSync(join(other, 'locales/en.json'), '{"open": "Open your account"}\n');
+        const from = api.requests.length;
+        const run = await runCli(['sync'], { cwd: other, env });
+        assert.equal(run.code, 2, run.stdout + run.stderr);
+        const sent = translationRequests(api.requests.slice(from));
+        assert.ok(sent.length > 0 && sent.every((request) => (JSON.parse(request.body) as { glossary_id?: string }).glossary_id === glossaryId));
+        const fr = JSON.parse(readFileSync(join(other, 'locales/fr.json'), 'utf8')) as { open: string };
+        // The pseudo engine writes the glossary's translation unmarked and pseudo-localizes the rest.
+        assert.match(fr.open, /compte/);
+        assert.equal(unmark(fr.open.replace('compte', 'account')), 'Open your account');
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
     });
 
     it('fails with exit 1 and a clear message on a bad config, a missing key or an unreachable API', async () => {

@@ -28,7 +28,8 @@ const submitSchema = limitedRoute({
   description: 'Answers 202 at once; poll GET /v1/jobs/{id}. Usage is charged when the job completes.',
   body: TranslateBody,
   answers: { 202: JobCreated },
-  errors: [...BODY_ERRORS, ...BILLED_ERRORS],
+  // not_found: a glossary_id naming no glossary of the caller's, answered before the job is stored.
+  errors: [...BODY_ERRORS, ...BILLED_ERRORS, 'not_found'],
 });
 
 const viewSchema = authenticatedRoute({

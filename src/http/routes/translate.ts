@@ -6,14 +6,14 @@ import { translateBatchForUser, translateForUser } from '../../translation/servi
 import { abortOnClientClose } from '../abort-on-close.js';
 import { userOf } from '../plugins/auth.js';
 import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
-import { limitedRoute } from '../schemas/route.js';
-import { BatchAnswer, BatchBody, TranslateAnswer, TranslateBody } from '../schemas/translate.js';
+import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
+import { BatchAnswer, BatchBody, EstimateAnswer, TranslateAnswer, TranslateBody } from '../schemas/translate.js';
 import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
 import type { ProtectedHooks } from '../app.js';
 import { memoryUsage } from '../schemas/memory-usage.js';
 
-/** What translating a document can fail with, beyond the body's checks: its reading (422) and the model (500). */
-const WORK_ERRORS = [...BODY_ERRORS, ...BILLED_ERRORS, 'document_too_complex', 'translation_error'] as const;
+/** What translating a document can fail with, beyond the body's checks: the glossary lookup (404), its reading (422) and the model (500). */
+const WORK_ERRORS = [...BODY_ERRORS, ...BILLED_ERRORS, 'not_found', 'document_too_complex', 'translation_error'] as const;
 
 const translateSchema = limitedRoute({
   tag: 'translation',
@@ -22,6 +22,16 @@ const translateSchema = limitedRoute({
   body: TranslateBody,
   answers: { 200: TranslateAnswer },
   errors: WORK_ERRORS,
+});
+
+const estimateSchema = authenticatedRoute({
+  tag: 'translation',
+  summary: 'What POST /v1/translate would cost now, without translating',
+  description:
+    'The same body and checks as POST /v1/translate (glossary lookup, reading the document, tier access), then the memory lookup and the call plan; no model call, no charge, no reservation, and it does not spend the rate limit (docs/decisions/0019).',
+  body: TranslateBody,
+  answers: { 200: EstimateAnswer },
+  errors: [...BODY_ERRORS, 'not_found', 'document_too_complex', 'advanced_not_available'],
 });
 
 const batchSchema = limitedRoute({
@@ -60,7 +70,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
     });
 
     // Not rate limited: an estimate makes no model call and charges nothing.
-    app.post('/translate/estimate', { onRequest: hooks.authenticated }, async (request) => {
+    app.post('/translate/estimate', { schema: estimateSchema, onRequest: hooks.authenticated }, async (request) => {
       const estimate = await estimateForUser(deps, userOf(request), parseTranslateBody(request.body));
       return {
         input_tokens: estimate.inputTokens,

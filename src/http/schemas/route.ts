@@ -4,15 +4,18 @@
  * answer schemas, then one of these calls; the answer check (test/helpers/answer-check.ts)
  * fails for a /v1 route without one.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors.js';
 import { ANY_ROUTE_ERRORS, AUTH_ERRORS, LIMITED_ERRORS, TRANSPORT_ERRORS, errorResponses } from './errors.js';
 import { limitedHeaders, plainHeaders, type Headers } from './headers.js';
 
 export const BEARER_AUTH = 'bearerAuth';
 
+/** A 204 answer: @fastify/swagger documents a `null` schema as a response without content. */
+export const NoContent = Type.Null({ description: 'Done; no body.' });
+
 export interface RouteDescription<Answers extends Record<number, TSchema>> {
-  readonly tag: 'translation' | 'jobs' | 'account' | 'service';
+  readonly tag: 'translation' | 'jobs' | 'glossaries' | 'account' | 'service';
   readonly summary: string;
   readonly description?: string;
   /** Described for the document and the client; checked in code (docs/decisions/0001). */

@@ -19,6 +19,10 @@ export const Targets = Type.Array(Type.String({ description: 'A code from GET /v
 });
 export const Source = Type.String({ description: 'The source language, a code from GET /v1/languages; detected by the model when omitted.' });
 export const ModelName = Type.Union([Type.Literal('standard'), Type.Literal('advanced')], { description: '`advanced` needs a paid tier; default `standard`.' });
+export const UseMemory = Type.Boolean({ description: 'Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model.' });
+export const GlossaryId = Type.String({
+  description: 'A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user\'s, 400 when its source differs from `source`.',
+});
 
 export const TranslateBody = Type.Object({
   content: Content,
@@ -26,6 +30,8 @@ export const TranslateBody = Type.Object({
   source: Type.Optional(Source),
   format: Type.Optional(FormatName),
   model: Type.Optional(ModelName),
+  memory: Type.Optional(UseMemory),
+  glossary_id: Type.Optional(GlossaryId),
 });
 
 export const BatchBody = Type.Object({
@@ -36,6 +42,8 @@ export const BatchBody = Type.Object({
   targets: Targets,
   source: Type.Optional(Source),
   model: Type.Optional(ModelName),
+  memory: Type.Optional(UseMemory),
+  glossary_id: Type.Optional(GlossaryId),
 });
 
 /** Translated documents by target code, spelled as the request spelled it. */
@@ -82,5 +90,27 @@ export const BatchAnswer = Type.Object(
   strict,
 );
 
+/** POST /v1/translate/estimate (docs/decisions/0019): what /translate would cost now; nothing is charged. */
+export const EstimateAnswer = Type.Object(
+  {
+    input_tokens: Type.Integer({ minimum: 0, description: 'Expected input tokens of the model calls translation memory does not spare.' }),
+    output_tokens: Type.Integer({ minimum: 0, description: 'Expected output tokens (the planner\'s expectation; repairs are not predicted).' }),
+    total_tokens: Type.Integer({ minimum: 0 }),
+    cached_segments: Type.Integer({ minimum: 0, description: 'Segment × target pairs translation memory holds now: no model call, no tokens.' }),
+    model_calls: Type.Integer({ minimum: 0, description: 'Model calls the request would make now.' }),
+    precheck: Type.Object(
+      {
+        passes: Type.Boolean({ description: 'Whether the free tier\'s token pre-check would let the request through now; paid tiers always pass.' }),
+        tokens_remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+          description: 'The month\'s grant left after usage and live reservations; null for enterprise.',
+        }),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
 export type TranslateAnswer = Static<typeof TranslateAnswer>;
 export type BatchAnswer = Static<typeof BatchAnswer>;
+export type EstimateAnswer = Static<typeof EstimateAnswer>;
