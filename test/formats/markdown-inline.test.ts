@@ -43,7 +43,7 @@ function mdastShapes(nodes: readonly Nodes[], source: string): Shape[] | null {
       case 'break':
         break;
       case 'html':
-        shape.value = node.value;
+        shape.value = htmlValue(node.value);
         break;
       case 'emphasis':
       case 'strong':
@@ -77,6 +77,16 @@ function mdastShapes(nodes: readonly Nodes[], source: string): Shape[] | null {
   return out;
 }
 
+/**
+ * An inline html node's value with each line's leading blanks dropped: micromark turns a
+ * tab that starts a continuation line into spaces (`<b  \n\t>` is `<b  \n >` in mdast),
+ * the reader keeps the source's bytes. The adapter reads only the tag name and `\s`-separated
+ * attributes from the value, and renders the source by offsets, so the two are equivalent.
+ */
+function htmlValue(value: string): string {
+  return value.replace(/\n[ \t]*/g, '\n');
+}
+
 /** The reader's nodes as shapes, edge whitespace trimmed as the marked path does. */
 function scanShapes(nodes: ScanNode[], text: string): Shape[] {
   const space = (c: number) => c === 32 || c === 9 || c === 10;
@@ -85,7 +95,7 @@ function scanShapes(nodes: ScanNode[], text: string): Shape[] {
     start: n.start,
     end: n.end,
     ...(n.children && n.type !== 'autolink' ? { children: n.children.map(shape) } : {}),
-    ...(n.type === 'html' ? { value: n.value } : {}),
+    ...(n.type === 'html' ? { value: htmlValue(n.value!) } : {}),
     ...(n.type === 'linkReference' || n.type === 'imageReference' ? { full: Boolean(n.full) } : {}),
     ...(n.type === 'link' || n.type === 'image' ? { title: Boolean(n.title) } : {}),
   });
