@@ -8,10 +8,9 @@
  * (`import * as charCodes from …; const { SPACE, TAB } = charCodes;`) instead of importing
  * them by name. V8 (Node 20) reads an imported binding through the exporting module's
  * cell, with a check that it is initialized, at every use, even in optimized code; a
- * module's own `const` it compiles like the number itself. In a loop over every character
- * that was the whole of plain text's +11–14% after the split into rooms (and a tight loop
- * comparing against four imported codes took 40% longer than with literals);
- * docs/benchmarks.md, Formats.
+ * module's own `const` it compiles like the number itself. In the loops over every
+ * character that was nearly all of plain text's +11–14% after the split into rooms
+ * (docs/benchmarks.md, Formats).
  */
 export const TAB = 9; // \t
 export const LINE_FEED = 10; // \n
