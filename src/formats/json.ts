@@ -12,7 +12,9 @@ import type { DocumentLimits } from './core/limits.js';
 import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
 import type { TextRun } from './core/placeholders.js';
 import { DocumentBuilder } from './core/document.js';
-import { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } from './core/char-codes.js';
+import * as charCodes from './core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } = charCodes;
 
 /** One comparator of a version range (npm's semver): `^7.0.0-beta.44`, `~1.2`, `>=2`, `1.x`, `*`. */
 const comparator = (major: string) =>

@@ -9,7 +9,9 @@ import { DEFAULT_DOCUMENT_LIMITS } from './core/limits.js';
 import type { DocumentLimits } from './core/limits.js';
 import { PlaceholderScanner } from './core/placeholders.js';
 import { ATOM, DocumentBuilder } from './core/document.js';
-import { CARRIAGE_RETURN, DELETE, SPACE, TAB } from './core/char-codes.js';
+import * as charCodes from './core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { CARRIAGE_RETURN, DELETE, SPACE, TAB } = charCodes;
 
 /** Adds the paragraphs of `source` between `from` and `to` to `out`. */
 export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {

@@ -10,7 +10,9 @@ import { ServiceError } from '../../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
 import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
 import type { Segment, SegmentKind } from '../../segments/segment.js';
-import { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } from './char-codes.js';
+import * as charCodes from './char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
+const { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } = charCodes;
 
 /** Where a token's bytes come from: a range of the source, or bytes given literally. */
 export type MarkBytes = { readonly start: number; readonly end: number } | { readonly literal: string };

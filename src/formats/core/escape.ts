@@ -4,7 +4,9 @@
  * follow the source's own escapes, are in markdown/escapes.ts.
  */
 import type { Escaper } from './document.js';
-import { AMPERSAND, CASE_BIT, DIGIT_0, DIGIT_9, EXCLAMATION, GREATER_THAN, HASH, LESS_THAN, LOWER_A, LOWER_Z, QUESTION, SLASH } from './char-codes.js';
+import * as charCodes from './char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
+const { AMPERSAND, CASE_BIT, DIGIT_0, DIGIT_9, EXCLAMATION, GREATER_THAN, HASH, LESS_THAN, LOWER_A, LOWER_Z, QUESTION, SLASH } = charCodes;
 
 export const plainEscape: Escaper = (run) => run;
 

@@ -9,7 +9,9 @@
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './limits.js';
 import type { DocumentLimits } from './limits.js';
 import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
-import { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } from './char-codes.js';
+import * as charCodes from './char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
+const { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
 
 export interface Span {
   readonly start: number;

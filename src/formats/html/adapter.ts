@@ -27,7 +27,9 @@ import type { DocumentLimits } from '../core/limits.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Patch, SegmentDraft } from '../core/document.js';
-import { CARRIAGE_RETURN, FORM_FEED, LINE_FEED, LOWER_H, SPACE, TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { CARRIAGE_RETURN, FORM_FEED, LINE_FEED, LOWER_H, SPACE, TAB } = charCodes;
 
 /** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
 function hasSpaceToCollapse(text: string): boolean {

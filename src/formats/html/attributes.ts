@@ -10,7 +10,9 @@ import type { PlaceholderScanner, TextRun } from '../core/placeholders.js';
 import type { TagAttributes } from './tree.js';
 import type { RenderTarget } from '../format.js';
 import type { Escaper, Patch } from '../core/document.js';
-import { ASCII_END, CARRIAGE_RETURN, CASE_BIT, DOUBLE_QUOTE, EQUALS, FORM_FEED, GREATER_THAN, LESS_THAN, LINE_FEED, LOWER_A, LOWER_Z, SINGLE_QUOTE, SLASH, SPACE, TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { ASCII_END, CARRIAGE_RETURN, CASE_BIT, DOUBLE_QUOTE, EQUALS, FORM_FEED, GREATER_THAN, LESS_THAN, LINE_FEED, LOWER_A, LOWER_Z, SINGLE_QUOTE, SLASH, SPACE, TAB } = charCodes;
 
 /** The whitespace of HTML tags and text (not `\v`, not Unicode spaces). */
 export function isSpaceCode(c: number): boolean {

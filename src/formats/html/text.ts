@@ -20,7 +20,9 @@ import { decodeHTML } from 'entities/decode';
 import { escapeHtmlText, htmlTextEscape } from '../core/escape.js';
 import { SEGMENT_MARK_PATTERN } from '../../segments/segment.js';
 import type { Escaper, SegmentSource } from '../core/document.js';
-import { AMPERSAND, CARRIAGE_RETURN, DIGIT_0, DIGIT_9, FORM_FEED, LINE_FEED, LOWER_X, SEMICOLON, SLASH, SPACE, TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { AMPERSAND, CARRIAGE_RETURN, DIGIT_0, DIGIT_9, FORM_FEED, LINE_FEED, LOWER_X, SEMICOLON, SLASH, SPACE, TAB } = charCodes;
 
 const ONE_SPACE = ' ';
 /** HTML's whitespace in text (not `\v`, not U+00A0: a no-break space is a character like any other). */

@@ -15,7 +15,9 @@
  */
 import { Tokenizer } from 'htmlparser2';
 import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
-import { GREATER_THAN } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { GREATER_THAN } = charCodes;
 
 /** The attribute values the adapter reads (the first occurrence wins, as in `Parser`). */
 export class TagAttributes {

@@ -30,7 +30,9 @@ import type { InlineBlock, InlineNode } from './nodes.js';
 import type { SegmentKind } from '../../segments/segment.js';
 import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { Escaper, SegmentDraft } from '../core/document.js';
-import { CARRIAGE_RETURN, DELETE, FORM_FEED, GREATER_THAN, LEFT_BRACKET, LINE_FEED, SPACE, TAB, VERTICAL_TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { CARRIAGE_RETURN, DELETE, FORM_FEED, GREATER_THAN, LEFT_BRACKET, LINE_FEED, SPACE, TAB, VERTICAL_TAB } = charCodes;
 
 /**
  * Documents up to this size are parsed whole by mdast (the reference reading, a few ms);

@@ -23,7 +23,9 @@ import { normalizeLabel, scanInline } from './inline.js';
 import { tooComplex } from '../core/limits.js';
 import { ListTokenizer } from './lists.js';
 import type { Definitions, InlineBlock, InlineNode, ScanNode } from './nodes.js';
-import { BACKSLASH, CARRIAGE_RETURN, GREATER_THAN, LEFT_BRACKET, LINE_FEED, RIGHT_BRACKET, SPACE, TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { BACKSLASH, CARRIAGE_RETURN, GREATER_THAN, LEFT_BRACKET, LINE_FEED, RIGHT_BRACKET, SPACE, TAB } = charCodes;
 
 export interface MarkedResult {
   readonly blocks: InlineBlock[];

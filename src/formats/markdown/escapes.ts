@@ -17,7 +17,9 @@
  */
 import { decodeHTMLStrict } from 'entities/decode';
 import type { Escaper, RunPlace, SegmentSource } from '../core/document.js';
-import { AMPERSAND, ASCII_END, AT, BACKSLASH, BACKTICK, CARRIAGE_RETURN, COLON, EXCLAMATION, FORM_FEED, LEFT_BRACE, LEFT_BRACKET, LINE_FEED, LOWER_A, LOWER_Z, QUESTION, SLASH, SPACE, TAB, TILDE, UPPER_A, UPPER_Z, VERTICAL_TAB } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { AMPERSAND, ASCII_END, AT, BACKSLASH, BACKTICK, CARRIAGE_RETURN, COLON, EXCLAMATION, FORM_FEED, LEFT_BRACE, LEFT_BRACKET, LINE_FEED, LOWER_A, LOWER_Z, QUESTION, SLASH, SPACE, TAB, TILDE, UPPER_A, UPPER_Z, VERTICAL_TAB } = charCodes;
 
 
 /** What surrounds a character, as micromark classifies it for delimiters, plus a token or segment edge. */

@@ -9,7 +9,9 @@
  */
 import { Tokenizer } from 'marked';
 import type { Token, Tokens } from 'marked';
-import { ASTERISK, DASH, DELETE, DIGIT_0, DIGIT_1, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, LOWER_A, LOWER_Z, PLUS, RIGHT_PAREN, SPACE, TAB, UPPER_A, UPPER_Z } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { ASTERISK, DASH, DELETE, DIGIT_0, DIGIT_1, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, LOWER_A, LOWER_Z, PLUS, RIGHT_PAREN, SPACE, TAB, UPPER_A, UPPER_Z } = charCodes;
 
 /** The end of the run of ASCII digits at `from`. */
 function digitRun(text: string, from: number): number {

@@ -8,7 +8,9 @@
  */
 import type { DocumentLimits } from '../core/limits.js';
 import { tooComplex } from '../core/limits.js';
-import { ASTERISK, CARRIAGE_RETURN, DASH, DIGIT_0, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, PLUS, RIGHT_PAREN, SPACE, TAB, UNDERSCORE } from '../core/char-codes.js';
+import * as charCodes from '../core/char-codes.js';
+// Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
+const { ASTERISK, CARRIAGE_RETURN, DASH, DIGIT_0, DIGIT_9, DOT, GREATER_THAN, LINE_FEED, PLUS, RIGHT_PAREN, SPACE, TAB, UNDERSCORE } = charCodes;
 
 const TAB_STOP = 4;
 
