@@ -57,6 +57,9 @@ export async function runJob(
       ...(source ? { source } : {}),
       engine: engines[request.model],
       signal,
+      ...(request.formality || request.context
+        ? { instructions: { ...(request.formality ? { formality: request.formality } : {}), ...(request.context ? { context: request.context } : {}) } }
+        : {}),
       ...context,
     }).finally(() => prepared.release());
     return {

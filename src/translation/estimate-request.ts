@@ -38,7 +38,12 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
-      const keys = memoryKeys(unique, engineTargets, { engine, ...(input.source ? { source: input.source } : {}), ...context });
+      const keys = memoryKeys(unique, engineTargets, {
+        engine,
+        ...(input.source ? { source: input.source } : {}),
+        ...(input.instructions ? { instructions: input.instructions } : {}),
+        ...context,
+      });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
       cachedSegments = engineTargets.length * unique.length - pending.length;

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { FORMATS } from '../../formats/format.js';
+import { FORMALITY_VALUES, MAX_CONTEXT_CHARS } from '../../translation/instructions.js';
 import { MAX_BATCH_ITEMS, MAX_TARGETS } from './translate-body.js';
 
 const strict = { additionalProperties: false } as const;
@@ -20,12 +21,23 @@ export const Targets = Type.Array(Type.String({ description: 'A code from GET /v
 export const Source = Type.String({ description: 'The source language, a code from GET /v1/languages; detected by the model when omitted.' });
 export const ModelName = Type.Union([Type.Literal('standard'), Type.Literal('advanced')], { description: '`advanced` needs a paid tier; default `standard`.' });
 
+export const Formality = Type.Union(FORMALITY_VALUES.map((v) => Type.Literal(v)), {
+  description:
+    'How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model\'s choice. Part of the translation-memory key.',
+});
+export const Context = Type.String({
+  maxLength: MAX_CONTEXT_CHARS,
+  description: 'Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key.',
+});
+
 export const TranslateBody = Type.Object({
   content: Content,
   targets: Targets,
   source: Type.Optional(Source),
   format: Type.Optional(FormatName),
   model: Type.Optional(ModelName),
+  formality: Type.Optional(Formality),
+  context: Type.Optional(Context),
 });
 
 export const BatchBody = Type.Object({
@@ -36,6 +48,8 @@ export const BatchBody = Type.Object({
   targets: Targets,
   source: Type.Optional(Source),
   model: Type.Optional(ModelName),
+  formality: Type.Optional(Formality),
+  context: Type.Optional(Context),
 });
 
 /** Translated documents by target code, spelled as the request spelled it. */
