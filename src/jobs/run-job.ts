@@ -11,6 +11,7 @@ import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
 import { workContext, type WorkContextDeps } from '../translation/work-context.js';
+import { detectSource, sourceHint } from '../translation/detect-source.js';
 
 export type JobOutcome =
   | {
@@ -51,10 +52,14 @@ export async function runJob(
     // Released (shutdown, lost lease) while the document was being read: no model call.
     if (signal.aborted) prepared.release();
     signal.throwIfAborted();
+    // As the synchronous routes do: the detected source is the model's hint and part of
+    // the memory key, so a job finds what /translate stored for the same text. A detector
+    // failure only costs the hint (the document must still be released below).
+    const hint = source ?? sourceHint([await detectSource(prepared).catch(() => undefined)]);
     const result = await translatePrepared({
       prepared,
       targets,
-      ...(source ? { source } : {}),
+      ...(hint ? { source: hint } : {}),
       engine: engines[request.model],
       signal,
       ...(request.formality || request.context
