@@ -91,6 +91,12 @@ for (const backend of testBackends()) {
       const translate = await deepl({ text: ['Hi'], source_lang: 'EN', target_lang: 'DE', glossary_id: { id: 1 } });
       assert.equal(translate.statusCode, 400);
       assert.match(json(translate).message, /glossary_id/);
+      // A JSON body creates as a form body does (entries_format defaults to tsv).
+      const created = await glossaries('POST', '', { name: 'json', source_lang: 'en', target_lang: 'de', entries: 'a\tb\r\nc\td' });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual({ ...json(created), glossary_id: 'id', creation_time: 'time' }, {
+        glossary_id: 'id', name: 'json', ready: true, source_lang: 'en', target_lang: 'de', creation_time: 'time', entry_count: 2,
+      });
     });
 
     it('DeepL: a free key asking for quality_optimized is 400, not 403 (which clients read as a bad key)', async () => {
