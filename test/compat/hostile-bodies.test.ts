@@ -94,7 +94,7 @@ for (const backend of testBackends()) {
       // A JSON body creates as a form body does (entries_format defaults to tsv).
       const created = await glossaries('POST', '', { name: 'json', source_lang: 'en', target_lang: 'de', entries: 'a\tb\r\nc\td' });
       assert.equal(created.statusCode, 201, created.body);
-      assert.deepEqual({ ...json(created), glossary_id: 'id', creation_time: 'time' }, {
+      assert.deepEqual({ ...(json(created) as object), glossary_id: 'id', creation_time: 'time' }, {
         glossary_id: 'id', name: 'json', ready: true, source_lang: 'en', target_lang: 'de', creation_time: 'time', entry_count: 2,
       });
     });
