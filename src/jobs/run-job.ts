@@ -6,12 +6,12 @@ import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
+import { detectSource, sourceHint } from '../translation/detect-source.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { parseJobRequest } from './queue.js';
 import { workContext, type WorkContextDeps } from '../translation/work-context.js';
-import { detectSource, sourceHint } from '../translation/detect-source.js';
 
 export type JobOutcome =
   | {
@@ -52,14 +52,13 @@ export async function runJob(
     // Released (shutdown, lost lease) while the document was being read: no model call.
     if (signal.aborted) prepared.release();
     signal.throwIfAborted();
-    // As the synchronous routes do: the detected source is the model's hint and part of
-    // the memory key, so a job finds what /translate stored for the same text. A detector
-    // failure only costs the hint (the document must still be released below).
-    const hint = source ?? sourceHint([await detectSource(prepared).catch(() => undefined)]);
+    // Like /translate: without a source, a confident detection is the model's hint and part
+    // of the memory key, so a job and a request for the same text share memory.
+    const hinted = source ?? sourceHint([await detectSource(prepared)]);
     const result = await translatePrepared({
       prepared,
       targets,
-      ...(hint ? { source: hint } : {}),
+      ...(hinted ? { source: hinted } : {}),
       engine: engines[request.model],
       signal,
       ...(request.formality || request.context
