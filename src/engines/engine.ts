@@ -46,7 +46,17 @@ export interface TranslateChunkInput {
    * must use the entry's translation for that target. Absent or empty: no glossary.
    */
   readonly glossary?: readonly GlossaryTerm[];
+  /** The register to address the reader in, where the target language has one; absent: the model's choice. */
+  readonly formality?: Formality;
+  /**
+   * Text that helps understand the segments (where they appear, what they refer to): it
+   * shapes the translation but is never translated itself. Absent: none.
+   */
+  readonly context?: string;
 }
+
+/** Formal or informal address (Sie/du, vous/tu, usted/tú; keigo in Japanese). */
+export type Formality = 'formal' | 'informal';
 
 /** A required translation: `term` (source text, matched ignoring case) → per target code, the words to use. */
 export interface GlossaryTerm {

@@ -176,6 +176,8 @@ export class ModelEngine implements TranslationEngine {
         format: chunk.format,
         ...(chunk.source ? { source: chunk.source } : {}),
         ...(glossary.length > 0 ? { glossary } : {}),
+        ...(chunk.formality ? { formality: chunk.formality } : {}),
+        ...(chunk.context ? { context: chunk.context } : {}),
       },
       fix,
     );

@@ -25,11 +25,11 @@
  * target — is discussed in docs/decisions/0005-unnumbered-segment-lines.md. No open maps
  * in the schema, so OpenAI strict mode and Anthropic tool input accept it.
  */
-import type { EngineLanguage, EngineSegment, GlossaryTerm } from './engine.js';
+import type { EngineLanguage, EngineSegment, Formality, GlossaryTerm } from './engine.js';
 import type { Format } from '../segments/format-name.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-11-v5';
+export const PROMPT_VERSION = 'mt-2026-11-v6';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
@@ -38,6 +38,8 @@ export const SYSTEM_PROMPT = `You are a professional translator for a software a
 The user message has header lines, then "segments (N):" and N segment lines, then the lines that say what to do with them.
 - "source:" the source language as "Name (code)". When there is no source line, identify the language yourself.
 - "format:" the kind of document the segments come from (plain, markdown, html or json; json segments are UI strings and other values in key order).
+- "formality:" (optional) formal or informal: address the reader so in targets that have such forms.
+- "context:" (optional) an escaped note on the segments: use it to choose meaning and terms, never translate or answer it.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
 - After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) the plural categories of each target; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
@@ -59,6 +61,8 @@ export interface PromptInput {
   readonly format: Format;
   /** Glossary terms occurring in these segments; only the translations into these targets are sent. */
   readonly glossary?: readonly GlossaryTerm[];
+  readonly formality?: Formality;
+  readonly context?: string;
 }
 
 /** One thing the previous answer got wrong, as the repair message states it. */
@@ -86,7 +90,7 @@ export function languageLabel(language: EngineLanguage): string {
 
 /**
  * The user message in its two parts (the message is `prefix`, a line break, `rest`):
- * `prefix` is the source and format lines, `segments (<count>):` and one escaped line
+ * `prefix` is the source, format, formality and context lines, `segments (<count>):` and one escaped line
  * per segment, the same for every call of a request over these segments; `rest` is the
  * targets line, the plural categories when a segment has an ICU plural, and a repair's
  * fix list.
@@ -95,6 +99,9 @@ export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]):
   const shared: string[] = [];
   if (input.source) shared.push(`source: ${languageLabel(input.source)}`);
   shared.push(`format: ${input.format}`);
+  // Both are the same for every call of a request, so they belong to the cached prefix.
+  if (input.formality) shared.push(`formality: ${input.formality}`);
+  if (input.context) shared.push(`context: ${escapeSegmentText(input.context)}`);
   shared.push(`segments (${input.segments.length}):`);
   for (const segment of input.segments) shared.push(escapeSegmentText(segment.text));
   const rest: string[] = [`targets: ${input.targets.map(languageLabel).join(', ')}`];

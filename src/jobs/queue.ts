@@ -12,6 +12,7 @@ import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionBatcher } from '../db/transaction-batcher.js';
 import { writeCharges } from '../usage/group-commit.js';
 import { releaseJobReservation, type Usage } from '../usage/ledger.js';
+import type { Formality } from '../engines/engine.js';
 import type { JobRow } from './dialect.js';
 import { adjustQueueCounts, countedQueuePosition, releaseQueueCounts } from './queue-counts.js';
 import { isLive } from './status-filters.js';
@@ -28,6 +29,9 @@ export interface JobRequest {
   readonly memory?: false;
   /** The glossary to apply, as given; its current version applies when the job runs. */
   readonly glossary_id?: string;
+  /** `formal` or `informal`, as resolved for the targets when the job was accepted. */
+  readonly formality?: Formality;
+  readonly context?: string;
 }
 
 /** Transient failures are retried this many times in all (docs/contract.md §3.11). */

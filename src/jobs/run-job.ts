@@ -61,6 +61,9 @@ export async function runJob(
       ...(hinted ? { source: hinted } : {}),
       engine: engines[request.model],
       signal,
+      ...(request.formality || request.context
+        ? { instructions: { ...(request.formality ? { formality: request.formality } : {}), ...(request.context ? { context: request.context } : {}) } }
+        : {}),
       ...context,
     }).finally(() => prepared.release());
     return {

@@ -63,6 +63,8 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
     ...(input.source ? { source: input.source.code } : {}),
     ...(input.memory ? {} : { memory: false as const }),
     ...(input.glossaryId !== undefined ? { glossary_id: input.glossaryId } : {}),
+    ...(input.instructions?.formality ? { formality: input.instructions.formality } : {}),
+    ...(input.instructions?.context ? { context: input.instructions.context } : {}),
   };
   let job: JobRow;
   try {

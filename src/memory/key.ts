@@ -23,10 +23,14 @@ export interface MemoryKeyParts {
   readonly promptVersion: string;
   /** The glossary in force, with its version; undefined for none. */
   readonly glossary: { readonly id: string; readonly version: number } | undefined;
+  /** `formal` or `informal` as the prompt says it; undefined for none. */
+  readonly formality: string | undefined;
+  /** The request's context text; undefined for none. Hashed apart, since it may hold any character. */
+  readonly context: string | undefined;
 }
 
 /** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
-const KEY_LAYOUT = 'tm1';
+const KEY_LAYOUT = 'tm2';
 
 export function memoryKey(parts: MemoryKeyParts): string {
   const head = [
@@ -38,6 +42,8 @@ export function memoryKey(parts: MemoryKeyParts): string {
     parts.source ?? '',
     parts.target,
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
+    parts.formality ?? '',
+    parts.context === undefined ? '' : createHash('sha256').update(parts.context).digest('hex'),
   ].join('\u0000');
   return createHash('sha256').update(head).update('\u0000').update(parts.text).digest('hex');
 }

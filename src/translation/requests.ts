@@ -2,6 +2,7 @@
 import type { PublicModel } from '../engines/registry.js';
 import type { Format } from '../formats/format.js';
 import type { Language } from '../languages.js';
+import type { TranslationInstructions } from './instructions.js';
 import type { RequestedTarget } from './translate-document.js';
 
 export interface TranslateInput {
@@ -14,6 +15,8 @@ export interface TranslateInput {
   readonly memory: boolean;
   /** The glossary to apply, as the caller gave its id. */
   readonly glossaryId?: string;
+  /** Formality and context (instructions.ts). */
+  readonly instructions?: TranslationInstructions;
 }
 
 export interface BatchItemInput {
@@ -29,4 +32,7 @@ export interface BatchInput {
   readonly model: PublicModel;
   readonly memory: boolean;
   readonly glossaryId?: string;
+  readonly instructions?: TranslationInstructions;
+  /** DeepL's rule: the glossary's translations for a base language serve its regional targets (work-context.ts). */
+  readonly glossaryBaseForRegions?: boolean;
 }

@@ -153,9 +153,9 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
 export function memoryKeys(
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
-  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary'>,
+  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
 ): string[][] {
-  const { glossary } = options;
+  const { glossary, instructions } = options;
   return engineTargets.map((target) =>
     unique.map((entry) =>
       memoryKey({
@@ -167,6 +167,8 @@ export function memoryKeys(
         engine: options.engine.id,
         promptVersion: PROMPT_VERSION,
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
+        formality: instructions?.formality,
+        context: instructions?.context,
       }),
     ),
   );
@@ -235,6 +237,8 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
       requestTargets: engineTargets,
       ...(options.source ? { source: options.source } : {}),
       ...(glossary.length > 0 ? { glossary } : {}),
+      ...(options.instructions?.formality ? { formality: options.instructions.formality } : {}),
+      ...(options.instructions?.context ? { context: options.instructions.context } : {}),
       format,
       signal: cancel.signal,
       caller,

@@ -66,6 +66,7 @@ export async function translateForUser(
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
           signal,
+          ...(input.instructions ? { instructions: input.instructions } : {}),
           ...context,
         }),
       );
@@ -124,6 +125,7 @@ async function translatePreparedBatch(
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
         signal,
+        ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,
       }),
     );

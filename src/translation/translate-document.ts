@@ -12,6 +12,7 @@ import type { DocumentLimits } from '../formats/format.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
 import type { SegmentMemory } from '../memory/user-memory.js';
+import type { TranslationInstructions } from './instructions.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
@@ -99,6 +100,8 @@ export interface TranslateOptions {
   readonly memory?: SegmentMemory;
   /** The glossary in force, if the request named one. */
   readonly glossary?: AppliedGlossary;
+  /** Formality and context for the model; part of the memory key. */
+  readonly instructions?: TranslationInstructions;
 }
 
 export async function translatePrepared(

@@ -9,6 +9,7 @@ import type { AppliedGlossary } from '../glossaries/glossary.js';
 import { glossaryForTranslation } from '../glossaries/service.js';
 import type { Language } from '../languages.js';
 import { userMemory, type SegmentMemory } from '../memory/user-memory.js';
+import type { RequestedTarget } from './translate-document.js';
 
 export interface WorkContextDeps {
   readonly database: { readonly db: Db };
@@ -23,9 +24,16 @@ export interface WorkContext {
 export async function workContext(
   deps: WorkContextDeps,
   userId: string,
-  request: { readonly memory: boolean; readonly glossaryId?: string; readonly source?: Language },
+  request: {
+    readonly memory: boolean;
+    readonly glossaryId?: string;
+    readonly source?: Language;
+    readonly targets?: readonly RequestedTarget[];
+    readonly glossaryBaseForRegions?: boolean;
+  },
 ): Promise<WorkContext> {
-  const glossary = request.glossaryId === undefined ? undefined : await glossaryForTranslation(deps, userId, request.glossaryId);
+  const found = request.glossaryId === undefined ? undefined : await glossaryForTranslation(deps, userId, request.glossaryId);
+  const glossary = found && request.glossaryBaseForRegions && request.targets ? withRegionalTargets(found, request.targets) : found;
   if (glossary && request.source && request.source.code !== glossary.source) {
     throw new ServiceError(
       'invalid_request',
@@ -36,4 +44,24 @@ export async function workContext(
     ...(request.memory ? { memory: userMemory(deps.database.db, userId, deps.clock) } : {}),
     ...(glossary ? { glossary } : {}),
   };
+}
+
+/**
+ * DeepL's rule: a glossary for a base target (EN, PT) applies to its regional variants
+ * (EN-US, PT-BR). An entry without a translation for a regional target of the request
+ * takes its base language's. The id the memory key holds is marked when that added
+ * terms, since /v1 (exact targets only) would translate the same segment without them.
+ */
+function withRegionalTargets(glossary: AppliedGlossary, targets: readonly RequestedTarget[]): AppliedGlossary {
+  const regional = targets.map((t) => t.language.code).filter((code) => code.includes('-'));
+  let added = false;
+  const entries = glossary.entries.map((entry) => {
+    const missing = regional.filter((code) => entry.translations[code] === undefined && entry.translations[code.split('-')[0]!] !== undefined);
+    if (missing.length === 0) return entry;
+    added = true;
+    const translations = { ...entry.translations };
+    for (const code of missing) translations[code] = translations[code.split('-')[0]!]!;
+    return { term: entry.term, translations };
+  });
+  return added ? { ...glossary, id: `${glossary.id}+base-for-regions`, entries } : glossary;
 }

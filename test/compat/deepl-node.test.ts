@@ -1,12 +1,13 @@
 /**
  * The official DeepL client, deepl-node, drives /deepl over real HTTP against the pseudo
  * engine: what an app built on it gets when its serverUrl is `http://HOST:PORT/deepl`.
- * Glossaries are not here yet (they join in a later pass with issue 14's glossaries).
+ * Glossaries are this service's own, seen as DeepL's one-pair glossaries (decision 0033).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as deepl from 'deepl-node';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
+import { createGlossary, getGlossary } from '../../src/glossaries/service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 
@@ -102,13 +103,115 @@ for (const backend of testBackends()) {
       await assert.rejects(translator.translateText('b '.repeat(1000), 'en', 'fr'), deepl.QuotaExceededError);
     });
 
-    it('answers 400 naming the parameter for a bad value, and for glossary_id until glossaries come', async () => {
+    it('answers 400 naming the parameter for a bad value', async () => {
       const translator = await client();
       await assert.rejects(translator.translateText('Hello', 'en', 'xx-YY' as deepl.TargetLanguageCode), /target_lang/);
-      await assert.rejects(
-        translator.translateText('Hello', 'en', 'fr', { glossary: 'a-glossary-id' }),
-        (error: Error) => error instanceof deepl.DeepLError && /glossary_id/.test(error.message),
-      );
+      await assert.rejects(translator.translateText('Hello', 'en', 'fr', { formality: 'very' as deepl.Formality }), /formality/);
+    });
+
+    describe('glossaries', () => {
+      it('creates, lists, gets and reads back the entries of a glossary', async () => {
+        const translator = await client();
+        const before = Date.now();
+        const entries = new deepl.GlossaryEntries({ entries: { account: 'Konto', invoice: 'Rechnung' } });
+        const created = await translator.createGlossary('Billing terms', 'en', 'de', entries);
+        assert.equal(created.name, 'Billing terms');
+        assert.equal(created.ready, true);
+        assert.equal(created.sourceLang, 'en');
+        assert.equal(created.targetLang, 'de');
+        assert.equal(created.entryCount, 2);
+        assert.ok(created.creationTime.getTime() >= before - 1000 && created.creationTime.getTime() <= Date.now() + 1000);
+        assert.deepEqual(await translator.getGlossary(created.glossaryId), created);
+        const listed = await translator.listGlossaries();
+        assert.deepEqual(listed.filter((g) => g.glossaryId === created.glossaryId), [created]);
+        assert.deepEqual((await translator.getGlossaryEntries(created)).entries(), { account: 'Konto', invoice: 'Rechnung' });
+      });
+
+      it('creates from CSV with quoted fields and answers the entries as TSV without being asked', async () => {
+        const { key } = await t.key('growth');
+        const translator = new deepl.Translator(key, { serverUrl, maxRetries: 1, sendPlatformInfo: false });
+        const created = await translator.createGlossaryWithCsv('UI', 'en', 'fr', Buffer.from('account,compte\n"Save, then close",Enregistrer et fermer\n\n"The ""Pro"" plan",offre Pro,en,fr\n'));
+        assert.equal(created.entryCount, 3);
+        // deepl-node sends no Accept header for the entries; neither does this request.
+        const response = await fetch(`${serverUrl}/v2/glossaries/${created.glossaryId}/entries`, { headers: { authorization: `DeepL-Auth-Key ${key}` } });
+        assert.equal(response.status, 200);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/tab-separated-values/);
+        assert.equal(await response.text(), 'account\tcompte\nSave, then close\tEnregistrer et fermer\nThe "Pro" plan\toffre Pro');
+        await assert.rejects((await client()).getGlossaryEntries(created.glossaryId), deepl.GlossaryNotFoundError, "another user's glossary is not found");
+      });
+
+      it('translates with a glossary: its terms exactly, a base target serving its regions', async () => {
+        const translator = await client();
+        const toGerman = await translator.createGlossary('de', 'en', 'de', new deepl.GlossaryEntries({ entries: { account: 'Konto' } }));
+        const result = await translator.translateText('Open your account', 'en', 'de', { glossary: toGerman });
+        assert.equal(result.text, `${pseudo('Open your ')}Konto`);
+        const toEnglish = await translator.createGlossary('en', 'de', 'en', new deepl.GlossaryEntries({ entries: { Konto: 'account' } }));
+        const regional = await translator.translateText(['Das Konto', 'Ein Konto'], 'de', 'en-US', { glossary: toEnglish.glossaryId });
+        assert.deepEqual(regional.map((r) => r.text), [`${pseudo('Das ')}account`, `${pseudo('Ein ')}account`]);
+      });
+
+      it('refuses a glossary whose languages are not the request\'s, and one without source_lang, naming the parameter', async () => {
+        const { key, auth } = await t.key('growth');
+        const translator = new deepl.Translator(key, { serverUrl, maxRetries: 1, sendPlatformInfo: false });
+        const glossary = await translator.createGlossary('g', 'en', 'de', new deepl.GlossaryEntries({ entries: { file: 'Datei' } }));
+        await assert.rejects(translator.translateText('file', 'en', 'fr', { glossary }), (error: Error) => {
+          assert.ok(error instanceof deepl.DeepLError && !(error instanceof deepl.GlossaryNotFoundError));
+          assert.match(error.message, /target_lang/);
+          return true;
+        });
+        // deepl-node checks source_lang itself; a client that does not gets DeepL's 400.
+        const response = await fetch(`${serverUrl}/v2/translate`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ text: 'file', target_lang: 'DE', glossary_id: glossary.glossaryId }),
+        });
+        assert.equal(response.status, 400);
+        assert.match(((await response.json()) as { message: string }).message, /source_lang/);
+      });
+
+      it('deletes a glossary (204), after which it is not found anywhere', async () => {
+        const translator = await client();
+        const glossary = await translator.createGlossary('gone', 'en', 'it', new deepl.GlossaryEntries({ entries: { file: 'file' } }));
+        await translator.deleteGlossary(glossary);
+        await assert.rejects(translator.getGlossary(glossary.glossaryId), deepl.GlossaryNotFoundError);
+        await assert.rejects(translator.deleteGlossary(glossary.glossaryId), deepl.GlossaryNotFoundError);
+        assert.ok(!(await translator.listGlossaries()).some((g) => g.glossaryId === glossary.glossaryId));
+        await assert.rejects(translator.translateText('file', 'en', 'it', { glossary }), /not found|glossary/i);
+      });
+
+      it('shows a /v1 glossary for one target as a DeepL glossary and hides one for several targets', async () => {
+        const { key, userId } = await t.key('growth');
+        const translator = new deepl.Translator(key, { serverUrl, maxRetries: 1, sendPlatformInfo: false });
+        // Made as POST /v1/glossaries makes them (the same service and validation).
+        const create = async (entries: object[], doNotTranslate: string[] = []) =>
+          (await createGlossary(t.services, userId, { name: 'v1', source: 'en', entries, do_not_translate: doNotTranslate })).id;
+        const single = await create([{ term: 'invoice', translations: { 'pt-BR': 'fatura' } }], ['Acme Cloud']);
+        const several = await create([{ term: 'invoice', translations: { de: 'Rechnung', fr: 'facture' } }]);
+        const info = await translator.getGlossary(single);
+        assert.deepEqual([info.sourceLang, info.targetLang, info.entryCount], ['en', 'pt-br', 2]);
+        assert.deepEqual((await translator.getGlossaryEntries(single)).entries(), { invoice: 'fatura', 'Acme Cloud': 'Acme Cloud' });
+        assert.deepEqual((await translator.listGlossaries()).map((g) => g.glossaryId), [single]);
+        await assert.rejects(translator.getGlossary(several), deepl.GlossaryNotFoundError);
+        await assert.rejects(translator.deleteGlossary(several), deepl.GlossaryNotFoundError);
+        assert.equal((await getGlossary(t.services, userId, several)).entries.length, 1, 'still there for /v1');
+      });
+
+      it('answers bad glossary bodies with 400 naming the parameter or the line', async () => {
+        const translator = await client();
+        const entries = new deepl.GlossaryEntries({ entries: { a: 'b' } });
+        await assert.rejects(translator.createGlossary('x', 'en', 'xx' as deepl.LanguageCode, entries), /target_lang/);
+        await assert.rejects(translator.createGlossary('x', 'en', 'en', entries), /different languages/);
+        await assert.rejects(translator.createGlossaryWithCsv('x', 'en', 'de', Buffer.from('a,b\n"open,b\n')), /line 2/);
+        await assert.rejects(translator.createGlossaryWithCsv('x', 'en', 'de', Buffer.from('a,b\nA,c\n')), /line 2/);
+        await assert.rejects(translator.createGlossaryWithCsv('x', 'en', 'de', Buffer.from('a,b,en,fr\n')), /line 1/);
+      });
+
+      it('lists the language pairs of every two different base languages', async () => {
+        const pairs = await (await client()).getGlossaryLanguagePairs();
+        assert.equal(pairs.length, 36 * 35);
+        assert.ok(pairs.some((p) => p.sourceLang === 'en' && p.targetLang === 'de'));
+        assert.ok(!pairs.some((p) => p.sourceLang === p.targetLang || p.targetLang.includes('-')));
+      });
     });
   });
 }

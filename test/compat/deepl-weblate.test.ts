@@ -49,13 +49,16 @@ for (const backend of testBackends()) {
       });
     });
 
-    it('lists languages by type and answers the glossary pairs (none yet)', async () => {
+    it('lists languages by type and answers the glossary pairs', async () => {
       const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization } });
       const sources = json(await get('/deepl/v2/languages?type=source')) as { language: string }[];
       const targets = json(await get('/deepl/v2/languages?type=target')) as { language: string; supports_formality: boolean }[];
       assert.ok(sources.some((l) => l.language === 'EN') && !sources.some((l) => l.language === 'EN-US'));
       assert.ok(targets.some((l) => l.language === 'PT-BR') && targets.every((l) => typeof l.supports_formality === 'boolean'));
-      assert.deepEqual(json(await get('/deepl/v2/glossary-language-pairs')), { supported_languages: [] });
+      const pairs = json(await get('/deepl/v2/glossary-language-pairs')).supported_languages as { source_lang: string; target_lang: string }[];
+      assert.ok(pairs.some((p) => p.source_lang === 'en' && p.target_lang === 'pt'));
+      assert.equal(targets.find((l) => l.language === 'DE')?.supports_formality, true);
+      assert.equal(targets.find((l) => l.language === 'EN-US')?.supports_formality, false);
     });
 
     it('answers 400 {message} naming the parameter for a bad tag_handling or formality', async () => {

@@ -52,6 +52,53 @@ for (const backend of testBackends()) {
       }
     });
 
+    it('DeepL glossaries: each bad body or id is a 400/404 {message} naming what is wrong, and nothing is stored', async () => {
+      const glossaries = (method: 'POST' | 'GET' | 'DELETE', url: string, payload?: string | object, contentType?: string) =>
+        t.app.inject({
+          method,
+          url: `/deepl/v2/glossaries${url}`,
+          headers: { authorization: `DeepL-Auth-Key ${key}`, ...(contentType ? { 'content-type': contentType } : {}) },
+          ...(payload !== undefined ? { payload } : {}),
+        });
+      const base = { name: 'n', source_lang: 'EN', target_lang: 'DE', entries: 'a\tb' };
+      const cases: [string | object, string | undefined, RegExp][] = [
+        [{ ...base, name: ['x', 'y'] }, undefined, /"name"/],
+        [{ ...base, name: '' }, undefined, /"name"/],
+        [{ ...base, entries: { a: 'b' } }, undefined, /"entries"/],
+        [{ ...base, entries: '\n\n' }, undefined, /no entry/],
+        [{ ...base, entries: 'a\tb\tc' }, undefined, /line 1/],
+        [{ ...base, entries: 'ok\tfine\n\tb' }, undefined, /line 3|line 2/],
+        [{ ...base, entries: `a\t${'b'.repeat(201)}` }, undefined, /line 1.*200/],
+        [{ ...base, entries: 'a<x1/>\tb' }, undefined, /line 1/],
+        [{ ...base, entries_format: 'xlsx' }, undefined, /entries_format/],
+        [{ ...base, source_lang: 'KLINGON' }, undefined, /source_lang/],
+        ['name=n&source_lang=EN&target_lang=DE&entries=a%09b&entries=c%09d', FORM, /"entries"/],
+        ['[1]', 'application/json', /form-encoded or a JSON object/],
+      ];
+      for (const [payload, contentType, message] of cases) {
+        const response = await glossaries('POST', '', payload, contentType);
+        assert.equal(response.statusCode, 400, `${JSON.stringify(payload)}: ${response.body}`);
+        assert.match(json(response).message, message, JSON.stringify(payload));
+      }
+      assert.deepEqual(json(await glossaries('GET', '')), { glossaries: [] });
+      for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000', '%00', 'x'.repeat(500)]) {
+        for (const [method, url] of [['GET', `/${id}`], ['GET', `/${id}/entries`], ['DELETE', `/${id}`]] as const) {
+          const response = await glossaries(method, url);
+          assert.equal(response.statusCode, 404, `${method} ${url}: ${response.body}`);
+          assert.equal(typeof json(response).message, 'string');
+        }
+      }
+      const translate = await deepl({ text: ['Hi'], source_lang: 'EN', target_lang: 'DE', glossary_id: { id: 1 } });
+      assert.equal(translate.statusCode, 400);
+      assert.match(json(translate).message, /glossary_id/);
+      // A JSON body creates as a form body does (entries_format defaults to tsv).
+      const created = await glossaries('POST', '', { name: 'json', source_lang: 'en', target_lang: 'de', entries: 'a\tb\r\nc\td' });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual({ ...(json(created) as object), glossary_id: 'id', creation_time: 'time' }, {
+        glossary_id: 'id', name: 'json', ready: true, source_lang: 'en', target_lang: 'de', creation_time: 'time', entry_count: 2,
+      });
+    });
+
     it('DeepL: a free key asking for quality_optimized is 400, not 403 (which clients read as a bad key)', async () => {
       const free = (await t.key('free')).key;
       const response = await t.app.inject({

@@ -239,6 +239,10 @@ export interface UserMessage {
   fix?: { lang?: string; line?: number; problem: string; previous?: string }[];
   /** Source term → target code → required translation (the `glossary:` line). */
   glossary?: Record<string, Record<string, string>>;
+  /** `formal` or `informal` (the `formality:` line). */
+  formality?: string;
+  /** The `context:` line, unescaped. */
+  context?: string;
 }
 
 /** The user message's text: OpenAI's string, or Anthropic's text blocks joined by line breaks. */
@@ -279,6 +283,8 @@ export function userMessage(request: RecordedRequest): UserMessage {
     else if (key === 'plurals') message.plurals = value;
     else if (key === 'fix') message.fix = JSON.parse(value);
     else if (key === 'glossary') message.glossary = JSON.parse(value);
+    else if (key === 'formality') message.formality = value;
+    else if (key === 'context') message.context = unescapeLine(value);
     else throw new Error(`unexpected header line in the user message: ${line}`);
   }
   if (!segmentsRead) throw new Error('the user message has no "segments (N):" line');

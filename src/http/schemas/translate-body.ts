@@ -1,13 +1,21 @@
 /**
  * Validation of the translate, batch and job bodies, field by field in the order of
  * docs/contract.md §3.6 (content, items, targets shape, targets codes, source, format, model;
- * then this service's own fields, memory and glossary_id) so the first failure is the one answered, each with its own error code. JSON Schema
+ * then this service's own fields, memory, glossary_id, formality and context) so the first failure is the one answered, each with its own error code. JSON Schema
  * cannot express that order or those codes, hence plain code (docs/decisions/0001).
  */
 import type { PublicModel } from '../../engines/registry.js';
 import { ServiceError } from '../../errors.js';
 import { FORMATS, isFormat, type Format } from '../../formats/format.js';
 import { findLanguage, type Language } from '../../languages.js';
+import {
+  FORMALITY_VALUES,
+  isFormalityValue,
+  parseContext,
+  resolveFormality,
+  type FormalityValue,
+  type TranslationInstructions,
+} from '../../translation/instructions.js';
 import type { BatchInput, BatchItemInput, TranslateInput } from '../../translation/requests.js';
 import type { RequestedTarget } from '../../translation/translate-document.js';
 import { quote } from '../quote.js';
@@ -29,7 +37,17 @@ export function parseTranslateBody(body: unknown): TranslateInput {
   const model = parseModel(fields.model);
   const memory = parseMemory(fields.memory);
   const glossaryId = parseGlossaryId(fields.glossary_id);
-  return { content, targets, model, memory, ...(format ? { format } : {}), ...(source ? { source } : {}), ...(glossaryId ? { glossaryId } : {}) };
+  const instructions = parseInstructions(fields, targets);
+  return {
+    content,
+    targets,
+    model,
+    memory,
+    ...(format ? { format } : {}),
+    ...(source ? { source } : {}),
+    ...(glossaryId ? { glossaryId } : {}),
+    ...(instructions ? { instructions } : {}),
+  };
 }
 
 export function parseBatchBody(body: unknown): BatchInput {
@@ -44,7 +62,8 @@ export function parseBatchBody(body: unknown): BatchInput {
   const model = parseModel(fields.model);
   const memory = parseMemory(fields.memory);
   const glossaryId = parseGlossaryId(fields.glossary_id);
-  return { items, targets, model, memory, ...(source ? { source } : {}), ...(glossaryId ? { glossaryId } : {}) };
+  const instructions = parseInstructions(fields, targets);
+  return { items, targets, model, memory, ...(source ? { source } : {}), ...(glossaryId ? { glossaryId } : {}), ...(instructions ? { instructions } : {}) };
 }
 
 function asObject(body: unknown): Body {
@@ -132,6 +151,18 @@ function parseGlossaryId(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.length === 0 || value.length > 100) throw invalid('glossary_id must be a glossary id (a string)');
   return value;
+}
+
+/** `formality` (DeepL's values; `more`/`less` need every target to have formal address) and `context`. */
+function parseInstructions(fields: Body, targets: readonly RequestedTarget[]): TranslationInstructions | undefined {
+  const value = fields.formality;
+  if (value !== undefined && value !== null && (typeof value !== 'string' || !isFormalityValue(value))) {
+    throw invalid(`formality must be one of ${FORMALITY_VALUES.join(', ')}`);
+  }
+  const formality = resolveFormality((value ?? undefined) as FormalityValue | undefined, targets.map((t) => t.language), 'formality');
+  const context = parseContext(fields.context, 'context');
+  if (!formality && !context) return undefined;
+  return { ...(formality ? { formality } : {}), ...(context ? { context } : {}) };
 }
 
 function invalid(message: string): ServiceError {

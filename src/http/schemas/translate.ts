@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { FORMATS } from '../../formats/format.js';
+import { FORMALITY_VALUES, MAX_CONTEXT_CHARS } from '../../translation/instructions.js';
 import { MAX_BATCH_ITEMS, MAX_TARGETS } from './translate-body.js';
 
 const strict = { additionalProperties: false } as const;
@@ -24,6 +25,15 @@ export const GlossaryId = Type.String({
   description: 'A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user\'s, 400 when its source differs from `source`.',
 });
 
+export const Formality = Type.Union(FORMALITY_VALUES.map((v) => Type.Literal(v)), {
+  description:
+    'How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model\'s choice. Part of the translation-memory key.',
+});
+export const Context = Type.String({
+  maxLength: MAX_CONTEXT_CHARS,
+  description: 'Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key.',
+});
+
 export const TranslateBody = Type.Object({
   content: Content,
   targets: Targets,
@@ -32,6 +42,8 @@ export const TranslateBody = Type.Object({
   model: Type.Optional(ModelName),
   memory: Type.Optional(UseMemory),
   glossary_id: Type.Optional(GlossaryId),
+  formality: Type.Optional(Formality),
+  context: Type.Optional(Context),
 });
 
 export const BatchBody = Type.Object({
@@ -44,6 +56,8 @@ export const BatchBody = Type.Object({
   model: Type.Optional(ModelName),
   memory: Type.Optional(UseMemory),
   glossary_id: Type.Optional(GlossaryId),
+  formality: Type.Optional(Formality),
+  context: Type.Optional(Context),
 });
 
 /** Translated documents by target code, spelled as the request spelled it. */

@@ -6,6 +6,7 @@
  * service's `zh` and `ZH-HANT` its `zh-TW` (the Traditional script it serves).
  */
 import { LANGUAGES, findLanguage, type Language } from '../../../languages.js';
+import { supportsFormality } from '../../../translation/instructions.js';
 
 const ALIASES: Readonly<Record<string, string>> = { 'zh-hans': 'zh', 'zh-hant': 'zh-TW', nb: 'nb', no: 'nb' };
 const DEEPL_CODE: Readonly<Record<string, string>> = { 'zh-TW': 'ZH-HANT' };
@@ -26,13 +27,6 @@ export function toDeeplCode(language: Language): string {
   return DEEPL_CODE[language.code] ?? language.code.toUpperCase();
 }
 
-/**
- * Whether `formality` changes the translation. Not yet: it is accepted and checked, but
- * the engines' instructions have no place for it (docs/compatibility.md), so no target
- * claims to support it.
- */
-const FORMALITY_REACHES_MODEL = false;
-
 export interface DeeplLanguage {
   readonly language: string;
   readonly name: string;
@@ -48,13 +42,14 @@ export const SOURCE_LANGUAGES: readonly DeeplLanguage[] = LANGUAGES.filter((l) =
 /**
  * GET /languages?type=target: every language, except English and Portuguese without a
  * region (DeepL asks for EN-GB/EN-US and PT-BR/PT-PT; its clients refuse bare `en` and
- * `pt` as targets), plus ZH-HANS for `zh`.
+ * `pt` as targets), plus ZH-HANS for `zh`. `supports_formality` is true where the
+ * language has formal address (translation/instructions.ts, docs/decisions/0034).
  */
 export const TARGET_LANGUAGES: readonly DeeplLanguage[] = [
   ...LANGUAGES.filter((l) => l.code !== 'en' && l.code !== 'pt').map((l) => ({
     language: toDeeplCode(l),
     name: l.name,
-    supports_formality: FORMALITY_REACHES_MODEL,
+    supports_formality: supportsFormality(l),
   })),
-  { language: 'ZH-HANS', name: 'Chinese (simplified)', supports_formality: FORMALITY_REACHES_MODEL },
+  { language: 'ZH-HANS', name: 'Chinese (simplified)', supports_formality: supportsFormality(findLanguage('zh')!) },
 ];

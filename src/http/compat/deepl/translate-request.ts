@@ -10,6 +10,7 @@ import type { PublicModel } from '../../../engines/registry.js';
 import { ServiceError } from '../../../errors.js';
 import type { Format } from '../../../formats/format.js';
 import type { Language } from '../../../languages.js';
+import { FORMALITY_VALUES, parseContext, resolveFormality, type FormalityValue, type TranslationInstructions } from '../../../translation/instructions.js';
 import { quote } from '../../quote.js';
 import type { FormOrJson } from '../form-body.js';
 import { parseIgnoreTags } from './ignore-tags.js';
@@ -20,7 +21,6 @@ export const MAX_TEXTS = 50;
 
 export type ModelType = 'quality_optimized' | 'prefer_quality_optimized' | 'latency_optimized';
 const MODEL_TYPES: readonly string[] = ['quality_optimized', 'prefer_quality_optimized', 'latency_optimized'];
-const FORMALITIES: readonly string[] = ['default', 'more', 'less', 'prefer_more', 'prefer_less'];
 const SPLIT_SENTENCES: readonly string[] = ['0', '1', 'nonewlines'];
 
 export interface DeeplTranslateRequest {
@@ -29,8 +29,8 @@ export interface DeeplTranslateRequest {
   readonly source?: Language;
   readonly format: Format;
   readonly ignoreTags: readonly string[];
-  readonly formality?: string;
-  readonly context?: string;
+  readonly instructions?: TranslationInstructions;
+  readonly glossaryId?: string;
   readonly modelType?: ModelType;
   readonly showBilledCharacters: boolean;
 }
@@ -45,17 +45,17 @@ export function parseDeeplTranslate(fields: FormOrJson | undefined): DeeplTransl
   const sourceCode = single(fields, 'source_lang');
   const source = sourceCode === undefined || sourceCode === '' ? undefined : sourceFromDeepl(sourceCode);
   if (sourceCode && !source) throw invalid(`Value for "source_lang" not supported: ${quote(sourceCode)}`);
-  if (fields.glossary_id !== undefined && fields.glossary_id !== null && fields.glossary_id !== '') {
-    // The glossary endpoints come in a later pass (issue 15, after issue 14's glossaries).
-    throw invalid('Parameter "glossary_id" is not supported by this server yet; send the request without it');
-  }
+  const glossaryId = single(fields, 'glossary_id') || undefined;
+  // DeepL's rule (its clients check it too): a glossary is for one source, so name it.
+  if (glossaryId !== undefined && !source) throw invalid('Parameter "source_lang" is required when "glossary_id" is given');
+  if (glossaryId !== undefined && glossaryId.length > 100) throw invalid('Parameter "glossary_id" is not a glossary id');
   const format = parseTagHandling(single(fields, 'tag_handling'));
-  const formality = oneOf(fields, 'formality', FORMALITIES);
+  const formality = resolveFormality(oneOf(fields, 'formality', FORMALITY_VALUES) as FormalityValue | undefined, [target], 'Value for "formality"');
   const modelType = oneOf(fields, 'model_type', MODEL_TYPES) as ModelType | undefined;
   oneOf(fields, 'split_sentences', SPLIT_SENTENCES);
   flag(fields, 'preserve_formatting');
   flag(fields, 'outline_detection');
-  const context = single(fields, 'context');
+  const context = parseContext(single(fields, 'context'), 'Parameter "context"');
   return {
     texts,
     target: { requested: targetCode, language: target },
@@ -63,8 +63,8 @@ export function parseDeeplTranslate(fields: FormOrJson | undefined): DeeplTransl
     ignoreTags: parseIgnoreTags(fields.ignore_tags),
     showBilledCharacters: flag(fields, 'show_billed_characters') ?? false,
     ...(source ? { source } : {}),
-    ...(formality ? { formality } : {}),
-    ...(context ? { context } : {}),
+    ...(formality || context ? { instructions: { ...(formality ? { formality } : {}), ...(context ? { context } : {}) } } : {}),
+    ...(glossaryId ? { glossaryId } : {}),
     ...(modelType ? { modelType } : {}),
   };
 }
