@@ -408,6 +408,10 @@ export type paths = {
                         memory?: boolean;
                         /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
                         glossary_id?: string;
+                        /** @description How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model's choice. Part of the translation-memory key. */
+                        formality?: "default" | "more" | "less" | "prefer_more" | "prefer_less";
+                        /** @description Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key. */
+                        context?: string;
                     };
                 };
             };
@@ -719,6 +723,10 @@ export type paths = {
                         memory?: boolean;
                         /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
                         glossary_id?: string;
+                        /** @description How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model's choice. Part of the translation-memory key. */
+                        formality?: "default" | "more" | "less" | "prefer_more" | "prefer_less";
+                        /** @description Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key. */
+                        context?: string;
                     };
                 };
             };
@@ -958,6 +966,10 @@ export type paths = {
                         memory?: boolean;
                         /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
                         glossary_id?: string;
+                        /** @description How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model's choice. Part of the translation-memory key. */
+                        formality?: "default" | "more" | "less" | "prefer_more" | "prefer_less";
+                        /** @description Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key. */
+                        context?: string;
                     };
                 };
             };
@@ -1267,6 +1279,10 @@ export type paths = {
                         memory?: boolean;
                         /** @description A glossary of yours (POST /v1/glossaries) whose terms the translation must use; 404 not_found when it is unknown or another user's, 400 when its source differs from `source`. */
                         glossary_id?: string;
+                        /** @description How to address the reader: `more` formal, `less` informal (refused when a target has no formal address; see docs/compatibility.md), `prefer_more`/`prefer_less` where the target has it, `default` the model's choice. Part of the translation-memory key. */
+                        formality?: "default" | "more" | "less" | "prefer_more" | "prefer_less";
+                        /** @description Text that explains the content (where it appears, what it refers to): it guides the translation, is never translated, and is sent with every model call. Part of the translation-memory key. */
+                        context?: string;
                     };
                 };
             };
