@@ -172,7 +172,9 @@ export function loadConfig(env: Env = process.env): Config {
     callOutputBudgetTokens: integer('CALL_OUTPUT_BUDGET_TOKENS', 1_500, 100, 1_000_000),
     engineTimeoutMs: integer('ENGINE_TIMEOUT_SECONDS', 120, 1, 3600) * SECOND,
     engineConcurrency: integer('ENGINE_CONCURRENCY', 8, 1, 1000),
-    workerConcurrency: integer('WORKER_CONCURRENCY', 4, 1, 1000),
+    // A worker waits on the database for each claim and completion; PostgreSQL answers many
+    // such waits at once, SQLite's one writer does not (bench/queue/throughput.ts, decision 0036).
+    workerConcurrency: integer('WORKER_CONCURRENCY', database.kind === 'postgres' ? 16 : 4, 1, 1000),
     jobLeaseMs: integer('JOB_LEASE_SECONDS', 60, 3, 86_400) * SECOND,
     shutdownGraceMs: integer('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600) * SECOND,
     jobRetentionMs: integer('JOB_RETENTION_DAYS', 30, 1, 36_500) * DAY,

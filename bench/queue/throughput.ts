@@ -1,10 +1,12 @@
 /**
  * Jobs per second end to end: N pending jobs (the `pseudo` engine, a short paragraph
- * into two targets), then real `node dist/cli.js worker` processes (WORKER_CONCURRENCY
- * 4 each) claim, translate, complete and charge them. Rate = jobs / (last completion −
+ * into two targets), then real `node dist/cli.js worker` processes (the default
+ * WORKER_CONCURRENCY of the backend, or the variable when set) claim, translate, complete
+ * and charge them. Rate = jobs / (last completion −
  * first completion), so process start-up is not counted. Needs `npm run build`.
  *
  *   npx tsx bench/queue/throughput.ts [sqlite,postgres] [jobs=3000]
+ *   WORKER_CONCURRENCY=4 npx tsx bench/queue/throughput.ts postgres     # another concurrency
  *   WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npx tsx bench/queue/throughput.ts ...   # profile the workers
  */
 import { spawn } from 'node:child_process';
@@ -24,7 +26,7 @@ for (const backend of backendsFromArgs()) {
     await insertPendingJobs(bench.database, users, JOBS, CONTENT);
     const children = Array.from({ length: workers }, () =>
       spawn(process.execPath, [...nodeArgs, resolve('dist/cli.js'), 'worker', '--no-migrate'], {
-        env: { ...process.env, DATABASE_URL: bench.url, LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '4' },
+        env: { ...process.env, DATABASE_URL: bench.url, LOG_LEVEL: 'warn', },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
