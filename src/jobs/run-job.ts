@@ -6,7 +6,7 @@ import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
-import { detectSource, sourceHint } from '../translation/detect-source.js';
+import { resolveSource } from '../translation/detect-source.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
@@ -54,7 +54,7 @@ export async function runJob(
     signal.throwIfAborted();
     // Like /translate: without a source, a confident detection is the model's hint and part
     // of the memory key, so a job and a request for the same text share memory.
-    const hinted = source ?? sourceHint([await detectSource(prepared)]);
+    const { source: hinted } = await resolveSource(source, [prepared]);
     const result = await translatePrepared({
       prepared,
       targets,

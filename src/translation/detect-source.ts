@@ -18,12 +18,30 @@ export type { SourceDetection } from '../detection/detect-language.js';
  */
 export const HINT_CONFIDENCE = 0.6;
 
-export async function detectSource(document: PreparedDocument): Promise<SourceDetection | undefined> {
+async function detectSource(document: PreparedDocument): Promise<SourceDetection | undefined> {
   return detectLanguage(textsOf(document));
 }
 
+export interface ResolvedSource {
+  /** What the model is told and the memory key holds: the request's source, else a confident hint. */
+  readonly source?: Language;
+  /** One per document, when the request named no source (undefined where nothing could be judged). */
+  readonly detections?: ReadonlyArray<SourceDetection | undefined>;
+}
+
+/**
+ * The source documents are translated from. /translate, batches, jobs and the estimate
+ * all resolve it here, so they build the same memory keys and find each other's entries.
+ */
+export async function resolveSource(requested: Language | undefined, documents: readonly PreparedDocument[]): Promise<ResolvedSource> {
+  if (requested) return { source: requested };
+  const detections = await Promise.all(documents.map(detectSource));
+  const hint = sourceHint(detections);
+  return { ...(hint ? { source: hint } : {}), detections };
+}
+
 /** The source hint for documents translated together: one only when they all agree confidently. */
-export function sourceHint(detections: ReadonlyArray<SourceDetection | undefined>): Language | undefined {
+function sourceHint(detections: ReadonlyArray<SourceDetection | undefined>): Language | undefined {
   const first = detections[0];
   if (!first) return undefined;
   const agree = detections.every((d) => d !== undefined && d.language === first.language && d.confidence >= HINT_CONFIDENCE);

@@ -12,7 +12,7 @@ import { countTokens } from '../tokens.js';
 import { assertModelAccess } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
-import { detectSource, sourceHint } from './detect-source.js';
+import { resolveSource } from './detect-source.js';
 import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
 import type { TranslateInput } from './requests.js';
 import { distinctSegments, memoryKeys, planCalls, type Pair } from './segment-work.js';
@@ -39,8 +39,8 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
-      // The source in the memory key is what /translate would use: the request's, else the detected hint.
-      const source = input.source ?? sourceHint([await detectSource(prepared)]);
+      // The source in the memory key is what /translate would use.
+      const { source } = await resolveSource(input.source, [prepared]);
       const keys = memoryKeys(unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));

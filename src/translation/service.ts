@@ -10,7 +10,7 @@ import { ServiceError } from '../errors.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
-import { detectSource, sourceHint, type SourceDetection } from './detect-source.js';
+import { resolveSource, type SourceDetection } from './detect-source.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import { workContext, type WorkContext } from './work-context.js';
@@ -57,8 +57,8 @@ export async function translateForUser(
     const estimate = estimateTokens(input.content.length, input.targets.length);
     return await withReservation(deps, user, estimate, async () => {
       const started = performance.now();
-      const sourceDetection = input.source ? undefined : await detectSource(prepared);
-      const source = input.source ?? sourceHint([sourceDetection]);
+      const { source, detections } = await resolveSource(input.source, [prepared]);
+      const sourceDetection = detections?.[0];
       const result = await asTranslationError(() =>
         translatePrepared({
           prepared,
@@ -117,8 +117,7 @@ async function translatePreparedBatch(
     // All items are one piece of work: planned together, one caller for fair slots, and
     // the first failure cancels every other call (translatePreparedAll).
     const started = performance.now();
-    const sourceDetections = input.source ? undefined : await Promise.all(prepared.map(detectSource));
-    const source = input.source ?? sourceHint(sourceDetections ?? []);
+    const { source, detections: sourceDetections } = await resolveSource(input.source, prepared);
     const result = await asTranslationError(() =>
       translatePreparedAll(prepared, {
         targets: input.targets,
