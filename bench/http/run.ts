@@ -7,9 +7,12 @@
  *   - bench/http/bare-server.ts: parses the same body and answers the same shape.
  * autocannon runs here, 50 connections, alternating rounds (service, bare, service, ...);
  * then p99 of the service at half its median rate, then its peak RSS under 200
- * connections. The ratio of medians is printed last. Needs `npm run build`.
+ * connections. The ratio of medians is printed last, with the ratio of CPU time per request
+ * (each process's user + system time over a round, all threads, divided by the requests
+ * answered): on a shared machine the rates swing with other work, the CPU a request costs
+ * much less. Needs `npm run build`.
  *
- *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR] [--limits=off]
+ *   npx tsx bench/http/run.ts [sqlite,postgres] [--rounds=5] [--seconds=5] [--profile=DIR] [--limits=off] [--distinct]
  *     [--node-options="--max-semi-space-size=2"] [--malloc-arenas=2]
  *
  * --profile=DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR` (the profile
@@ -41,7 +44,17 @@ const MALLOC_ARENAS = option('malloc-arenas', '2');
 const CONNECTIONS = 50;
 /** Scale-tier keys on the limited run: 120 requests a minute each. */
 const LIMITED_KEYS = 3_000;
-const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
+const SENTENCE = 'The weather is lovely today, so we are going for a walk.';
+const BODY = JSON.stringify({ content: SENTENCE, targets: ['fr'] });
+/**
+ * --distinct: every request a sentence not sent before (a number woven in), so nothing
+ * comes from translation memory or the detection cache: the engine runs, its answer is
+ * saved to memory and its tokens are charged. Without it the bench measures the repeat
+ * (after the first request, a memory hit), as issue 18 describes.
+ */
+const DISTINCT = args.includes('--distinct');
+let sent = 0;
+const bodyOf = () => (DISTINCT ? JSON.stringify({ content: `${SENTENCE.slice(0, -1)}, number ${++sent}.`, targets: ['fr'] }) : BODY);
 
 const freePort = () =>
   new Promise<number>((done, fail) => {
@@ -67,6 +80,14 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** CPU seconds the process has used (all its threads, user + system), from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), 12 and 13 after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function threads(pid: number): number {
   return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
@@ -81,10 +102,12 @@ async function stop(child: ChildProcess): Promise<void> {
 interface Target {
   readonly name: 'service' | 'bare';
   readonly url: string;
+  readonly pid: number;
   readonly headers: () => Record<string, string>;
 }
 
 async function load(target: Target, options: { connections: number; seconds: number; rate?: number }) {
+  const cpuBefore = cpuSeconds(target.pid);
   const result = await autocannon({
     url: target.url,
     method: 'POST',
@@ -92,12 +115,13 @@ async function load(target: Target, options: { connections: number; seconds: num
     duration: options.seconds,
     ...(options.rate ? { overallRate: options.rate } : {}),
     body: BODY,
-    requests: [{ method: 'POST', body: BODY, setupRequest: (request) => ({ ...request, headers: target.headers() }) }],
+    requests: [{ method: 'POST', body: BODY, setupRequest: (request) => ({ ...request, headers: target.headers(), body: bodyOf() }) }],
   });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors (${JSON.stringify(result.statusCodeStats)})`);
   }
-  return { rate: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+  const cpuUsPerRequest = ((cpuSeconds(target.pid) - cpuBefore) * 1e6) / result.requests.total;
+  return { rate: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -137,18 +161,22 @@ async function benchBackend(backend: Backend) {
     let next = 0;
     const rotate = () => ({ authorization: `Bearer ${keys[next++ % keys.length]}`, 'content-type': 'application/json' });
     const targets: Target[] = [
-      { name: 'service', url: `http://127.0.0.1:${servicePort}/v1/translate`, headers: rotate },
-      { name: 'bare', url: `http://127.0.0.1:${barePort}/v1/translate`, headers: rotate },
+      { name: 'service', url: `http://127.0.0.1:${servicePort}/v1/translate`, pid: service.pid!, headers: rotate },
+      { name: 'bare', url: `http://127.0.0.1:${barePort}/v1/translate`, pid: bare.pid!, headers: rotate },
     ];
     for (const target of targets) await load(target, { connections: CONNECTIONS, seconds: 2 }); // JIT warm-up
     const rates: Record<Target['name'], number[]> = { service: [], bare: [] };
     const p99s: Record<Target['name'], number[]> = { service: [], bare: [] };
+    const cpu: Record<Target['name'], number[]> = { service: [], bare: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const result = await load(target, { connections: CONNECTIONS, seconds: SECONDS });
         rates[target.name].push(result.rate);
         p99s[target.name].push(result.p99);
-        console.error(`${backend} round ${round + 1} ${target.name}: ${Math.round(result.rate)} req/s, p99 ${result.p99} ms`);
+        cpu[target.name].push(result.cpuUsPerRequest);
+        console.error(
+          `${backend} round ${round + 1} ${target.name}: ${Math.round(result.rate)} req/s, p99 ${result.p99} ms, ${Math.round(result.cpuUsPerRequest)} CPU µs/request`,
+        );
       }
     }
     const serviceRate = median(rates.service);
@@ -161,7 +189,7 @@ async function benchBackend(backend: Backend) {
     }, 100);
     const wide = await load(targets[0]!, { connections: 200, seconds: SECONDS }).finally(() => clearInterval(sampler));
     return {
-      backend: limited ? 'postgres+redis, limits on' : `${backend}, limits off`,
+      backend: `${limited ? 'postgres+redis, limits on' : `${backend}, limits off`}${DISTINCT ? ', distinct texts' : ''}`,
       'service req/s (median)': Math.round(serviceRate),
       'bare req/s (median)': Math.round(median(rates.bare)),
       'service p99 ms at full load': median(p99s.service),
@@ -170,7 +198,10 @@ async function benchBackend(backend: Backend) {
       'RSS MB, 200 conns (peak)': Math.round(peakRss),
       'threads (peak)': peakThreads,
       '200 conns req/s': Math.round(wide.rate),
+      'service CPU µs/request': Math.round(median(cpu.service)),
+      'bare CPU µs/request': Math.round(median(cpu.bare)),
       ratio: serviceRate / median(rates.bare),
+      cpuRatio: median(cpu.bare) / median(cpu.service),
     };
   } finally {
     await Promise.all([stop(service), stop(bare)]);
@@ -180,5 +211,10 @@ async function benchBackend(backend: Backend) {
 
 const rows = [];
 for (const backend of backends) rows.push(await benchBackend(backend));
-console.table(rows.map(({ ratio, ...row }) => row));
-for (const row of rows) console.log(`${row.backend}: service / bare Fastify = ${(row.ratio * 100).toFixed(1)} % (ratio of medians)`);
+console.table(rows.map(({ ratio, cpuRatio, ...row }) => row));
+for (const row of rows) {
+  console.log(
+    `${row.backend}: service / bare Fastify = ${(row.ratio * 100).toFixed(1)} % (ratio of medians of req/s); ` +
+      `${(row.cpuRatio * 100).toFixed(1)} % by CPU time per request (bare's / the service's, less sensitive to a loaded machine)`,
+  );
+}
