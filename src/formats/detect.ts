@@ -161,7 +161,17 @@ export function detectionScores(content: string): DetectionScores {
   return { json, html, markdown, plain };
 }
 
+/**
+ * Every json, html and markdown signal above needs one of these characters: one line of
+ * text without any is plain for certain, as the full scoring would also say (1.0). Most
+ * requests are such a line (a UI string), and the scoring's two dozen patterns cost more
+ * than the rest of reading it.
+ */
+const MAY_BE_MARKUP = /[\n\r\u2028\u2029<>[{`*_#|]/;
+const CERTAINLY_PLAIN: DetectionResult = Object.freeze({ format: 'plain', confidence: 1 });
+
 export function detectFormat(content: string): DetectionResult {
+  if (!MAY_BE_MARKUP.test(content)) return CERTAINLY_PLAIN;
   const scores = detectionScores(content);
   const ranked = (Object.entries(scores) as [Format, number][]).sort((a, b) => b[1] - a[1]);
   const [format, best] = ranked[0]!;

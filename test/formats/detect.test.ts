@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { describe, it } from 'node:test';
 import { FORMATS } from '../../src/formats/format.js';
 import { detectionScores } from '../../src/formats/detect.js';
@@ -52,5 +53,25 @@ describe('detectFormat', () => {
     const borderline = detectFormat('Read the [docs](https://x.y).');
     assert.equal(borderline.format, 'markdown');
     assert.ok(borderline.confidence < 0.8);
+  });
+  it('calls one line without markup characters plain at once, as the full scoring does', () => {
+    // The shortcut in detectFormat: every json, html and markdown signal needs one of
+    // these characters, so the scores of a line without them must be plain 1, others 0.
+    const marks = new Set('\n\r\u2028\u2029<>[{`*_#|');
+    const char = fc.oneof(
+      fc.constantFrom(...' -=+!~.:;,()"\'/\\0123456789\t%&@$?'.split('')),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    );
+    const line = fc.array(char, { maxLength: 80 }).map((chars) => chars.join('')).filter((text) => ![...text].some((c) => marks.has(c)));
+    fc.assert(
+      fc.property(line, (text) => {
+        assert.deepEqual(detectionScores(text), { json: 0, html: 0, markdown: 0, plain: 1 }, JSON.stringify(text));
+        assert.deepEqual(detectFormat(text), { format: 'plain', confidence: 1 });
+      }),
+      { numRuns: 2_000, seed: 18 },
+    );
+    // One such character sends it to the full scoring.
+    assert.equal(detectFormat('Read the [docs](https://x.y).').format, 'markdown');
+    assert.equal(detectFormat('## Install').format, 'markdown');
   });
 });
