@@ -5,6 +5,7 @@
  * Bokmål, `nb`), and it has Malay (`ms`) but no Indonesian, which shares most of its
  * vocabulary and spelling: we report `id` (docs/decisions/0026).
  */
+import { LRUCache } from 'lru-cache';
 import { findLanguage, type Language } from '../languages.js';
 
 export interface SourceDetection {
@@ -55,6 +56,26 @@ function detector(): Promise<Eld> {
  */
 export async function detectLanguage(texts: Iterable<string>): Promise<SourceDetection | undefined> {
   const sample = sampleOf(texts);
+  if (sample.length > CACHED_SAMPLE_CHARS) return judge(sample);
+  const cached = recent.get(sample);
+  if (cached !== undefined) return cached === NOTHING ? undefined : cached;
+  const detection = await judge(sample);
+  recent.set(sample, detection ?? NOTHING);
+  return detection;
+}
+
+/**
+ * Short texts recently judged, with their answer: detection is a pure function of the
+ * sample, product text repeats (the same button label, the same notification), and eld
+ * costs ~30 µs for a sentence — on a request answered from translation memory it was the
+ * largest single step (docs/benchmarks.md, "HTTP request path"). Bounded in entries and
+ * in the length of what it keeps (at most ~2 MB of samples).
+ */
+const CACHED_SAMPLE_CHARS = 256;
+const NOTHING = 'nothing to judge';
+const recent = new LRUCache<string, SourceDetection | typeof NOTHING>({ max: 4_096 });
+
+async function judge(sample: string): Promise<SourceDetection | undefined> {
   if (sample.trim().length === 0) return undefined;
   const result = (await detector()).detect(sample);
   if (!result.language) return undefined;
