@@ -3,6 +3,7 @@
  * (docs/memory.md). Every statement names the user, so one user's entries are never
  * read for another even when their keys are equal.
  */
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /** Keys per statement: well under the parameter limits (SQLite 32,766, PostgreSQL 65,535); fewer statements for large documents. */
@@ -33,15 +34,89 @@ export async function lookupMemory(db: Db, userId: string, keys: readonly string
       if (Number(row.last_used_at) < now - TOUCH_AFTER_MS) stale.push(row.entry_key);
     }
   }
-  for (let start = 0; start < stale.length; start += KEYS_PER_QUERY) {
+  await touch(db, userId, stale, now);
+  return found;
+}
+
+async function touch(db: Db, userId: string, keys: readonly string[], now: number): Promise<void> {
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
     await db
       .updateTable('translation_memory')
       .set({ last_used_at: now })
       .where('user_id', '=', userId)
-      .where('entry_key', 'in', stale.slice(start, start + KEYS_PER_QUERY))
+      .where('entry_key', 'in', keys.slice(start, start + KEYS_PER_QUERY))
       .execute();
   }
+}
+
+/** A user's key, as the shared reads of several users' lookups name it (see lookupMemoryOfUsers). */
+export const userEntry = (userId: string, key: string): string => `${userId}\u0000${key}`;
+
+/**
+ * The translations stored for the keys of several users at once, by userEntry(user, key):
+ * the lookups of concurrent requests in one statement (memory/user-memory.ts). Reads
+ * `user_id in (…) and entry_key in (…)` (the primary key's index, on both backends) and
+ * keeps only the pairs asked for, so a user never gets another's entry. Hits unused for a
+ * day get their last_used_at refreshed, as in lookupMemory.
+ */
+export async function lookupMemoryOfUsers(db: Db, entries: readonly string[], now: number): Promise<Map<string, string>> {
+  const wanted = new Set(entries);
+  const users = new Set<string>();
+  const keys = new Set<string>();
+  for (const entry of entries) {
+    const split = entry.indexOf('\u0000');
+    users.add(entry.slice(0, split));
+    keys.add(entry.slice(split + 1));
+  }
+  const { rows } = await db.executeQuery<LookupRow>({ ...lookupShape(db, users.size, keys.size), parameters: [...users, ...keys] });
+  const found = new Map<string, string>();
+  const stale = new Map<string, string[]>();
+  for (const row of rows) {
+    const entry = userEntry(row.user_id, row.entry_key);
+    if (!wanted.has(entry)) continue;
+    found.set(entry, row.translation);
+    if (Number(row.last_used_at) < now - TOUCH_AFTER_MS) {
+      if (!stale.has(row.user_id)) stale.set(row.user_id, []);
+      stale.get(row.user_id)!.push(row.entry_key);
+    }
+  }
+  for (const [userId, staleKeys] of stale) await touch(db, userId, staleKeys, now);
   return found;
+}
+
+interface LookupRow {
+  readonly user_id: string;
+  readonly entry_key: string;
+  readonly translation: string;
+  readonly last_used_at: number | string;
+}
+
+/**
+ * The lookup statement for `users` users and `keys` keys, compiled by Kysely once per
+ * shape and database (its parameters: the users, then the keys). Building and compiling
+ * the query anew was most of a memory hit's cost on the request path (decision 0037).
+ * Shapes are bounded by SharedReads' batch (256 × 256 at the very most); the cache is
+ * emptied when it reaches MAX_SHAPES, so hostile traffic cannot grow it.
+ */
+const MAX_SHAPES = 512;
+const shapesOf = new WeakMap<Db, Map<string, CompiledQuery<LookupRow>>>();
+
+function lookupShape(db: Db, users: number, keys: number): CompiledQuery<LookupRow> {
+  let shapes = shapesOf.get(db);
+  if (!shapes) shapesOf.set(db, (shapes = new Map()));
+  const shape = `${users}:${keys}`;
+  let compiled = shapes.get(shape);
+  if (!compiled) {
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    compiled = db
+      .selectFrom('translation_memory')
+      .select(['user_id', 'entry_key', 'translation', 'last_used_at'])
+      .where('user_id', 'in', new Array<string>(users).fill(''))
+      .where('entry_key', 'in', new Array<string>(keys).fill(''))
+      .compile() as CompiledQuery<LookupRow>;
+    shapes.set(shape, compiled);
+  }
+  return compiled;
 }
 
 /** Stores (or replaces) entries; a concurrent save of the same key keeps the later one. */

@@ -4,8 +4,9 @@
  * process. Keys of the single-flight table carry the user, so users never share.
  */
 import type { Db } from '../db/database.js';
+import { SharedReads } from '../db/shared-reads.js';
 import { processSingleFlight, type Claim, type SingleFlight } from './single-flight.js';
-import { lookupMemory, saveMemory, type MemoryEntry } from './store.js';
+import { lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
 export type { MemoryEntry } from './store.js';
 export type { Claim } from './single-flight.js';
@@ -16,6 +17,25 @@ export interface SegmentMemory {
   claim(key: string): Claim;
 }
 
+/**
+ * A lookup of at most this many keys (a short document into a few targets: most requests)
+ * joins the lookups of other requests in flight, whoever's (decision 0037); a larger one
+ * is a statement of its own anyway.
+ */
+const SHARED_UP_TO = 16;
+const sharedReadsOf = new WeakMap<Db, SharedReads<string>>();
+
+/** The shared reads of `db` (made on first use, with the clock of its first user: it only dates touches). */
+export function sharedReads(db: Db, clock: () => number): SharedReads<string> {
+  let reads = sharedReadsOf.get(db);
+  if (!reads) {
+    // maxBatch 256 pairs: at most 512 parameters, well under both backends' limits.
+    reads = new SharedReads((entries) => lookupMemoryOfUsers(db, entries, clock()), { maxInFlight: 4, maxBatch: 256 });
+    sharedReadsOf.set(db, reads);
+  }
+  return reads;
+}
+
 export function userMemory(
   db: Db,
   userId: string,
@@ -23,8 +43,18 @@ export function userMemory(
   flights: SingleFlight = processSingleFlight,
 ): SegmentMemory {
   return {
-    lookup: (keys) => lookupMemory(db, userId, keys, clock()),
+    lookup: (keys) => (keys.length <= SHARED_UP_TO ? lookupShared(sharedReads(db, clock), userId, keys) : lookupMemory(db, userId, keys, clock())),
     save: (entries) => saveMemory(db, userId, entries, clock()),
     claim: (key) => flights.claim(`${userId}\u0000${key}`),
   };
+}
+
+async function lookupShared(reads: SharedReads<string>, userId: string, keys: readonly string[]): Promise<Map<string, string>> {
+  const translations = await Promise.all(keys.map((key) => reads.find(userEntry(userId, key))));
+  const found = new Map<string, string>();
+  keys.forEach((key, i) => {
+    const translation = translations[i];
+    if (translation !== undefined) found.set(key, translation);
+  });
+  return found;
 }
