@@ -76,6 +76,42 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
     });
   }
 
+  // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
+  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory });
+
+  return {
+    translations: positions.map((indexes) =>
+      done.map((row) =>
+        indexes.map((index) => {
+          const text = row[index]!;
+          const restore = unique[index]!.restore;
+          return restore ? restore(text) : text;
+        }),
+      ),
+    ),
+    usage: {
+      inputTokens: tally.inputTokens,
+      outputTokens: tally.outputTokens,
+      ...(tally.cachedInputTokens > 0 ? { cachedInputTokens: tally.cachedInputTokens } : {}),
+      ...(tally.cacheWriteTokens > 0 ? { cacheWriteTokens: tally.cacheWriteTokens } : {}),
+    },
+    calls: tally.calls,
+    cachedSegments: tally.cached,
+    glossaryMisses: tally.misses,
+  };
+}
+
+/**
+ * The pairs memory did not answer: translated by this request, or awaited where another
+ * request of the same user is translating the same key in this process.
+ */
+async function translatePending(
+  initial: Pair[],
+  work: Omit<CallContext, 'cancel' | 'leads'> & { readonly memory: SegmentMemory | undefined },
+): Promise<void> {
+  const { done, options, tally, keys, memory } = work;
+  const { signal } = options;
+  let pending = initial;
   // One failed call fails the request: cancel the calls still running or waiting.
   const cancel = new AbortController();
   const onAbort = (): void => cancel.abort(signal!.reason);
@@ -110,7 +146,7 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
           );
         }
       }
-      const own = callModels(mine, { unique, engineTargets, done, options, cancel, tally, keys, leads });
+      const own = callModels(mine, { ...work, cancel, leads });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;
@@ -127,26 +163,6 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
     for (const settle of settles) settle(undefined);
   }
 
-  return {
-    translations: positions.map((indexes) =>
-      done.map((row) =>
-        indexes.map((index) => {
-          const text = row[index]!;
-          const restore = unique[index]!.restore;
-          return restore ? restore(text) : text;
-        }),
-      ),
-    ),
-    usage: {
-      inputTokens: tally.inputTokens,
-      outputTokens: tally.outputTokens,
-      ...(tally.cachedInputTokens > 0 ? { cachedInputTokens: tally.cachedInputTokens } : {}),
-      ...(tally.cacheWriteTokens > 0 ? { cacheWriteTokens: tally.cacheWriteTokens } : {}),
-    },
-    calls: tally.calls,
-    cachedSegments: tally.cached,
-    glossaryMisses: tally.misses,
-  };
 }
 
 /** Each unique segment's memory key per target: target → unique segment → key. */
@@ -215,7 +231,7 @@ interface CallContext {
   readonly done: (string | undefined)[][];
   readonly options: TranslateOptions;
   readonly cancel: AbortController;
-  readonly tally: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; calls: number; misses: number };
+  readonly tally: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; calls: number; cached: number; misses: number };
   readonly keys: string[][] | undefined;
   /** Keys this request leads: settled with each validated translation. */
   readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
