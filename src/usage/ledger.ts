@@ -80,11 +80,14 @@ export async function releaseJobReservation(db: DbOrTrx, jobId: string): Promise
 /**
  * Charges a synchronous request's usage and drops its reservation, atomically; resolves
  * once that is committed. Concurrent charges share one transaction (group-commit.ts).
+ * A request that cost nothing and holds no reservation (answered from translation memory)
+ * has nothing to make durable and writes nothing (decision 0037).
  */
 export async function chargeRequest(
   db: Db,
   options: { userId: string; usage: Usage; reservationId?: string; now: number },
 ): Promise<void> {
+  if (options.reservationId === undefined && options.usage.inputTokens === 0 && options.usage.outputTokens === 0) return;
   await groupCommitOf(db).charge(options);
 }
 
