@@ -1,5 +1,6 @@
-/** Structured JSON logs (pino). Credentials are redacted wherever they might appear. */
+/** Structured JSON logs (pino). Credentials are redacted wherever they might appear (log-redaction.ts). */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactCredentials } from './log-redaction.js';
 
 /**
  * Without a destination the logs go to stdout, written asynchronously
@@ -9,13 +10,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
  * `flushLogs` drains it on a clean shutdown.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = {
-    level,
-    redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization', '*.apiKey'],
-      censor: '[redacted]',
-    },
-  };
+  const options = { level, formatters: { log: redactCredentials } };
   return pino(options, destination ?? asyncStdout());
 }
 

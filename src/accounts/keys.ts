@@ -2,7 +2,7 @@
  * API keys: 256 random bits, shown once, stored only as a sha256 hash. A key is found
  * by its hash (an indexed lookup) and the stored hash is compared in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
@@ -28,7 +28,7 @@ export interface KeySummary {
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /**

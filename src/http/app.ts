@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   app.decorateRequest('user', undefined);
+  app.decorateRequest('work', undefined);
   registerRequestId(app);
   countRequests(app);
   requireHost(app);

@@ -30,7 +30,24 @@ export interface TranslationServiceDeps extends ReservationDeps {
   readonly logger: Logger;
 }
 
+/**
+ * What a delivered request's work cost: its model calls, their tokens and time. The caller
+ * reports it (the HTTP layer puts it on the request's one access line, decision 0037).
+ */
+export interface WorkSummary {
+  readonly documents: number;
+  readonly targets: number;
+  readonly modelCalls: number;
+  readonly cachedSegments: number;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly cacheWriteTokens?: number;
+  readonly outputTokens: number;
+  readonly ms: number;
+}
+
 export interface BatchTranslation {
+  readonly work: WorkSummary;
   readonly results: ReadonlyArray<{ id: string; translations: Record<string, string> }>;
   readonly usage: TokenUsage;
   readonly cachedSegments: number;
@@ -40,6 +57,7 @@ export interface BatchTranslation {
 }
 
 export interface SourcedTranslation extends DocumentTranslation {
+  readonly work: WorkSummary;
   /** Present when the request omitted its source and the text held something to judge. */
   readonly sourceDetection?: SourceDetection;
 }
@@ -70,15 +88,8 @@ export async function translateForUser(
           ...context,
         }),
       );
-      logWork(deps, 'translation done', {
-        documents: 1,
-        targets: input.targets.length,
-        started,
-        usage: result.usage,
-        calls: result.calls,
-        cachedSegments: result.cachedSegments,
-      });
-      return { value: { ...result, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
+      const work = summarize({ ...result, documents: 1, targets: input.targets.length, started });
+      return { value: { ...result, work, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
     });
   } finally {
     prepared.release();
@@ -128,15 +139,8 @@ async function translatePreparedBatch(
         ...context,
       }),
     );
-    logWork(deps, 'batch translation done', {
-      documents: prepared.length,
-      targets: input.targets.length,
-      started,
-      usage: result.usage,
-      calls: result.calls,
-      cachedSegments: result.cachedSegments,
-    });
     const value = {
+      work: summarize({ ...result, documents: prepared.length, targets: input.targets.length, started }),
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
       ...(sourceDetections ? { sourceDetections } : {}),
@@ -147,27 +151,26 @@ async function translatePreparedBatch(
   });
 }
 
-/** One line per delivered request: what its model calls cost and how long they took. */
-function logWork(
-  deps: TranslationServiceDeps,
-  message: string,
-  work: { documents: number; targets: number; started: number; usage: TokenUsage; calls: number; cachedSegments: number },
-): void {
+function summarize(work: {
+  documents: number;
+  targets: number;
+  started: number;
+  usage: TokenUsage;
+  calls: number;
+  cachedSegments: number;
+}): WorkSummary {
   const { usage } = work;
-  deps.logger.info(
-    {
-      documents: work.documents,
-      targets: work.targets,
-      modelCalls: work.calls,
-      cachedSegments: work.cachedSegments,
-      inputTokens: usage.inputTokens,
-      cachedInputTokens: usage.cachedInputTokens ?? 0,
-      ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-      outputTokens: usage.outputTokens,
-      ms: Math.round(performance.now() - work.started),
-    },
-    message,
-  );
+  return {
+    documents: work.documents,
+    targets: work.targets,
+    modelCalls: work.calls,
+    cachedSegments: work.cachedSegments,
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    outputTokens: usage.outputTokens,
+    ms: Math.round(performance.now() - work.started),
+  };
 }
 
 /** Holds the pre-check reservation around `work`; charges on success, releases on failure. */

@@ -33,8 +33,9 @@ const CONCURRENCY = 3;
 const echoed = (code: string, paragraphs: readonly string[] = PARAGRAPHS) => paragraphs.map((p) => `[${code}] ${p}`).join('\n\n');
 
 /** The app's last log line with message `msg`. */
-function lastLog(t: TestApp, msg: string): Record<string, unknown> | undefined {
-  return t.logs.filter((log) => log.msg === msg).at(-1);
+/** What the last access line says the translation's work cost (decision 0037). */
+function lastWork(t: TestApp): Record<string, unknown> | undefined {
+  return t.logs.filter((log) => log.msg === 'request completed').at(-1)?.work as Record<string, unknown> | undefined;
 }
 
 /** Waits until `check` holds, polling; fails after `ms`. */
@@ -102,12 +103,12 @@ describe('model calls planned for latency, against a provider that takes its tim
     }
     assert.equal(asked.size, 3 * PARAGRAPHS.length);
     assert.ok([...asked.values()].every((count) => count === 1));
-    // Usage is the sum over the calls made, and the request's log line says how it was spent.
+    // Usage is the sum over the calls made, and the request's access line says how it was spent.
     assert.equal(body.usage.input_tokens, 100 * calls);
     assert.equal(body.usage.output_tokens, 40 * calls);
-    const line = lastLog(t, 'translation done');
+    const work = lastWork(t);
     assert.deepEqual(
-      line && [line.modelCalls, line.inputTokens, line.outputTokens, line.cachedInputTokens],
+      work && [work.modelCalls, work.inputTokens, work.outputTokens, work.cachedInputTokens],
       [calls, 100 * calls, 40 * calls, 0],
     );
   });
@@ -125,8 +126,7 @@ describe('model calls planned for latency, against a provider that takes its tim
     assert.equal(response.statusCode, 200, response.body);
     const calls = provider.requests.length;
     assert.equal(json(response).usage.input_tokens, 1200 * calls);
-    const line = lastLog(t, 'translation done');
-    assert.equal(line?.cachedInputTokens, 1024 * calls);
+    assert.equal(lastWork(t)?.cachedInputTokens, 1024 * calls);
   });
 
   test('calls that split one chunk between target groups send the same prefix: instructions, schema, segments', async () => {

@@ -2,11 +2,20 @@
  * One access-log line per answered request (docs/decisions/0031), in place of Fastify's
  * two ("incoming request" and "request completed"). The completed line carries what the
  * incoming one said (method, path, host, client address) plus the status and the time,
- * which is what operators read. A request's arrival on a line of its own is kept at
+ * which is what operators read. A translating route adds `work`: its model calls, tokens
+ * and time (decision 0037; it was a line of its own). A request's arrival on a line of its own is kept at
  * debug level (LOG_LEVEL=debug), where it shows requests that never finish. Fastify's
  * other lines (errors, "request errored", route not found) are unchanged.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { WorkSummary } from '../../translation/service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a route that translated: what the work cost, logged on the access line (decision 0037). */
+    work: WorkSummary | undefined;
+  }
+}
 
 export class AccessLog extends LogController {
   override incomingRequest(request: FastifyRequest): void {
@@ -17,7 +26,8 @@ export class AccessLog extends LogController {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+      reply.log.info(request.work ? { ...line, work: request.work } : line, 'request completed');
     }
   }
 }

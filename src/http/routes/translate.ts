@@ -50,6 +50,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
     app.post('/translate', { schema: translateSchema, onRequest: hooks.limited }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
+      request.work = result.work;
       const { inputTokens, outputTokens } = result.usage;
       return {
         translations: result.translations,
@@ -85,6 +86,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
     app.post('/translate/batch', { schema: batchSchema, onRequest: hooks.limited }, async (request, reply) => {
       const input = parseBatchBody(request.body);
       const result = await translateBatchForUser(deps, userOf(request), input, abortOnClientClose(reply));
+      request.work = result.work;
       const { inputTokens, outputTokens } = result.usage;
       return {
         results: result.results.map(({ id, translations }) => ({ id, translations })),

@@ -61,6 +61,7 @@ export function deeplRoutes(deps: AppDeps) {
         },
         abortOnClientClose(reply),
       );
+      request.work = result.work;
       const translations = result.results.map((item, i) => {
         const detected = parsed.source ?? result.sourceDetections?.[i]?.language;
         return {

@@ -48,6 +48,7 @@ export function libreTranslateRoutes(deps: AppDeps) {
         { items, targets: [parsed.target], model: 'standard', memory: true, ...(parsed.source ? { source: parsed.source } : {}) },
         abortOnClientClose(reply),
       );
+      request.work = result.work;
       const texts = result.results.map((item) => item.translations[parsed.target.requested]!);
       const detected = parsed.source ? undefined : (result.sourceDetections ?? []).map(detectedLanguage);
       const alternatives = parsed.alternatives > 0 ? texts.map(() => [] as string[]) : undefined;
