@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { deleteExpiredMemory } from '../memory/store.js';
+import { expireMemory } from '../memory/service.js';
 import { jobDuration, secondsSince } from '../metrics/metrics.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
@@ -214,7 +214,7 @@ export class JobWorker extends EventEmitter {
       await deleteExpiredReservations(db, now);
       await pruneQueueCounts(db);
       if (this.options.memoryRetentionMs !== undefined) {
-        const forgotten = await deleteExpiredMemory(db, this.options.memoryRetentionMs, now);
+        const forgotten = await expireMemory(db, this.options.memoryRetentionMs, now);
         if (forgotten > 0) logger.info({ forgotten }, 'translation-memory entries past TRANSLATION_MEMORY_DAYS deleted');
       }
     } catch (error) {

@@ -1,10 +1,12 @@
 /**
  * One user's view of translation memory, as translation/ uses it for one request:
- * lookup and save in the table, and single-flight claims for keys in flight in this
- * process. Keys of the single-flight table carry the user, so users never share.
+ * lookup and save in the table (entries of the last second from this process's recent
+ * entries, recent-entries.ts), and single-flight claims for keys in flight in this
+ * process. Keys of both carry the user, so users never share.
  */
 import type { Db } from '../db/database.js';
 import { SharedReads } from '../db/shared-reads.js';
+import { recentEntriesOf } from './recent-entries.js';
 import { processSingleFlight, type Claim, type SingleFlight } from './single-flight.js';
 import { lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
@@ -42,9 +44,29 @@ export function userMemory(
   clock: () => number,
   flights: SingleFlight = processSingleFlight,
 ): SegmentMemory {
+  const recent = recentEntriesOf(db);
   return {
-    lookup: (keys) => (keys.length <= SHARED_UP_TO ? lookupShared(sharedReads(db, clock), userId, keys) : lookupMemory(db, userId, keys, clock())),
-    save: (entries) => saveMemory(db, userId, entries, clock()),
+    async lookup(keys) {
+      const found = new Map<string, string>();
+      const missing: string[] = [];
+      for (const key of keys) {
+        const translation = recent.get(userEntry(userId, key));
+        if (translation === undefined) missing.push(key);
+        else found.set(key, translation);
+      }
+      if (missing.length === 0) return found;
+      const read =
+        missing.length <= SHARED_UP_TO ? await lookupShared(sharedReads(db, clock), userId, missing) : await lookupMemory(db, userId, missing, clock());
+      for (const [key, translation] of read) {
+        found.set(key, translation);
+        recent.remember(userEntry(userId, key), translation);
+      }
+      return found;
+    },
+    async save(entries) {
+      await saveMemory(db, userId, entries, clock());
+      for (const { key, translation } of entries) recent.remember(userEntry(userId, key), translation);
+    },
     claim: (key) => flights.claim(`${userId}\u0000${key}`),
   };
 }
