@@ -60,7 +60,7 @@ export async function runJob(
       targets,
       ...(hinted ? { source: hinted } : {}),
       engine: engines[request.model],
-      signal,
+      cancellation: { signal },
       ...(request.formality || request.context
         ? { instructions: { ...(request.formality ? { formality: request.formality } : {}), ...(request.context ? { context: request.context } : {}) } }
         : {}),

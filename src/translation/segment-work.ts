@@ -57,7 +57,7 @@ export interface Pair {
 
 /** Translates the distinct segments of `documents` (planned together per format) into every target. */
 export async function translateSegments(documents: readonly PreparedDocument[], options: TranslateOptions): Promise<SegmentWork> {
-  const { targets, engine, signal, glossary, memory } = options;
+  const { targets, engine, glossary, memory } = options;
   const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
@@ -110,7 +110,7 @@ async function translatePending(
   work: Omit<CallContext, 'cancel' | 'leads'> & { readonly memory: SegmentMemory | undefined },
 ): Promise<void> {
   const { done, options, tally, keys, memory } = work;
-  const { signal } = options;
+  const signal = options.cancellation?.signal;
   let pending = initial;
   // One failed call fails the request: cancel the calls still running or waiting.
   const cancel = new AbortController();
@@ -153,6 +153,9 @@ async function translatePending(
       });
       pending = pending.filter(({ target, unique: u }) => done[target]![u] === undefined);
     }
+    // Everything arrived, but nobody wants it now: the request fails uncharged (what was
+    // translated is in memory for the retry).
+    signal?.throwIfAborted();
   } catch (error) {
     // The caller's abort wins over the errors it caused in the calls it cancelled.
     signal?.throwIfAborted();

@@ -10,6 +10,7 @@ import { ServiceError } from '../errors.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
+import type { Cancellation } from './cancellation.js';
 import { resolveSource, type SourceDetection } from './detect-source.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
@@ -66,7 +67,7 @@ export async function translateForUser(
   deps: TranslationServiceDeps,
   user: User,
   input: TranslateInput,
-  signal: AbortSignal,
+  cancellation: Cancellation,
 ): Promise<SourcedTranslation> {
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
@@ -83,7 +84,7 @@ export async function translateForUser(
           targets: input.targets,
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
-          signal,
+          cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
           ...context,
         }),
@@ -100,12 +101,12 @@ export async function translateBatchForUser(
   deps: TranslationServiceDeps,
   user: User,
   input: BatchInput,
-  signal: AbortSignal,
+  cancellation: Cancellation,
 ): Promise<BatchTranslation> {
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocuments(input.items, deps.documents);
   try {
-    return await translatePreparedBatch(deps, user, input, prepared, signal, context);
+    return await translatePreparedBatch(deps, user, input, prepared, cancellation, context);
   } finally {
     for (const document of prepared) document.release();
   }
@@ -116,7 +117,7 @@ async function translatePreparedBatch(
   user: User,
   input: BatchInput,
   prepared: readonly PreparedDocument[],
-  signal: AbortSignal,
+  cancellation: Cancellation,
   context: WorkContext,
 ): Promise<BatchTranslation> {
   assertModelAccess(user, input.model);
@@ -134,7 +135,7 @@ async function translatePreparedBatch(
         targets: input.targets,
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
-        signal,
+        cancellation,
         ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,
       }),

@@ -12,6 +12,7 @@ import type { DocumentLimits } from '../formats/format.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
 import type { SegmentMemory } from '../memory/user-memory.js';
+import type { Cancellation } from './cancellation.js';
 import type { TranslationInstructions } from './instructions.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
@@ -90,7 +91,8 @@ export interface TranslateOptions {
   readonly targets: readonly RequestedTarget[];
   readonly source?: Language;
   readonly engine: TranslationEngine;
-  readonly signal?: AbortSignal;
+  /** Read only when a model call is about to be made (cancellation.ts). */
+  readonly cancellation?: Cancellation;
   /**
    * Who the model calls are for: calls of one caller share model-call slots fairly with
    * other callers' (engines/provider-limit.ts). Default: a new caller for this call.
@@ -137,7 +139,6 @@ export async function translatePreparedAll(
   options: TranslateOptions,
 ): Promise<DocumentsTranslation> {
   const work = await translateSegments(documents, options);
-  options.signal?.throwIfAborted();
   const rendered = await Promise.all(
     documents.map(async (document, index) => {
       const requests: RenderRequest[] = options.targets.map(({ requested, language }, t) => ({

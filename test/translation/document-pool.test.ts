@@ -52,7 +52,7 @@ describe('the document pool', () => {
     const engine = new GatedEngine();
     const abort = new AbortController();
     const prepared = await prepareDocument('Hello, {name}!\n\nSee you soon.', 'plain', POOLED);
-    const running = translatePrepared({ prepared, targets: targets('fr'), engine, signal: abort.signal }).finally(() =>
+    const running = translatePrepared({ prepared, targets: targets('fr'), engine, cancellation: abort }).finally(() =>
       prepared.release(),
     );
     while (engine.started === 0) await new Promise((resolve) => setImmediate(resolve));
