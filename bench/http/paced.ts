@@ -1,0 +1,85 @@
+/**
+ * Open-loop load at a steady rate, for "p99 at half the maximum rate" (docs/benchmarks.md,
+ * "HTTP request path"). Requests fall due at evenly spaced instants whether or not the
+ * earlier ones were answered, and each latency counts from the instant its request fell
+ * due: a stall shows in every request it held up, as a user would see it.
+ *
+ * autocannon's rate options are a budget per connection per second: it sends flat out
+ * until the second's quota is spent, then idles until the next second. That measures
+ * bursts at full speed, not a half-loaded service, so its p99 "at half rate" was the p99
+ * at full load.
+ */
+import { Pool } from 'undici';
+
+export interface PacedRequest {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface PacedResult {
+  /** Requests answered per second over the run. */
+  readonly rate: number;
+  readonly answered: number;
+  /** Latency percentiles in ms, counted from when each request fell due. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** How often the pacer looks at the clock; requests due in between go out together. */
+const TICK_MS = 1;
+
+export async function pacedLoad(options: {
+  readonly origin: string;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly connections: number;
+  readonly request: () => PacedRequest;
+}): Promise<PacedResult> {
+  const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies = new Float64Array(total);
+  const intervalMs = 1000 / options.rate;
+  let answered = 0;
+  const failures: string[] = [];
+  const inFlight: Promise<void>[] = [];
+
+  const send = (index: number, dueAt: number): Promise<void> => {
+    const { path, headers, body } = options.request();
+    return pool.request({ path, method: 'POST', headers, body }).then(
+      async (response) => {
+        await response.body.text();
+        latencies[index] = performance.now() - dueAt;
+        answered++;
+        if (response.statusCode !== 200 && failures.length < 5) failures.push(`status ${response.statusCode}`);
+      },
+      (error: unknown) => {
+        if (failures.length < 5) failures.push(String(error));
+      },
+    );
+  };
+
+  const started = performance.now();
+  await new Promise<void>((done) => {
+    let next = 0;
+    const tick = (): void => {
+      const now = performance.now();
+      while (next < total && started + next * intervalMs <= now) {
+        inFlight.push(send(next, started + next * intervalMs));
+        next++;
+      }
+      if (next < total) setTimeout(tick, TICK_MS);
+      else done();
+    };
+    tick();
+  });
+  await Promise.all(inFlight);
+  const elapsedS = (performance.now() - started) / 1000;
+  await pool.close();
+  if (failures.length > 0) throw new Error(`paced load: ${failures.join('; ')}`);
+
+  const sorted = latencies.slice(0, answered).sort();
+  const at = (fraction: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]! * 100) / 100;
+  return { rate: answered / elapsedS, answered, p50: at(0.5), p99: at(0.99), max: at(1) };
+}
