@@ -204,6 +204,7 @@ async function benchBackend(backend: Backend) {
       'service p99 ms at full load': median(p99s.service),
       'service p99 ms at half rate (paced)': half.p99,
       'p50 / max ms at half rate': `${half.p50} / ${half.max}`,
+      'pacer late ms (max)': half.pacerLateMs,
       'half rate req/s': Math.round(half.rate),
       'RSS MB, 200 conns (peak)': Math.round(peakRss),
       'threads (peak)': peakThreads,
