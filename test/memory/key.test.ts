@@ -1,0 +1,83 @@
+/**
+ * The translation-memory key (src/memory/key.ts, docs/memory.md "The key"): the sha256 of
+ * the documented layout, the same whether its digest was remembered or computed, for short
+ * and long segments, before and after the remembered digests were dropped; every part
+ * changes it. Rows already stored depend on this layout staying put.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
+
+const PARTS: MemoryKeyParts = {
+  text: 'Save <x1/> changes',
+  format: 'markdown',
+  singleLine: true,
+  source: 'en',
+  target: 'de',
+  engine: 'openai:gpt-4o-mini',
+  promptVersion: '7',
+  glossary: { id: 'gl_1', version: 3 },
+  formality: 'formal',
+  context: 'A button in a settings dialog',
+};
+
+/** The layout of docs/memory.md, computed with a Hash object fed part by part. */
+function expectedKey(parts: MemoryKeyParts): string {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const head = [
+    'tm2',
+    parts.engine,
+    parts.promptVersion,
+    parts.format,
+    parts.singleLine ? '1' : '0',
+    parts.source ?? '',
+    parts.target,
+    parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
+    parts.formality ?? '',
+    parts.context === undefined ? '' : sha(parts.context),
+  ];
+  const hash = createHash('sha256');
+  for (const part of head) hash.update(part).update('\u0000');
+  return hash.update(parts.text).digest('hex');
+}
+
+describe('the translation-memory key', () => {
+  it('is the sha256 of the documented layout, computed or remembered, for short and long segments', () => {
+    const long = { ...PARTS, text: 'word '.repeat(400) };
+    const bare = { ...PARTS, source: undefined, glossary: undefined, formality: undefined, context: undefined };
+    for (const parts of [PARTS, long, bare]) {
+      const first = memoryKey(parts);
+      assert.equal(first, expectedKey(parts));
+      assert.equal(memoryKey(parts), first, 'asked again (remembered for short inputs)');
+    }
+  });
+
+  it('stays right after the remembered digests were dropped for room', () => {
+    const before = memoryKey(PARTS);
+    for (let i = 0; i < 5_000; i++) {
+      const parts = { ...PARTS, text: `string number ${i}` };
+      assert.equal(memoryKey(parts), expectedKey(parts));
+    }
+    assert.equal(memoryKey(PARTS), before);
+  });
+
+  it('changes with every part', () => {
+    const changed: MemoryKeyParts[] = [
+      { ...PARTS, text: 'Save <x1/> change' },
+      { ...PARTS, format: 'html' },
+      { ...PARTS, singleLine: false },
+      { ...PARTS, source: undefined },
+      { ...PARTS, target: 'fr' },
+      { ...PARTS, engine: 'pseudo' },
+      { ...PARTS, promptVersion: '8' },
+      { ...PARTS, glossary: { id: 'gl_1', version: 4 } },
+      { ...PARTS, glossary: undefined },
+      { ...PARTS, formality: 'informal' },
+      { ...PARTS, context: 'A menu item' },
+      { ...PARTS, context: undefined },
+    ];
+    const keys = new Set([memoryKey(PARTS), ...changed.map(memoryKey)]);
+    assert.equal(keys.size, changed.length + 1);
+  });
+});
