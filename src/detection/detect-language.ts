@@ -54,14 +54,16 @@ function detector(): Promise<Eld> {
  * The language of `texts` taken together (the segments of one document, in order), or
  * undefined when they hold nothing eld can judge (digits, symbols, placeholders only).
  */
-export async function detectLanguage(texts: Iterable<string>): Promise<SourceDetection | undefined> {
+export function detectLanguage(texts: Iterable<string>): Promise<SourceDetection | undefined> {
   const sample = sampleOf(texts);
   if (sample.length > CACHED_SAMPLE_CHARS) return judge(sample);
   const cached = recent.get(sample);
-  if (cached !== undefined) return cached === NOTHING ? undefined : cached;
-  const detection = await judge(sample);
-  recent.set(sample, detection ?? NOTHING);
-  return detection;
+  // Not an async function: a remembered answer costs one resolved promise, no more.
+  if (cached !== undefined) return Promise.resolve(cached === NOTHING ? undefined : cached);
+  return judge(sample).then((detection) => {
+    recent.set(sample, detection ?? NOTHING);
+    return detection;
+  });
 }
 
 /**

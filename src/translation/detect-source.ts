@@ -18,7 +18,7 @@ export type { SourceDetection } from '../detection/detect-language.js';
  */
 export const HINT_CONFIDENCE = 0.6;
 
-async function detectSource(document: PreparedDocument): Promise<SourceDetection | undefined> {
+function detectSource(document: PreparedDocument): Promise<SourceDetection | undefined> {
   return detectLanguage(textsOf(document));
 }
 
@@ -35,7 +35,7 @@ export interface ResolvedSource {
  */
 export async function resolveSource(requested: Language | undefined, documents: readonly PreparedDocument[]): Promise<ResolvedSource> {
   if (requested) return { source: requested };
-  const detections = await Promise.all(documents.map(detectSource));
+  const detections = documents.length === 1 ? [await detectSource(documents[0]!)] : await Promise.all(documents.map(detectSource));
   const hint = sourceHint(detections);
   return { ...(hint ? { source: hint } : {}), detections };
 }
