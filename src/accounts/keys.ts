@@ -6,6 +6,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
+import { keyChangesOf } from './key-changes.js';
 import { ensureUser, newUserId, type User } from './users.js';
 
 const KEY_PREFIX = 'tsk_';
@@ -146,6 +147,8 @@ export async function revokeKey(db: Db, keyId: string, now: number): Promise<voi
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  // Other processes hear it from the database; this connection's own write, only so.
+  keyChangesOf(db).changed();
   if (result.numUpdatedRows === 0n) {
     const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
     throw new ServiceError('not_found', exists ? `key ${keyId} is already revoked` : `no key ${keyId}`);
@@ -154,7 +157,7 @@ export async function revokeKey(db: Db, keyId: string, now: number): Promise<voi
 
 /** A new key for the same user, keeping the old key's name; the old key is revoked. */
 export async function rotateKey(db: Db, keyId: string, now: number): Promise<CreatedKey> {
-  return db.transaction().execute(async (trx) => {
+  const rotated = await db.transaction().execute(async (trx) => {
     const old = await trx
       .selectFrom('api_keys')
       .innerJoin('users', 'users.id', 'api_keys.user_id')
@@ -166,4 +169,6 @@ export async function rotateKey(db: Db, keyId: string, now: number): Promise<Cre
     await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
     return insertKey(trx, { id: old.user_id, tier: old.tier as Tier }, old.name, now);
   });
+  keyChangesOf(db).changed();
+  return rotated;
 }

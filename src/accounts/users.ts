@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
+import { keyChangesOf } from './key-changes.js';
 
 export const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -40,5 +41,6 @@ export async function findUser(db: Db, id: string): Promise<User | undefined> {
 
 export async function setTier(db: Db, id: string, tier: Tier): Promise<void> {
   const result = await db.updateTable('users').set({ tier }).where('id', '=', id).executeTakeFirst();
+  keyChangesOf(db).changed();
   if (result.numUpdatedRows === 0n) throw new ServiceError('not_found', `no user ${id}`);
 }

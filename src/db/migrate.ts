@@ -7,12 +7,14 @@ import * as initial from './migrations/001-initial.js';
 import * as jobQueueCounts from './migrations/002-job-queue-counts.js';
 import * as translationMemory from './migrations/003-translation-memory.js';
 import * as glossaries from './migrations/004-glossaries.js';
+import * as keyChangeNotifications from './migrations/005-key-change-notifications.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-job-queue-counts': jobQueueCounts,
   '003-translation-memory': translationMemory,
   '004-glossaries': glossaries,
+  '005-key-change-notifications': keyChangeNotifications,
 };
 
 const provider: MigrationProvider = {

@@ -1,10 +1,11 @@
 /**
  * Bearer-key authentication for protected routes (spec §5). A missing or malformed
  * header, an unknown key and a revoked key all answer 401 invalid_api_key (a revoked key
- * within half a second of its revocation, in every process).
+ * within a second of its revocation, in every process).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authCacheOf } from '../../accounts/auth-cache.js';
+import { watchKeyChanges } from '../../accounts/key-changes.js';
 import type { User } from '../../accounts/users.js';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
@@ -17,6 +18,15 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +([\x21-\x7E]+) *$/i;
 
+/**
+ * The app hears key and user changes from the database while it runs, so its key cache
+ * keeps keys until they change (accounts/key-changes.ts); stopped when the app closes.
+ */
+export async function watchKeysWhileOpen(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const watch = await watchKeyChanges(deps.database, deps.logger);
+  app.addHook('onClose', () => watch.close());
+}
+
 export function authHook(deps: AppDeps) {
   return async function requireApiKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
@@ -24,7 +34,7 @@ export function authHook(deps: AppDeps) {
     if (!match) {
       throw new ServiceError('invalid_api_key', 'send your API key as "Authorization: Bearer <key>"');
     }
-    // Cached for at most half a second (accounts/auth-cache.ts): revocations apply within it.
+    // Cached until keys change, or half a second without a change feed (accounts/auth-cache.ts).
     const user = await authCacheOf(deps.database.db).authenticate(match[1]!);
     if (!user) throw new ServiceError('invalid_api_key', 'the API key is unknown or has been revoked');
     request.user = user;

@@ -1,0 +1,110 @@
+/**
+ * Keys cached until they change (src/accounts/key-changes.ts, auth-cache.ts, decision
+ * 0039), on both backends, with the database's own change feed: a watched cache reads a
+ * key once and not again past the short TTL; a change made through another connection
+ * (as `translate-service keys revoke` in another process) is heard within a second; a
+ * lookup that was in flight when a change was heard is not trusted afterwards; and on
+ * PostgreSQL a LISTEN connection that drops falls back to the short TTL and counts as a
+ * change when it comes back, so a revocation made while nobody listened still applies.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { AuthCache, KEY_CACHE_TTL_MS } from '../../src/accounts/auth-cache.js';
+import { keyChangesOf, watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-changes.js';
+import { createKey, type CreatedKey } from '../../src/accounts/keys.js';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { KEY_CHANGES_CHANNEL } from '../../src/db/migrations/005-key-change-notifications.js';
+import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Milliseconds until `check` holds, polling every 10 ms; fails after 3 s. */
+async function msUntil(check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > 3_000) throw new Error('never happened');
+    await sleep(10);
+  }
+  return performance.now() - started;
+}
+
+for (const backend of testBackends()) {
+  describe(`keys cached until they change, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
+    let testDb: TestDatabase;
+    /** The server's connection, and another one standing for another process. */
+    let server: Database;
+    let other: Database;
+    let watch: KeyChangeWatch;
+    let cache: AuthCache;
+
+    before(async () => {
+      testDb = await createTestDatabase(backend);
+      server = openDatabase(parseDatabaseUrl(testDb.url));
+      other = openDatabase(parseDatabaseUrl(testDb.url));
+      await migrateToLatest(server.db);
+      watch = await watchKeyChanges(server);
+      cache = new AuthCache(server.db);
+      await msUntil(async () => keyChangesOf(server.db).watching);
+    });
+    after(async () => {
+      await watch.close();
+      await server.close();
+      await other.close();
+      await testDb.drop();
+    });
+
+    const newKey = () => createKey(other.db, { tier: 'scale', now: Date.now() });
+    /** Revokes straight in the table through the other connection, as another process would. */
+    const revokeElsewhere = (key: CreatedKey) =>
+      other.db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', key.keyId).execute();
+
+    it('read a watched key once, and not again after the short TTL', async () => {
+      const key = await newKey();
+      await sleep(150); // the key's creation is a change too: let it be heard
+      assert.ok(await cache.authenticate(key.key));
+      const reads = cache.lookups.queryCount;
+      await sleep(KEY_CACHE_TTL_MS + 200);
+      assert.ok(await cache.authenticate(key.key));
+      assert.equal(cache.lookups.queryCount, reads, 'no read while nothing changed');
+    });
+
+    it('refuse a key revoked through another connection within a second', async () => {
+      const key = await newKey();
+      await sleep(150);
+      assert.ok(await cache.authenticate(key.key));
+      await revokeElsewhere(key);
+      const ms = await msUntil(async () => (await cache.authenticate(key.key)) === undefined);
+      assert.ok(ms < 1_000, `still accepted ${Math.round(ms)} ms after the revocation committed`);
+    });
+
+    it('do not trust a lookup that was in flight when a change was heard', async () => {
+      const key = await newKey();
+      await sleep(150);
+      const reads = cache.lookups.queryCount;
+      const inFlight = cache.authenticate(key.key);
+      keyChangesOf(server.db).changed();
+      assert.ok(await inFlight);
+      assert.ok(await cache.authenticate(key.key));
+      assert.equal(cache.lookups.queryCount, reads + 2, 'read again: the first read may predate the change');
+    });
+
+    if (backend === 'postgres') {
+      it('fall back to the short TTL while the LISTEN connection is down, and apply what it missed', async () => {
+        const key = await newKey();
+        await sleep(150);
+        assert.ok(await cache.authenticate(key.key));
+        // Drop the LISTEN connection from the server side, then revoke while nobody listens.
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                  where datname = current_database() and query = ${`listen ${KEY_CHANGES_CHANNEL}`}`.execute(other.db);
+        await msUntil(async () => !keyChangesOf(server.db).watching);
+        await revokeElsewhere(key);
+        const ms = await msUntil(async () => (await cache.authenticate(key.key)) === undefined);
+        assert.ok(ms < 1_000, `still accepted ${Math.round(ms)} ms after the revocation committed`);
+        await msUntil(async () => keyChangesOf(server.db).watching);
+      });
+    }
+  });
+}
