@@ -1,5 +1,5 @@
 /**
- * Keys cached until they change (src/accounts/key-changes.ts, auth-cache.ts, decision
+ * Keys cached until they change (src/accounts/key-changes.ts, key-change-watch.ts, decision
  * 0039), on both backends, with the database's own change feed: a watched cache reads a
  * key once and not again past the short TTL; a change made through another connection
  * (as `translate-service keys revoke` in another process) is heard within a second; a
@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { AuthCache, KEY_CACHE_TTL_MS } from '../../src/accounts/auth-cache.js';
-import { keyChangesOf, watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-changes.js';
+import { watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-change-watch.js';
+import { keyChangesOf } from '../../src/accounts/key-changes.js';
 import { createKey, type CreatedKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';

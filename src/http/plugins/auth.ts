@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authCacheOf } from '../../accounts/auth-cache.js';
-import { watchKeyChanges } from '../../accounts/key-changes.js';
+import { watchKeyChanges } from '../../accounts/key-change-watch.js';
 import type { User } from '../../accounts/users.js';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
