@@ -18,6 +18,7 @@ import { authHook, watchKeysWhileOpen } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
+import { handleInTurns } from './plugins/handle-in-turns.js';
 import { healthRoutes } from './routes/health.js';
 import { glossaryRoutes } from './routes/glossaries.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -66,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('user', undefined);
   app.decorateRequest('work', undefined);
+  // First of the onRequest hooks, so all of a request's work runs in its turn.
+  handleInTurns(app);
   registerRequestId(app);
   countRequests(app);
   requireHost(app);
