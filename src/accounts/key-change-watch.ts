@@ -12,6 +12,8 @@ import { keyChangesOf, type KeyChanges } from './key-changes.js';
 
 /** How often a SQLite server reads data_version: well inside the 1 s a revocation may take. */
 export const POLL_MS = 100;
+/** How often the LISTEN connection must answer; silent for two periods, it is not trusted. */
+export const HEARTBEAT_MS = 250;
 
 export interface KeyChangeWatch {
   close(): Promise<void>;
@@ -31,6 +33,8 @@ async function listenForChanges(database: Database, changes: KeyChanges, logger:
     what: 'key-change notifications',
     meanwhile: 'keys are cached for half a second only',
     keepsProcessAlive: false,
+    // A dead connection that says nothing is noticed within ~0.5 s: the short TTL then applies.
+    heartbeatMs: HEARTBEAT_MS,
     ...(logger ? { logger } : {}),
   });
   // Called on every notification and after every (re)connect; `listening` tells which.

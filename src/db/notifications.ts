@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
+const CLOSE_WAIT_MS = 2_000;
 
 export interface NotificationListenerOptions {
   /** The database URL: LISTEN needs its own long-lived connection outside the pool. */
@@ -23,6 +24,13 @@ export interface NotificationListenerOptions {
    * long as something else, and must not hang a process that forgot to close it).
    */
   readonly keepsProcessAlive?: boolean;
+  /**
+   * Asks the connection `select 1` this often; `listening` is false while no answer came
+   * for two periods, and after ten the connection is replaced. A connection that died
+   * without a word (a half-open TCP connection, a frozen server) is otherwise trusted
+   * until TCP keepalive gives up, minutes later. Unset: no heartbeat.
+   */
+  readonly heartbeatMs?: number;
 }
 
 /**
@@ -38,12 +46,17 @@ export class NotificationListener {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = true;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private beating = false;
+  private answeredAt = 0;
 
   constructor(private readonly options: NotificationListenerOptions) {}
 
-  /** Connected and listening: a notification sent now reaches the subscribers. */
+  /** Connected and listening (and answering, with a heartbeat): a notification sent now reaches the subscribers. */
   get listening(): boolean {
-    return this.client !== undefined;
+    if (this.client === undefined) return false;
+    const { heartbeatMs } = this.options;
+    return heartbeatMs === undefined || performance.now() - this.answeredAt < 2 * heartbeatMs;
   }
 
   async add(onNudge: () => void): Promise<() => Promise<void>> {
@@ -70,7 +83,13 @@ export class NotificationListener {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      // Names the connection in pg_stat_activity, for operators (and tests) to find it.
+      application_name: `translate-service LISTEN ${this.options.channel}`,
+    });
     // Registered before connect: an 'error' event without a listener would crash the process.
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, undefined));
@@ -89,6 +108,11 @@ export class NotificationListener {
       return;
     }
     this.client = client;
+    this.answeredAt = performance.now();
+    if (this.options.heartbeatMs !== undefined) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => this.beat(client), this.options.heartbeatMs).unref();
+    }
     // pg keeps its socket at `connection.stream` (pg 8); unref'd, it no longer holds the loop open.
     if (this.options.keepsProcessAlive === false) (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
     if (this.failures > 0) this.options.logger?.info(`${this.options.what} reconnected`);
@@ -97,9 +121,32 @@ export class NotificationListener {
     this.nudgeAll();
   }
 
+  private beat(client: pg.Client): void {
+    if (this.client !== client) return;
+    if (performance.now() - this.answeredAt > 10 * this.options.heartbeatMs!) {
+      this.lost(client, new Error('the LISTEN connection stopped answering'));
+      return;
+    }
+    // One question at a time: a silent connection does not pile them up.
+    if (this.beating) return;
+    this.beating = true;
+    client.query('select 1').then(
+      () => {
+        this.beating = false;
+        if (this.client === client) this.answeredAt = performance.now();
+      },
+      (error: Error) => {
+        this.beating = false;
+        this.lost(client, error);
+      },
+    );
+  }
+
   private lost(client: pg.Client, error: Error | undefined): void {
     if (this.client !== client) return;
     this.client = undefined;
+    clearInterval(this.heartbeat);
+    this.beating = false;
     client.removeAllListeners('end');
     void client.end().catch(() => {});
     if (!this.closed) this.scheduleReconnect(error ?? new Error('the LISTEN connection ended'));
@@ -121,6 +168,7 @@ export class NotificationListener {
 
   private async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     await this.connecting?.catch(() => {});
@@ -128,7 +176,8 @@ export class NotificationListener {
     this.client = undefined;
     if (client) {
       client.removeAllListeners('end');
-      await client.end().catch(() => {});
+      // A connection that stopped answering may never acknowledge the goodbye: wait a little only.
+      await Promise.race([client.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     }
   }
 }

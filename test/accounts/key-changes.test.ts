@@ -20,6 +20,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { KEY_CHANGES_CHANNEL } from '../../src/db/migrations/005-key-change-notifications.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
+/** How the LISTEN connection names itself in pg_stat_activity (db/notifications.ts). */
+const LISTEN_NAME = `translate-service LISTEN ${KEY_CHANGES_CHANNEL}`;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Milliseconds until `check` holds, polling every 10 ms; fails after 3 s. */
@@ -99,11 +102,31 @@ for (const backend of testBackends()) {
         assert.ok(await cache.authenticate(key.key));
         // Drop the LISTEN connection from the server side, then revoke while nobody listens.
         await sql`select pg_terminate_backend(pid) from pg_stat_activity
-                  where datname = current_database() and query = ${`listen ${KEY_CHANGES_CHANNEL}`}`.execute(other.db);
+                  where datname = current_database() and application_name = ${LISTEN_NAME}`.execute(other.db);
         await msUntil(async () => !keyChangesOf(server.db).watching);
         await revokeElsewhere(key);
         const ms = await msUntil(async () => (await cache.authenticate(key.key)) === undefined);
         assert.ok(ms < 1_000, `still accepted ${Math.round(ms)} ms after the revocation committed`);
+        await msUntil(async () => keyChangesOf(server.db).watching);
+      });
+
+      it('stop trusting a LISTEN connection that falls silent (its server process frozen), within a second', async () => {
+        const key = await newKey();
+        await sleep(150);
+        assert.ok(await cache.authenticate(key.key));
+        const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+          where datname = current_database() and application_name = ${LISTEN_NAME}`.execute(other.db);
+        assert.equal(rows.length, 1, 'one LISTEN connection for key changes');
+        const pid = rows[0]!.pid;
+        // The backend stops answering but its socket stays open: nothing reports an error.
+        process.kill(pid, 'SIGSTOP');
+        try {
+          await revokeElsewhere(key);
+          const ms = await msUntil(async () => (await cache.authenticate(key.key)) === undefined);
+          assert.ok(ms < 1_000, `still accepted ${Math.round(ms)} ms after the revocation committed`);
+        } finally {
+          process.kill(pid, 'SIGCONT');
+        }
         await msUntil(async () => keyChangesOf(server.db).watching);
       });
     }
