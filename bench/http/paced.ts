@@ -13,6 +13,7 @@
  * bursts at full speed, not a half-loaded service, so its p99 "at half rate" was the p99
  * at full load.
  */
+import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 
 export interface PacedRequest {
@@ -93,3 +94,43 @@ export async function pacedLoad(options: {
   const at = (fraction: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]! * 100) / 100;
   return { rate: answered / elapsedS, answered, p50: at(0.5), p99: at(0.99), max: at(1), pacerLateMs: Math.round(pacerLateMs * 100) / 100 };
 }
+
+/**
+ * What `node --import tsx bench/http/paced.ts CONFIG.json` runs: the paced load from a
+ * process of its own (bench/http/run.ts starts it), so the load generator starts fresh
+ * instead of carrying the garbage of the full-speed rounds that ran before in the bench's
+ * process. Prints the PacedResult as JSON.
+ */
+export interface PacedRunConfig {
+  readonly origin: string;
+  readonly path: string;
+  readonly rate: number;
+  /** Paced first and not counted: connections opened, collectors settled. */
+  readonly warmupSeconds: number;
+  readonly seconds: number;
+  readonly connections: number;
+  /** Used in turn, one a request. */
+  readonly keys: readonly string[];
+  readonly sentence: string;
+  /** Every request a sentence not sent before, numbered from `distinctFrom`. */
+  readonly distinct: boolean;
+  readonly distinctFrom: number;
+}
+
+async function runFromConfig(path: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const config = JSON.parse(readFileSync(path, 'utf8')) as PacedRunConfig;
+  let sent = config.distinctFrom;
+  let next = 0;
+  const fixedBody = JSON.stringify({ content: config.sentence, targets: ['fr'] });
+  const request = (): PacedRequest => ({
+    path: config.path,
+    headers: { authorization: `Bearer ${config.keys[next++ % config.keys.length]}`, 'content-type': 'application/json' },
+    body: config.distinct ? JSON.stringify({ content: `${config.sentence.slice(0, -1)}, number ${++sent}.`, targets: ['fr'] }) : fixedBody,
+  });
+  const load = (seconds: number) => pacedLoad({ origin: config.origin, rate: config.rate, seconds, connections: config.connections, request });
+  if (config.warmupSeconds > 0) await load(config.warmupSeconds);
+  process.stdout.write(`${JSON.stringify(await load(config.seconds))}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runFromConfig(process.argv[2]!);

@@ -6,8 +6,9 @@
  *     many of them so the 120 a minute of each key is never reached and every answer is a 200)
  *   - bench/http/bare-server.ts: parses the same body and answers the same shape.
  * autocannon runs here, 50 connections, alternating rounds (service, bare, service, ...);
- * then p99 of the service at half its median rate, paced evenly (open loop, paced.ts),
- * then its peak RSS under 200 connections. The ratio of medians is printed last, with the ratio of CPU time per request
+ * then p99 of the service at half its median rate, paced evenly (open loop, paced.ts,
+ * from a process of its own, after 2 s not counted), then its peak RSS under 200
+ * connections. The ratio of medians is printed last, with the ratio of CPU time per request
  * (each process's user + system time over a round, all threads, divided by the requests
  * answered): on a shared machine the rates swing with other work, the CPU a request costs
  * much less. Needs `npm run build`.
@@ -22,11 +23,12 @@
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
-import { pacedLoad } from './paced.js';
+import type { PacedResult, PacedRunConfig } from './paced.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -125,6 +127,23 @@ async function load(target: Target, options: { connections: number; seconds: num
   return { rate: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest };
 }
 
+/** Runs bench/http/paced.ts in a child process with `config`; its result. */
+async function pacedFromAnotherProcess(config: PacedRunConfig): Promise<PacedResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'paced-'));
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify(config));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('bench/http/paced.ts'), path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    if (code !== 0) throw new Error(`the paced load exited with ${code}`);
+    return JSON.parse(output) as PacedResult;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function benchBackend(backend: Backend) {
@@ -181,14 +200,19 @@ async function benchBackend(backend: Backend) {
       }
     }
     const serviceRate = median(rates.service);
-    // Half the maximum, paced evenly (open loop; paced.ts says why not autocannon's rate).
-    const serviceUrl = new URL(targets[0]!.url);
-    const half = await pacedLoad({
-      origin: serviceUrl.origin,
+    // Half the maximum, paced evenly (open loop; paced.ts says why not autocannon's rate),
+    // from a process of its own, after 2 s at that rate that are not counted.
+    const half = await pacedFromAnotherProcess({
+      origin: new URL(targets[0]!.url).origin,
+      path: new URL(targets[0]!.url).pathname,
       rate: Math.round(serviceRate / 2),
+      warmupSeconds: 2,
       seconds: SECONDS,
       connections: CONNECTIONS,
-      request: () => ({ path: serviceUrl.pathname, headers: { ...targets[0]!.headers(), 'content-type': 'application/json' }, body: bodyOf() }),
+      keys,
+      sentence: SENTENCE,
+      distinct: DISTINCT,
+      distinctFrom: 1_000_000_000 + sent,
     });
     let peakRss = rssMb(service.pid!);
     let peakThreads = threads(service.pid!);
