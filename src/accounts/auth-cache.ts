@@ -13,6 +13,7 @@
  * and concurrent requests with the same key share one lookup.
  */
 import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 import { keyChangesOf, type KeyChanges } from './key-changes.js';
 import { KeyLookups } from './key-lookups.js';
 import { hashKey } from './keys.js';
@@ -82,14 +83,5 @@ export class AuthCache {
   }
 }
 
-const perDatabase = new WeakMap<Db, AuthCache>();
-
 /** The key cache of `db` (one per database handle, made on first use). */
-export function authCacheOf(db: Db): AuthCache {
-  let cache = perDatabase.get(db);
-  if (!cache) {
-    cache = new AuthCache(db);
-    perDatabase.set(db, cache);
-  }
-  return cache;
-}
+export const authCacheOf = perDatabase((db) => new AuthCache(db));

@@ -18,7 +18,7 @@
  * cache then keeps keys only for its short TTL, as it did before this existed. A feed
  * that comes back counts as a change, since it may have missed one.
  */
-import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 
 export class KeyChanges {
   #generation = 0;
@@ -46,11 +46,5 @@ export class KeyChanges {
   }
 }
 
-const perDatabase = new WeakMap<Db, KeyChanges>();
-
 /** The key changes of `db` (one per database handle, made on first use). */
-export function keyChangesOf(db: Db): KeyChanges {
-  let changes = perDatabase.get(db);
-  if (!changes) perDatabase.set(db, (changes = new KeyChanges()));
-  return changes;
-}
+export const keyChangesOf = perDatabase(() => new KeyChanges());

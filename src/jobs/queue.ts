@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 import type { Format } from '../formats/format.js';
 import type { PublicModel } from '../engines/registry.js';
 import type { Transaction } from 'kysely';
@@ -120,21 +121,16 @@ export async function completeJob(db: Db, completion: Completion): Promise<boole
   return db.transaction().execute(async (trx) => (await completeJobsIn(trx, [completion]))[0]!);
 }
 
-const completionBatches = new WeakMap<Db, TransactionBatcher<Completion, boolean>>();
+// One batch at a time: a worker runs only a few jobs at once, and those that finish
+// while a batch commits should wait for the next one rather than start their own.
+const completionBatcherOf = perDatabase((db) => new TransactionBatcher(db, completeJobsIn, { maxInFlight: 1 }));
 
 /**
  * completeJob, sharing its transaction with the completions that finish at the same
  * time in this process (group commit, db/transaction-batcher.ts): resolves once committed.
  */
 export function completeJobTogether(db: Db, completion: Completion): Promise<boolean> {
-  let batcher = completionBatches.get(db);
-  if (!batcher) {
-    // One batch at a time: a worker runs only a few jobs at once, and those that finish
-    // while a batch commits should wait for the next one rather than start their own.
-    batcher = new TransactionBatcher(db, completeJobsIn, { maxInFlight: 1 });
-    completionBatches.set(db, batcher);
-  }
-  return batcher.add(completion);
+  return completionBatcherOf(db).add(completion);
 }
 
 /**

@@ -14,7 +14,7 @@
  *   all (~2 MB), least recently used out.
  */
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 
 export const RECENT_ENTRY_MS = 1_000;
 const MAX_ENTRIES = 4_096;
@@ -50,11 +50,5 @@ export class RecentEntries {
   }
 }
 
-const perDatabase = new WeakMap<Db, RecentEntries>();
-
 /** The recent entries of `db` (one per database handle, made on first use). */
-export function recentEntriesOf(db: Db): RecentEntries {
-  let recent = perDatabase.get(db);
-  if (!recent) perDatabase.set(db, (recent = new RecentEntries()));
-  return recent;
-}
+export const recentEntriesOf = perDatabase(() => new RecentEntries());

@@ -5,6 +5,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 
 /** Keys per statement: well under the parameter limits (SQLite 32,766, PostgreSQL 65,535); fewer statements for large documents. */
 const KEYS_PER_QUERY = 5_000;
@@ -99,11 +100,10 @@ interface LookupRow {
  * emptied when it reaches MAX_SHAPES, so hostile traffic cannot grow it.
  */
 const MAX_SHAPES = 512;
-const shapesOf = new WeakMap<Db, Map<string, CompiledQuery<LookupRow>>>();
+const shapesOf = perDatabase(() => new Map<string, CompiledQuery<LookupRow>>());
 
 function lookupShape(db: Db, users: number, keys: number): CompiledQuery<LookupRow> {
-  let shapes = shapesOf.get(db);
-  if (!shapes) shapesOf.set(db, (shapes = new Map()));
+  const shapes = shapesOf(db);
   const shape = `${users}:${keys}`;
   let compiled = shapes.get(shape);
   if (!compiled) {

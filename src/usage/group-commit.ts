@@ -11,6 +11,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionBatcher } from '../db/transaction-batcher.js';
 import type { Usage } from './charge-usage.js';
@@ -86,14 +87,5 @@ export async function writeCharges(trx: Transaction<DatabaseSchema>, charges: re
   if (reservations.length > 0) await trx.deleteFrom('token_reservations').where('id', 'in', reservations).execute();
 }
 
-const perDatabase = new WeakMap<Db, GroupCommit>();
-
 /** The group commit of `db` (one per database handle, made on first use). */
-export function groupCommitOf(db: Db): GroupCommit {
-  let group = perDatabase.get(db);
-  if (!group) {
-    group = new GroupCommit(db);
-    perDatabase.set(db, group);
-  }
-  return group;
-}
+export const groupCommitOf = perDatabase((db) => new GroupCommit(db));
