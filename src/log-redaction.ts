@@ -25,31 +25,23 @@ const isObject = (value: unknown): value is Loggable => value !== null && typeof
 
 /** `line` with every credential it holds replaced by CENSOR; `line` itself when it holds none. */
 export function redactCredentials(line: Loggable): Loggable {
-  let copy: Loggable | undefined;
-  for (const key in line) {
-    if (!Object.hasOwn(line, key)) continue;
-    const value = line[key];
-    if (SECRET_KEYS.has(key.toLowerCase())) {
-      (copy ??= { ...line })[key] = CENSOR;
-    } else if (isObject(value) && !SERIALIZED.has(key)) {
-      const inner = redactOneLevel(value, true);
-      if (inner !== value) (copy ??= { ...line })[key] = inner;
-    }
-  }
-  return copy ?? line;
+  return redact(line, 0);
 }
 
-function redactOneLevel(object: Loggable, headersToo: boolean): Loggable {
+/**
+ * `object` (at `depth`: 0 the line, 1 an object on it, 2 that object's `headers`) with its
+ * credentials replaced, copied only when there is one. Objects are looked into at depth 0
+ * unless a serializer writes them, and at depth 1 only under `headers`.
+ */
+function redact(object: Loggable, depth: number): Loggable {
   let copy: Loggable | undefined;
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const value = object[key];
-    if (SECRET_KEYS.has(key.toLowerCase())) {
-      (copy ??= { ...object })[key] = CENSOR;
-    } else if (headersToo && key === 'headers' && isObject(value)) {
-      const headers = redactOneLevel(value, false);
-      if (headers !== value) (copy ??= { ...object })[key] = headers;
-    }
+    let kept = value;
+    if (SECRET_KEYS.has(key.toLowerCase())) kept = CENSOR;
+    else if (isObject(value) && (depth === 0 ? !SERIALIZED.has(key) : depth === 1 && key === 'headers')) kept = redact(value, depth + 1);
+    if (kept !== value) (copy ??= { ...object })[key] = kept;
   }
   return copy ?? object;
 }

@@ -67,7 +67,7 @@ export function userMemory(
       await saveMemory(db, userId, entries, clock());
       for (const { key, translation } of entries) recent.remember(userEntry(userId, key), translation);
     },
-    claim: (key) => flights.claim(`${userId}\u0000${key}`),
+    claim: (key) => flights.claim(userEntry(userId, key)),
   };
 }
 

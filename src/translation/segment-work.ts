@@ -165,7 +165,6 @@ async function translatePending(
     // Followers of a key this request led but did not translate translate it themselves.
     for (const settle of settles) settle(undefined);
   }
-
 }
 
 /** Each unique segment's memory key per target: target → unique segment → key. */
