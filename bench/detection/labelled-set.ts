@@ -11,7 +11,8 @@
  * format specifiers and mnemonics (`%s`, `_File`) are removed, as the formats do before
  * detection sees a segment. The selection is deterministic (every k-th entry).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readMo } from '../../test/helpers/mo-files.js';
 
 export const BASE_CODES = [
   'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fa', 'fi', 'fr', 'he', 'hi', 'hu', 'id', 'it', 'ja',
@@ -24,24 +25,6 @@ export interface Sample {
   readonly language: string;
   readonly kind: 'short' | 'paragraph';
   readonly text: string;
-}
-
-/** msgid → msgstr of a GNU .mo file (contexts dropped, plural forms: the first). */
-function readMo(path: string): Map<string, string> {
-  const buffer = readFileSync(path);
-  const magic = buffer.readUInt32LE(0);
-  const read = magic === 0x950412de ? buffer.readUInt32LE.bind(buffer) : buffer.readUInt32BE.bind(buffer);
-  const count = read(8);
-  const originals = read(12);
-  const translations = read(16);
-  const entries = new Map<string, string>();
-  for (let i = 0; i < count; i++) {
-    const string = (table: number) => buffer.toString('utf8', read(table + i * 8 + 4), read(table + i * 8 + 4) + read(table + i * 8));
-    const id = string(originals).split('\u0004').pop()!.split('\u0000')[0]!;
-    const text = string(translations).split('\u0000')[0]!;
-    if (id) entries.set(id, text);
-  }
-  return entries;
 }
 
 function clean(text: string): string {

@@ -7,6 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { findLanguage, type Language } from '../languages.js';
+import { compactNgramTable, type NgramTable } from './compact-table.js';
 
 export interface SourceDetection {
   /** A base language of languages.ts. */
@@ -24,6 +25,9 @@ const BASE_CODES = [
   'ko', 'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'th', 'tr', 'uk', 'ur', 'vi', 'zh',
 ] as const;
 
+/** eld's codes for our base languages: the only candidates it is allowed to answer. */
+export const ELD_SUBSET: readonly string[] = BASE_CODES.map((code) => TO_ELD[code] ?? code);
+
 /**
  * The text sampled from a document: enough for a confident answer, bounded so a 2 MiB
  * document costs no more than a page (eld's time grows with the text).
@@ -37,16 +41,25 @@ interface Eld {
 }
 
 /**
- * eld's medium n-gram table, loaded on first use (~0.9 s and ~20 MB, so processes that
- * never detect never pay). bench/detection compares the table sizes (docs/detection.md).
+ * eld's medium n-gram table, loaded on first use (~0.9 s, so processes that never detect
+ * never pay) and cut to our languages with equal score sets shared (compact-table.ts: the
+ * same answers, ~30 MB less heap). bench/detection compares the table sizes
+ * (docs/detection.md).
  */
 let loading: Promise<Eld> | undefined;
 
+/** eld's medium table module: the object its `eld/medium` entry loaded and reads. */
+const MEDIUM_TABLE = new URL('../ngrams/medium.js', import.meta.resolve('eld/medium')).href;
+
 function detector(): Promise<Eld> {
-  loading ??= import('eld/medium').then(({ eld }: { eld: Eld }) => {
-    eld.setLanguageSubset(BASE_CODES.map((code) => TO_ELD[code] ?? code));
-    return eld;
-  });
+  loading ??= Promise.all([import('eld/medium'), import(MEDIUM_TABLE)]).then(
+    ([{ eld }, { ngramsData }]: [{ eld: Eld }, { ngramsData: { languages: Record<string, string>; ngrams: NgramTable } }]) => {
+      eld.setLanguageSubset([...ELD_SUBSET]);
+      const kept = Object.keys(ngramsData.languages).filter((index) => ELD_SUBSET.includes(ngramsData.languages[index]!));
+      compactNgramTable(ngramsData.ngrams, new Set(kept));
+      return eld;
+    },
+  );
   return loading;
 }
 
