@@ -18,8 +18,8 @@ interface Eld {
 const FROM_ELD: Record<string, string> = { no: 'nb', ms: 'id' };
 
 async function eldVariant(table: 'small' | 'medium' | 'large', subset: boolean): Promise<(text: string) => string> {
-  // One module instance per table, shared with what ships (medium): eld keeps its subset in
-  // module state, so it is set before every call here (these run before the shipped detector loads).
+  // One module instance per table: eld keeps its subset in module state, so it is set
+  // before every call here. (What ships is an instance of its own, detection/eld-detector.ts.)
   const { eld } = (await import(`eld/${table}`)) as { eld: Eld };
   return (text) => {
     eld.setLanguageSubset(subset ? [...ELD_SUBSET] : false);
@@ -38,9 +38,6 @@ function accuracy(results: { sample: Sample; detected: string | undefined }[], k
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-// The baselines first: the shipped detector compacts eld's medium table for our 36
-// languages when it loads (detection/compact-table.ts), and the all-60 baseline reads the
-// same module's table.
 const variants: [string, 'small' | 'medium' | 'large', boolean][] = [
   ['eld medium, all 60 languages (baseline)', 'medium', false],
   ['eld small, our 36', 'small', true],

@@ -8,42 +8,40 @@
  *   scores of every language and drops those outside the subset from the results before
  *   it ranks, scales or judges reliability (languageDetector.js `filterLangSubset`,
  *   LanguageResult.js), so a language that is dropped anyway contributes nothing. An
- *   n-gram left with no language is deleted: it adds nothing to any kept score.
+ *   n-gram left with no language is left out: it adds nothing to any kept score.
  * - Equal objects are shared: ~14,500 distinct score sets remain for ~83,000 n-grams.
  *   eld only reads them.
  *
- * The table is changed in place because eld holds it; it must be done before concurrent
- * use and with the subset that stays set for the process's life.
+ * The subset must stay set on the detector for the table's life.
  */
-export type NgramTable = Record<string, Record<string, number>>;
+import type { NgramScores } from './eld-table.js';
 
-export interface Compaction {
+export type NgramTable = Record<string, NgramScores>;
+
+export interface CompactTable {
+  readonly ngrams: NgramTable;
   readonly ngramsBefore: number;
-  readonly ngramsAfter: number;
   readonly distinctScoreSets: number;
 }
 
-export function compactNgramTable(ngrams: NgramTable, keptLanguages: ReadonlySet<string>): Compaction {
-  const shared = new Map<string, Record<string, number>>();
-  const all = Object.keys(ngrams);
-  let removed = 0;
-  for (const ngram of all) {
-    const scores = ngrams[ngram]!;
-    const kept: Record<string, number> = {};
+/** The table of `entries` (n-gram → scores, as eld-table.ts reads them) with only `keptLanguages`' scores. */
+export function compactNgramTable(entries: Iterable<[string, NgramScores]>, keptLanguages: ReadonlySet<string>): CompactTable {
+  const shared = new Map<string, NgramScores>();
+  const ngrams: NgramTable = {};
+  let ngramsBefore = 0;
+  for (const [ngram, scores] of entries) {
+    ngramsBefore++;
+    const kept: NgramScores = {};
     let signature = '';
     for (const language in scores) {
       if (!keptLanguages.has(language)) continue;
       kept[language] = scores[language]!;
       signature += `${language}:${scores[language]},`;
     }
-    if (signature === '') {
-      delete ngrams[ngram];
-      removed++;
-      continue;
-    }
+    if (signature === '') continue;
     let same = shared.get(signature);
     if (same === undefined) shared.set(signature, (same = kept));
     ngrams[ngram] = same;
   }
-  return { ngramsBefore: all.length, ngramsAfter: all.length - removed, distinctScoreSets: shared.size };
+  return { ngrams, ngramsBefore, distinctScoreSets: shared.size };
 }

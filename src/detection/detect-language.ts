@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { findLanguage, type Language } from '../languages.js';
-import { compactNgramTable, type NgramTable } from './compact-table.js';
+import { loadEldDetector, type Eld } from './eld-detector.js';
 
 export interface SourceDetection {
   /** A base language of languages.ts. */
@@ -34,34 +34,14 @@ export const ELD_SUBSET: readonly string[] = BASE_CODES.map((code) => TO_ELD[cod
  */
 export const SAMPLE_CHARS = 4_000;
 
-/** The part of eld this module uses. */
-interface Eld {
-  detect(text: string): { language: string; getScores(): Record<string, number>; isReliable(): boolean };
-  setLanguageSubset(languages: string[]): unknown;
-}
-
 /**
- * eld's medium n-gram table, loaded on first use (~0.9 s, so processes that never detect
- * never pay) and cut to our languages with equal score sets shared (compact-table.ts: the
- * same answers, ~30 MB less heap). bench/detection compares the table sizes
- * (docs/detection.md).
+ * eld over its medium table, loaded on first use (~0.5 s, so processes that never detect
+ * never pay; eld-detector.ts says how it is loaded lean). bench/detection compares the
+ * table sizes (docs/detection.md).
  */
 let loading: Promise<Eld> | undefined;
 
-/** eld's medium table module: the object its `eld/medium` entry loaded and reads. */
-const MEDIUM_TABLE = new URL('../ngrams/medium.js', import.meta.resolve('eld/medium')).href;
-
-function detector(): Promise<Eld> {
-  loading ??= Promise.all([import('eld/medium'), import(MEDIUM_TABLE)]).then(
-    ([{ eld }, { ngramsData }]: [{ eld: Eld }, { ngramsData: { languages: Record<string, string>; ngrams: NgramTable } }]) => {
-      eld.setLanguageSubset([...ELD_SUBSET]);
-      const kept = Object.keys(ngramsData.languages).filter((index) => ELD_SUBSET.includes(ngramsData.languages[index]!));
-      compactNgramTable(ngramsData.ngrams, new Set(kept));
-      return eld;
-    },
-  );
-  return loading;
-}
+const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET));
 
 /**
  * The language of `texts` taken together (the segments of one document, in order), or
