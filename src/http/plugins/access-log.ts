@@ -5,10 +5,13 @@
  * which is what operators read. A translating route adds `work`: its model calls, tokens
  * and time (decision 0037; it was a line of its own). A request's arrival on a line of its own is kept at
  * debug level (LOG_LEVEL=debug), where it shows requests that never finish. Fastify's
- * other lines (errors, "request errored", route not found) are unchanged.
+ * other lines (errors, "request errored", route not found) are unchanged. The completed
+ * line is assembled by access-line.ts when the logger allows (decision 0041).
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import type { WorkSummary } from '../../translation/service.js';
+import { writeAccessLine } from './access-line.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +28,7 @@ export class AccessLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    } else {
+    } else if (!writeAccessLine(reply.log as Logger, request, reply, request.work)) {
       const line = { req: request, res: reply, responseTime: reply.elapsedTime };
       reply.log.info(request.work ? { ...line, work: request.work } : line, 'request completed');
     }
