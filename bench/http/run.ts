@@ -22,13 +22,13 @@
  * MALLOC_ARENA_MAX (default 2, as `npm start`; 0 leaves glibc's default): for memory.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
 import type { PacedResult, PacedRunConfig } from './paced.js';
+import { cpuSeconds, freePort, median, rssMb, stop, threads, waitForHealth } from './processes.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -58,49 +58,6 @@ const BODY = JSON.stringify({ content: SENTENCE, targets: ['fr'] });
 const DISTINCT = args.includes('--distinct');
 let sent = 0;
 const bodyOf = () => (DISTINCT ? JSON.stringify({ content: `${SENTENCE.slice(0, -1)}, number ${++sent}.`, targets: ['fr'] }) : BODY);
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
-/** CPU seconds the process has used (all its threads, user + system), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), 12 and 13 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function threads(pid: number): number {
-  return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 interface Target {
   readonly name: 'service' | 'bare';
@@ -143,8 +100,6 @@ async function pacedFromAnotherProcess(config: PacedRunConfig): Promise<PacedRes
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function benchBackend(backend: Backend) {
   const created = await createTestDatabase(backend);

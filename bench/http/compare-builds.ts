@@ -1,0 +1,73 @@
+/**
+ * Two builds of the service against each other in one run: the before and after of a
+ * change, on what a request costs (docs/benchmarks.md, "Fourth pass"). bench/http/run.ts
+ * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
+ * than most single changes move. Here each measurement is a fresh service from one build
+ * (`node DIR/dist/cli.js serve`, SQLite, `pseudo`, limits off, an enterprise key,
+ * MALLOC_ARENA_MAX=2 as `npm start`) on a new database: one request, WARM seconds of
+ * 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
+ * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
+ * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
+ * /proc), the medians per build, and B against A. Needs `npm run build` in both folders.
+ *
+ *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5]
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createKey } from '../../src/accounts/keys.js';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { cpuSeconds, freePort, median, stop, waitForHealth } from './processes.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const [dirA, dirB] = args.filter((a) => !a.startsWith('--')).map((dir) => resolve(dir));
+if (!dirA || !dirB) throw new Error('usage: compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5]');
+const BLOCKS = option('blocks', '4');
+const WARM = option('warm', '5');
+const SECONDS = option('seconds', '5');
+const CONNECTIONS = 50;
+const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
+
+async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
+  const folder = mkdtempSync(join(tmpdir(), 'compare-builds-'));
+  const url = `sqlite:${join(folder, 'service.db')}`;
+  const database = openDatabase(parseDatabaseUrl(url));
+  await migrateToLatest(database.db);
+  const { key } = await createKey(database.db, { tier: 'enterprise', now: Date.now() });
+  await database.close();
+  const port = await freePort();
+  const env = { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_STORE: 'none', MALLOC_ARENA_MAX: '2' };
+  const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/v1/health`, service);
+    const target = { url: `http://127.0.0.1:${port}/v1/translate`, method: 'POST' as const, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: BODY };
+    await fetch(target.url, target);
+    await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
+    const cpuBefore = cpuSeconds(service.pid!);
+    const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { rate: result.requests.total / result.duration, cpuUs: ((cpuSeconds(service.pid!) - cpuBefore) * 1e6) / result.requests.total };
+  } finally {
+    await stop(service);
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const runs: Record<'A' | 'B', { rate: number; cpuUs: number }[]> = { A: [], B: [] };
+for (let block = 0; block < BLOCKS; block++) {
+  for (const build of ['A', 'B', 'B', 'A'] as const) {
+    const result = await measure(build === 'A' ? dirA : dirB);
+    runs[build].push(result);
+    console.error(`block ${block + 1} ${build}: ${Math.round(result.rate)} req/s, ${Math.round(result.cpuUs)} CPU µs/request`);
+  }
+}
+const summary = (build: 'A' | 'B') => ({ rate: median(runs[build].map((r) => r.rate)), cpuUs: median(runs[build].map((r) => r.cpuUs)) });
+const [a, b] = [summary('A'), summary('B')];
+console.log(`A ${dirA}: ${Math.round(a.rate)} req/s, ${Math.round(a.cpuUs)} CPU µs/request (medians of ${runs.A.length})`);
+console.log(`B ${dirB}: ${Math.round(b.rate)} req/s, ${Math.round(b.cpuUs)} CPU µs/request (medians of ${runs.B.length})`);
+console.log(`B / A: ${((b.rate / a.rate) * 100).toFixed(1)} % of the req/s, ${((b.cpuUs / a.cpuUs) * 100).toFixed(1)} % of the CPU per request`);
