@@ -4,12 +4,14 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { keyChangesOf } from './accounts/key-changes.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
+import { recentEntriesOf } from './memory/recent-entries.js';
 import { createRateLimiter } from './ratelimit/create.js';
 import { createDocumentProcessing } from './translation/document-processing.js';
 
@@ -23,6 +25,9 @@ export async function createServices(
 ): Promise<Services> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.database);
+  // Memory deleted by other processes is heard with key changes (decision 0042); the feed
+  // is trusted only once a server's watch runs (http/plugins/auth.ts).
+  recentEntriesOf(database.db).follow(keyChangesOf(database.db));
   const limiter = await createRateLimiter(config, logger);
   const documents = createDocumentProcessing(config);
   return {

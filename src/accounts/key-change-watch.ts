@@ -1,7 +1,8 @@
 /**
- * Hearing key and user changes from the database (docs/decisions/0039): a LISTEN on
- * PostgreSQL, `PRAGMA data_version` read every POLL_MS on SQLite. What is heard goes to
- * the process's KeyChanges (key-changes.ts), which the key cache consults.
+ * Hearing key and user changes, and deleted memory, from the database (docs/decisions/0039,
+ * 0042): a LISTEN on PostgreSQL, `PRAGMA data_version` read every POLL_MS on SQLite. What
+ * is heard goes to the process's KeyChanges (key-changes.ts), which the key cache and the
+ * recent memory entries consult.
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -31,7 +32,7 @@ async function listenForChanges(database: Database, changes: KeyChanges, logger:
     url: database.url,
     channel: KEY_CHANGES_CHANNEL,
     what: 'key-change notifications',
-    meanwhile: 'keys are cached for half a second only',
+    meanwhile: 'keys are cached for half a second only, memory entries for a second',
     keepsProcessAlive: false,
     // A dead connection that says nothing is noticed within ~0.5 s: the short TTL then applies.
     heartbeatMs: HEARTBEAT_MS,

@@ -1,10 +1,12 @@
 /**
  * Whether the keys and users this process has cached may have changed — here or in any
- * other process — as the database itself tells it (docs/decisions/0039):
+ * other process — as the database itself tells it (docs/decisions/0039). The recent
+ * memory entries follow the same feed (decision 0042): a statement that deletes
+ * translation memory counts as a change too, so one LISTEN connection serves both.
  *
- * - PostgreSQL: every statement that changes `api_keys` or `users` notifies
- *   KEY_CHANGES_CHANNEL at commit (triggers of migration 005); a LISTEN connection hears it
- *   within milliseconds.
+ * - PostgreSQL: every statement that changes `api_keys` or `users`, or deletes
+ *   `translation_memory` rows, notifies KEY_CHANGES_CHANNEL at commit (triggers of
+ *   migrations 005 and 006); a LISTEN connection hears it within milliseconds.
  * - SQLite: `PRAGMA data_version` changes whenever another connection — another process:
  *   `translate-service keys revoke`, a worker — commits; it is read every POLL_MS (key-change-watch.ts).
  * - Changes made through this process's own connection (revokeKey, rotateKey, setTier)

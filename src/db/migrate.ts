@@ -8,6 +8,7 @@ import * as jobQueueCounts from './migrations/002-job-queue-counts.js';
 import * as translationMemory from './migrations/003-translation-memory.js';
 import * as glossaries from './migrations/004-glossaries.js';
 import * as keyChangeNotifications from './migrations/005-key-change-notifications.js';
+import * as memoryDeletionNotifications from './migrations/006-memory-deletion-notifications.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-translation-memory': translationMemory,
   '004-glossaries': glossaries,
   '005-key-change-notifications': keyChangeNotifications,
+  '006-memory-deletion-notifications': memoryDeletionNotifications,
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,6 @@
 /**
  * One user's view of translation memory, as translation/ uses it for one request:
- * lookup and save in the table (entries of the last second from this process's recent
+ * lookup and save in the table (entries read or saved lately from this process's recent
  * entries, recent-entries.ts), and single-flight claims for keys in flight in this
  * process. Keys of both carry the user, so users never share.
  */
@@ -55,17 +55,19 @@ export function userMemory(
         else found.set(key, translation);
       }
       if (missing.length === 0) return found;
+      const generation = recent.generation;
       const read =
         missing.length <= SHARED_UP_TO ? await lookupShared(sharedReads(db, clock), userId, missing) : await lookupMemory(db, userId, missing, clock());
       for (const [key, translation] of read) {
         found.set(key, translation);
-        recent.remember(userEntry(userId, key), translation);
+        recent.remember(userEntry(userId, key), translation, generation);
       }
       return found;
     },
     async save(entries) {
+      const generation = recent.generation;
       await saveMemory(db, userId, entries, clock());
-      for (const { key, translation } of entries) recent.remember(userEntry(userId, key), translation);
+      for (const { key, translation } of entries) recent.remember(userEntry(userId, key), translation, generation);
     },
     claim: (key) => flights.claim(userEntry(userId, key)),
   };

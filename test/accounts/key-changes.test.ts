@@ -18,22 +18,13 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { KEY_CHANGES_CHANNEL } from '../../src/db/migrations/005-key-change-notifications.js';
+import { msUntil, sleep } from '../helpers/timing.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
 /** How the LISTEN connection names itself in pg_stat_activity (db/notifications.ts). */
 const LISTEN_NAME = `translate-service LISTEN ${KEY_CHANGES_CHANNEL}`;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Milliseconds until `check` holds, polling every 10 ms; fails after 3 s. */
-async function msUntil(check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > 3_000) throw new Error('never happened');
-    await sleep(10);
-  }
-  return performance.now() - started;
-}
 
 for (const backend of testBackends()) {
   describe(`keys cached until they change, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { startServed, type Served } from '../helpers/served.js';
+import { msUntil } from '../helpers/timing.js';
 
 const LIMIT_MS = 1_000;
 
@@ -21,15 +22,6 @@ async function warm(served: Served, key: string): Promise<void> {
   for (let i = 0; i < 20; i++) assert.equal(await status(served, key), 200);
 }
 
-/** Milliseconds from now until `check` holds, polling every 20 ms; fails after 3 s. */
-async function msUntil(check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > 3_000) throw new Error('never happened');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return performance.now() - started;
-}
 
 for (const backend of testBackends()) {
   describe(`keys changed by another process, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
@@ -40,7 +32,7 @@ for (const backend of testBackends()) {
         const other = JSON.parse(served.cli('keys', 'create', '--tier', 'scale', '--json')) as { key: string };
         await warm(served, created.key);
         served.cli('keys', 'revoke', created.key_id);
-        const ms = await msUntil(async () => (await status(served, created.key)) === 401);
+        const ms = await msUntil(async () => (await status(served, created.key)) === 401, 20);
         assert.ok(ms < LIMIT_MS, `revoked key still accepted ${Math.round(ms)} ms after the CLI returned`);
         assert.equal(await status(served, other.key), 200, 'other keys are unaffected');
       } finally {
@@ -54,7 +46,7 @@ for (const backend of testBackends()) {
         const created = JSON.parse(served.cli('keys', 'create', '--tier', 'scale', '--json')) as { key: string; key_id: string };
         await warm(served, created.key);
         const rotated = JSON.parse(served.cli('keys', 'rotate', created.key_id, '--json')) as { key: string };
-        const ms = await msUntil(async () => (await status(served, created.key)) === 401);
+        const ms = await msUntil(async () => (await status(served, created.key)) === 401, 20);
         assert.ok(ms < LIMIT_MS, `rotated key still accepted ${Math.round(ms)} ms after the CLI returned`);
         assert.equal(await status(served, rotated.key), 200);
       } finally {
@@ -73,7 +65,7 @@ for (const backend of testBackends()) {
         await warm(served, created.key);
         assert.equal(await tier(), 'free');
         served.cli('users', 'set-tier', created.user_id, 'growth');
-        const ms = await msUntil(async () => (await tier()) === 'growth');
+        const ms = await msUntil(async () => (await tier()) === 'growth', 20);
         assert.ok(ms < LIMIT_MS, `old tier still used ${Math.round(ms)} ms after the CLI returned`);
       } finally {
         await served.close();

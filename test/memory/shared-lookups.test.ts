@@ -10,13 +10,18 @@ import { after, before, describe, it } from 'node:test';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { RECENT_ENTRY_MS } from '../../src/memory/recent-entries.js';
+import { RECENT_ENTRY_MS, recentEntriesOf } from '../../src/memory/recent-entries.js';
+import { watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-change-watch.js';
+import { keyChangesOf } from '../../src/accounts/key-changes.js';
 import { forgetUserMemory } from '../../src/memory/service.js';
-import { saveMemory } from '../../src/memory/store.js';
+import { saveMemory, userEntry } from '../../src/memory/store.js';
 import { sharedReads, userMemory } from '../../src/memory/user-memory.js';
+import { msUntil, sleep } from '../helpers/timing.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+
 
 for (const backend of testBackends()) {
   describe(`memory lookups that arrive together, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
@@ -100,6 +105,85 @@ for (const backend of testBackends()) {
       await database.db.deleteFrom('translation_memory').where('user_id', '=', users[2]!).execute();
       await new Promise((resolve) => setTimeout(resolve, RECENT_ENTRY_MS + 100));
       assert.equal((await memory.lookup(['own-2'])).size, 0);
+    });
+  });
+}
+
+for (const backend of testBackends()) {
+  describe(`recent memory entries while the change feed is heard, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
+    let testDb: TestDatabase;
+    /** The server's connection, and another one standing for another process. */
+    let server: Database;
+    let other: Database;
+    let watch: KeyChangeWatch;
+    const clock = () => 10 * DAY;
+    const users = ['kept', 'deleted', 'in-flight', 'untouched'];
+    const feed = () => keyChangesOf(server.db);
+
+    before(async () => {
+      testDb = await createTestDatabase(backend);
+      server = openDatabase(parseDatabaseUrl(testDb.url));
+      other = openDatabase(parseDatabaseUrl(testDb.url));
+      await migrateToLatest(server.db);
+      await server.db
+        .insertInto('users')
+        .values(users.map((id) => ({ id, tier: 'free', created_at: 0 })))
+        .execute();
+      for (const user of users) await saveMemory(server.db, user, [{ key: 'hello', translation: `hello for ${user}` }], clock());
+      // As services.ts wires a server: memory follows the feed the key watch hears.
+      recentEntriesOf(server.db).follow(feed());
+      watch = await watchKeyChanges(server);
+      await msUntil(async () => feed().watching);
+    });
+    after(async () => {
+      await watch.close();
+      await Promise.all([server.close(), other.close()]);
+      await testDb.drop();
+    });
+
+    it('answer an entry past RECENT_ENTRY_MS without a statement while nothing changed', async () => {
+      const reads = sharedReads(server.db, clock);
+      const memory = userMemory(server.db, 'kept', clock);
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for kept');
+      const before = reads.queryCount;
+      await sleep(RECENT_ENTRY_MS + 200);
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for kept');
+      assert.equal(reads.queryCount, before, 'kept while the feed is heard and silent');
+    });
+
+    it('stop serving an entry another process deleted within RECENT_ENTRY_MS of the deletion', async () => {
+      const memory = userMemory(server.db, 'deleted', clock);
+      assert.equal((await memory.lookup(['hello'])).size, 1);
+      await sleep(RECENT_ENTRY_MS + 200);
+      assert.equal((await memory.lookup(['hello'])).size, 1, 'kept past the short rule');
+      // As another process's DELETE /v1/memory would: straight in the table, its own connection.
+      await other.db.deleteFrom('translation_memory').where('user_id', '=', 'deleted').execute();
+      const ms = await msUntil(async () => (await memory.lookup(['hello'])).size === 0);
+      assert.ok(ms < RECENT_ENTRY_MS, `served ${Math.round(ms)} ms after the deletion`);
+    });
+
+    it('do not trust a read that was in flight when a change was heard', async () => {
+      const recent = recentEntriesOf(server.db);
+      const generation = recent.generation;
+      // The read began before the change and finishes after it: kept by the short rule only.
+      feed().changed();
+      recent.remember(userEntry('in-flight', 'stale'), 'read before the change', generation);
+      assert.equal(recent.get(userEntry('in-flight', 'stale')), 'read before the change');
+      await sleep(RECENT_ENTRY_MS + 200);
+      assert.equal(recent.get(userEntry('in-flight', 'stale')), undefined);
+    });
+
+    it('keep entries only by the short rule while the feed is not heard', async () => {
+      await watch.close();
+      try {
+        assert.equal(feed().watching, false);
+        const recent = recentEntriesOf(server.db);
+        recent.remember(userEntry('untouched', 'unwatched'), 'kept while nothing is heard', recent.generation);
+        await sleep(RECENT_ENTRY_MS + 200);
+        assert.equal(recent.get(userEntry('untouched', 'unwatched')), undefined);
+      } finally {
+        watch = await watchKeyChanges(server);
+      }
     });
   });
 }
