@@ -3,50 +3,64 @@
  * change, on what a request costs (docs/benchmarks.md, "Fourth pass"). bench/http/run.ts
  * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
  * than most single changes move. Here each measurement is a fresh service from one build
- * (`node DIR/dist/cli.js serve`, SQLite, `pseudo`, limits off, an enterprise key,
- * MALLOC_ARENA_MAX=2 as `npm start`) on a new database: one request, WARM seconds of
+ * (`node DIR/dist/cli.js serve`, `pseudo`, MALLOC_ARENA_MAX=2 as `npm start`) on a new
+ * database — SQLite with limits off and an enterprise key, or with --backend=postgres
+ * PostgreSQL + Redis with limits on and 3,000 `scale` keys in rotation, as run.ts — : one
+ * request, WARM seconds of
  * 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
  * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), the medians per build, and B against A. Needs `npm run build` in both folders.
  *
- *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5]
+ *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres]
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
 import { cpuSeconds, freePort, median, stop, waitForHealth } from './processes.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const option = (name: string, fallback: string) => Number(text(name, fallback));
 const [dirA, dirB] = args.filter((a) => !a.startsWith('--')).map((dir) => resolve(dir));
 if (!dirA || !dirB) throw new Error('usage: compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5]');
 const BLOCKS = option('blocks', '4');
 const WARM = option('warm', '5');
 const SECONDS = option('seconds', '5');
+const BACKEND = text('backend', 'sqlite') as Backend;
+/** PostgreSQL + Redis: enough `scale` keys (120 requests a minute each) that none is refused. */
+const LIMITED_KEYS = 3_000;
 const CONNECTIONS = 50;
 const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 
 async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
-  const folder = mkdtempSync(join(tmpdir(), 'compare-builds-'));
-  const url = `sqlite:${join(folder, 'service.db')}`;
-  const database = openDatabase(parseDatabaseUrl(url));
+  const created = await createTestDatabase(BACKEND);
+  const database = openDatabase(parseDatabaseUrl(created.url));
   await migrateToLatest(database.db);
-  const { key } = await createKey(database.db, { tier: 'enterprise', now: Date.now() });
+  const limited = BACKEND === 'postgres';
+  const keys: string[] = [];
+  for (let i = 0; i < (limited ? LIMITED_KEYS : 1); i++) keys.push((await createKey(database.db, { tier: limited ? 'scale' : 'enterprise', now: Date.now() })).key);
   await database.close();
   const port = await freePort();
-  const env = { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_STORE: 'none', MALLOC_ARENA_MAX: '2' };
+  const limits = limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' };
+  const env = { ...process.env, DATABASE_URL: created.url, PORT: String(port), HOST: '127.0.0.1', MALLOC_ARENA_MAX: '2', ...limits };
   const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitForHealth(`http://127.0.0.1:${port}/v1/health`, service);
-    const target = { url: `http://127.0.0.1:${port}/v1/translate`, method: 'POST' as const, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: BODY };
-    await fetch(target.url, target);
+    let next = 0;
+    const headers = () => ({ authorization: `Bearer ${keys[next++ % keys.length]}`, 'content-type': 'application/json' });
+    const target = {
+      url: `http://127.0.0.1:${port}/v1/translate`,
+      method: 'POST' as const,
+      body: BODY,
+      requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: headers() }) }],
+    };
+    await fetch(target.url, { method: 'POST', headers: headers(), body: BODY });
     await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
     const cpuBefore = cpuSeconds(service.pid!);
     const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
@@ -54,7 +68,7 @@ async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
     return { rate: result.requests.total / result.duration, cpuUs: ((cpuSeconds(service.pid!) - cpuBefore) * 1e6) / result.requests.total };
   } finally {
     await stop(service);
-    rmSync(folder, { recursive: true, force: true });
+    await created.drop();
   }
 }
 
