@@ -2,8 +2,8 @@
  * The access line assembled by hand (docs/decisions/0041): byte for byte what pino writes
  * for `{ req, res, responseTime, work }` through Fastify's request and reply serializers,
  * without pino's general path — serializer calls, a `typeof` switch and a stringify per
- * field, the formatter, the intermediate objects. Under load that path cost ~28 µs of CPU a
- * request, this one ~9 µs (docs/benchmarks.md, "Fourth pass").
+ * field, the formatter, the intermediate objects. Under load this takes 9–12 % off the CPU
+ * a request costs (docs/benchmarks.md, "Fourth pass").
  *
  * It is used only where pino would add nothing: the logger has no mixin, no stream-write
  * hook, no nested key, no per-key stringifiers (pino's `redact`), and its stream does not
