@@ -18,19 +18,11 @@ import type { NgramScores } from './eld-table.js';
 
 export type NgramTable = Record<string, NgramScores>;
 
-export interface CompactTable {
-  readonly ngrams: NgramTable;
-  readonly ngramsBefore: number;
-  readonly distinctScoreSets: number;
-}
-
 /** The table of `entries` (n-gram → scores, as eld-table.ts reads them) with only `keptLanguages`' scores. */
-export function compactNgramTable(entries: Iterable<[string, NgramScores]>, keptLanguages: ReadonlySet<string>): CompactTable {
+export function compactNgramTable(entries: Iterable<[string, NgramScores]>, keptLanguages: ReadonlySet<string>): NgramTable {
   const shared = new Map<string, NgramScores>();
   const ngrams: NgramTable = {};
-  let ngramsBefore = 0;
   for (const [ngram, scores] of entries) {
-    ngramsBefore++;
     const kept: NgramScores = {};
     let signature = '';
     for (const language in scores) {
@@ -43,5 +35,5 @@ export function compactNgramTable(entries: Iterable<[string, NgramScores]>, kept
     if (same === undefined) shared.set(signature, (same = kept));
     ngrams[ngram] = same;
   }
-  return { ngrams, ngramsBefore, distinctScoreSets: shared.size };
+  return ngrams;
 }

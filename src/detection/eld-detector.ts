@@ -42,7 +42,7 @@ export async function loadEldDetector(languages: readonly string[]): Promise<Eld
   ]);
   const table = readEldTable(text, MEDIUM_TABLE_FILE);
   const kept = Object.keys(table.languages).filter((index) => languages.includes(table.languages[index]!));
-  const { ngrams } = compactNgramTable(table.ngrams(), new Set(kept));
+  const ngrams = compactNgramTable(table.ngrams(), new Set(kept));
   const { instance, loadData } = createEld();
   loadData({ type: table.type, languages: table.languages, ngrams });
   instance.setLanguageSubset([...languages]);

@@ -65,6 +65,10 @@ export function readEldTable(moduleText: string, name = 'eld table'): EldTableRe
 }
 
 class LiteralReader {
+  /** Where the next backslash at or after `backslashFrom` is (-1: none): backslashes are rare, strings many. */
+  #backslash = -1;
+  #backslashFrom = Infinity;
+
   constructor(
     private readonly text: string,
     private at: number,
@@ -141,12 +145,21 @@ class LiteralReader {
     return object;
   }
 
+  /** The first backslash at or after `from`, found again only once `from` has passed the last one found. */
+  private nextBackslash(from: number): number {
+    if (from < this.#backslashFrom || (this.#backslash >= 0 && from > this.#backslash)) {
+      this.#backslash = this.text.indexOf('\\', from);
+      this.#backslashFrom = from;
+    }
+    return this.#backslash;
+  }
+
   private string(): string {
     let text = '';
     let from = ++this.at;
     for (;;) {
       const quote = this.text.indexOf("'", from);
-      const backslash = this.text.indexOf('\\', from);
+      const backslash = this.nextBackslash(from);
       if (quote < 0) this.fail("a closing `'`");
       if (backslash < 0 || quote < backslash) {
         text += this.text.slice(from, quote);
