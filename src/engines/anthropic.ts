@@ -91,7 +91,6 @@ function readMessage(response: unknown): ModelAnswer {
     .join('');
   const usage = message.usage ?? {};
   return {
-    ...(tool ? { object: tool.input } : {}),
     text,
     truncated: message.stop_reason === 'max_tokens',
     usage: {
@@ -101,6 +100,7 @@ function readMessage(response: unknown): ModelAnswer {
       ...(count(usage.cache_read_input_tokens) > 0 ? { cachedInputTokens: count(usage.cache_read_input_tokens) } : {}),
       ...(count(usage.cache_creation_input_tokens) > 0 ? { cacheWriteTokens: count(usage.cache_creation_input_tokens) } : {}),
     },
+    ...(tool ? { object: tool.input } : {}),
   };
 }
 

@@ -84,13 +84,13 @@ export class ModelEngine implements TranslationEngine {
     this.client = options.client;
     this.id = `${options.client.provider}:${options.client.model}`;
     this.budget = options.budget;
-    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retry = Object.assign({}, DEFAULT_RETRY_POLICY, options.retry);
   }
 
   async translate(chunk: TranslateChunkInput): Promise<ChunkTranslation> {
     chunk.signal?.throwIfAborted();
     // Inside the loop a segment is known by its position in the chunk, so ids are unique.
-    const segments: EngineSegment[] = chunk.segments.map((segment, index) => ({ ...segment, id: String(index + 1) }));
+    const segments: EngineSegment[] = chunk.segments.map((segment, index) => withId(segment, String(index + 1)));
     const usage: CallTally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0 };
     const done = new Map<string, Map<string, string>>(chunk.targets.map((t) => [t.code, new Map()]));
     const isPending = (lang: string, id: string): boolean => !done.get(lang)!.has(id);
@@ -294,4 +294,11 @@ function transportFailure(error: unknown): EngineError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `segment` under another id; its members written out (decision 0043: a literal that starts with a spread makes a new map each time). */
+function withId(segment: EngineSegment, id: string): EngineSegment {
+  const { text, ctx, singleLine } = segment;
+  if (ctx === undefined) return singleLine === undefined ? { id, text } : { id, text, singleLine };
+  return singleLine === undefined ? { id, text, ctx } : { id, text, ctx, singleLine };
 }

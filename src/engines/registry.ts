@@ -19,7 +19,12 @@ export function createEngine(spec: string, config: Config): TranslationEngine {
   // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
   // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).
   const limits = {
-    budget: { ...budget, callOutputTokens: config.callOutputBudgetTokens, parallelCalls: config.engineConcurrency },
+    budget: {
+      maxInputTokens: budget.maxInputTokens,
+      maxOutputTokens: budget.maxOutputTokens,
+      callOutputTokens: config.callOutputBudgetTokens,
+      parallelCalls: config.engineConcurrency,
+    },
     timeoutMs: config.engineTimeoutMs,
     concurrency: config.engineConcurrency,
   };

@@ -110,7 +110,7 @@ export function checkAnswer(
       }
       const fixed = normaliseTokens(segment.text, entry);
       const problem = segmentProblem(segment, fixed);
-      if (problem) problems.push({ ...problem, lang, id: segment.id, previous: entry });
+      if (problem) problems.push({ kind: problem.kind, lang, id: segment.id, problem: problem.problem, previous: entry });
       else byId.set(segment.id, fixed);
     });
     if (byId.size > 0) accepted.set(lang, byId);

@@ -36,7 +36,7 @@ export async function findGlossary(db: Db, userId: string, id: string): Promise<
 export async function replaceGlossary(db: Db, userId: string, id: string, input: GlossaryInput, now: number): Promise<Glossary | undefined> {
   const row = await db
     .updateTable('glossaries')
-    .set((eb) => ({ ...columns(input), version: eb('version', '+', 1), updated_at: now }))
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now, ...columns(input) }))
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .returningAll()

@@ -7,6 +7,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { boundMessage, isServiceError } from '../errors.js';
 import { findLanguage } from '../languages.js';
 import { resolveSource } from '../translation/detect-source.js';
+import { instructionsOf } from '../translation/instructions.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
@@ -55,15 +56,14 @@ export async function runJob(
     // Like /translate: without a source, a confident detection is the model's hint and part
     // of the memory key, so a job and a request for the same text share memory.
     const { source: hinted } = await resolveSource(source, [prepared]);
+    const instructions = instructionsOf(request.formality, request.context);
     const result = await translatePrepared({
       prepared,
       targets,
       ...(hinted ? { source: hinted } : {}),
       engine: engines[request.model],
       cancellation: { signal },
-      ...(request.formality || request.context
-        ? { instructions: { ...(request.formality ? { formality: request.formality } : {}), ...(request.context ? { context: request.context } : {}) } }
-        : {}),
+      ...(instructions ? { instructions } : {}),
       ...context,
     }).finally(() => prepared.release());
     return {

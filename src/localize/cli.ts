@@ -56,10 +56,9 @@ async function guarded(report: Report, work: () => Promise<ExitCode>): Promise<E
 }
 
 function apiFactory(flags: ClientFlags): () => LocalizeApi {
-  const client = loadClientConfig({
-    ...(flags.apiUrl !== undefined ? { apiUrl: flags.apiUrl } : {}),
-    ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
-  });
+  const client = loadClientConfig(
+    Object.assign({}, flags.apiUrl !== undefined ? { apiUrl: flags.apiUrl } : {}, flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+  );
   return () => {
     if (client.apiKey === undefined) throw new ConfigError('no API key: set TRANSLATE_API_KEY or pass --api-key');
     return createClientApi({ baseUrl: client.apiUrl, apiKey: client.apiKey });

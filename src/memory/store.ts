@@ -69,7 +69,10 @@ export async function lookupMemoryOfUsers(db: Db, entries: readonly string[], no
     users.add(entry.slice(0, split));
     keys.add(entry.slice(split + 1));
   }
-  const { rows } = await db.executeQuery<LookupRow>({ ...lookupShape(db, users.size, keys.size), parameters: [...users, ...keys] });
+  const shape = lookupShape(db, users.size, keys.size);
+  // The cached statement with this lookup's values, written out (decision 0043).
+  const query: CompiledQuery<LookupRow> = { query: shape.query, queryId: shape.queryId, sql: shape.sql, parameters: [...users, ...keys] };
+  const { rows } = await db.executeQuery<LookupRow>(query);
   const found = new Map<string, string>();
   const stale = new Map<string, string[]>();
   for (const row of rows) {

@@ -37,7 +37,7 @@ export async function resolveSource(requested: Language | undefined, documents: 
   if (requested) return { source: requested };
   const detections = documents.length === 1 ? [await detectSource(documents[0]!)] : await Promise.all(documents.map(detectSource));
   const hint = sourceHint(detections);
-  return { ...(hint ? { source: hint } : {}), detections };
+  return hint ? { source: hint, detections } : { detections };
 }
 
 /** The source hint for documents translated together: one only when they all agree confidently. */

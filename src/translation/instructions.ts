@@ -13,6 +13,15 @@ export interface TranslationInstructions {
   readonly context?: string;
 }
 
+/**
+ * The instructions of a request that gave a formality, a context or both; undefined when
+ * it gave neither. Each shape written out (decision 0043).
+ */
+export function instructionsOf(formality: Formality | undefined, context: string | undefined): TranslationInstructions | undefined {
+  if (formality) return context ? { formality, context } : { formality };
+  return context ? { context } : undefined;
+}
+
 /** DeepL's `formality` values, which /v1 takes too. */
 export const FORMALITY_VALUES = ['default', 'more', 'less', 'prefer_more', 'prefer_less'] as const;
 export type FormalityValue = (typeof FORMALITY_VALUES)[number];

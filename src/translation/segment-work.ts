@@ -146,7 +146,7 @@ async function translatePending(
           );
         }
       }
-      const own = callModels(mine, { ...work, cancel, leads });
+      const own = callModels(mine, { cancel, leads, ...work });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;

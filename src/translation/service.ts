@@ -89,8 +89,8 @@ export async function translateForUser(
           ...context,
         }),
       );
-      const work = summarize({ ...result, documents: 1, targets: input.targets.length, started });
-      return { value: { ...result, work, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
+      const work = summarize(result, { documents: 1, targets: input.targets.length, started });
+      return { value: { work, ...result, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
     });
   } finally {
     prepared.release();
@@ -141,7 +141,7 @@ async function translatePreparedBatch(
       }),
     );
     const value = {
-      work: summarize({ ...result, documents: prepared.length, targets: input.targets.length, started }),
+      work: summarize(result, { documents: prepared.length, targets: input.targets.length, started }),
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
       ...(sourceDetections ? { sourceDetections } : {}),
@@ -152,25 +152,21 @@ async function translatePreparedBatch(
   });
 }
 
-function summarize(work: {
-  documents: number;
-  targets: number;
-  started: number;
-  usage: TokenUsage;
-  calls: number;
-  cachedSegments: number;
-}): WorkSummary {
+function summarize(
+  work: { readonly usage: TokenUsage; readonly calls: number; readonly cachedSegments: number },
+  shape: { readonly documents: number; readonly targets: number; readonly started: number },
+): WorkSummary {
   const { usage } = work;
   return {
-    documents: work.documents,
-    targets: work.targets,
+    documents: shape.documents,
+    targets: shape.targets,
     modelCalls: work.calls,
     cachedSegments: work.cachedSegments,
     inputTokens: usage.inputTokens,
     cachedInputTokens: usage.cachedInputTokens ?? 0,
     ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     outputTokens: usage.outputTokens,
-    ms: Math.round(performance.now() - work.started),
+    ms: Math.round(performance.now() - shape.started),
   };
 }
 

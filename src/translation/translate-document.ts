@@ -110,12 +110,14 @@ export async function translatePrepared(
   options: TranslateOptions & { readonly prepared: PreparedDocument },
 ): Promise<DocumentTranslation> {
   const all = await translatePreparedAll([options.prepared], options);
+  const { translations, detection } = all.documents[0]!;
   return {
-    ...all.documents[0]!,
+    translations,
     usage: all.usage,
     calls: all.calls,
     cachedSegments: all.cachedSegments,
     glossaryMisses: all.glossaryMisses,
+    ...(detection ? { detection } : {}),
   };
 }
 

@@ -40,10 +40,10 @@ export async function workContext(
       `the glossary is for source ${glossary.source}, but the request's source is ${request.source.code}`,
     );
   }
-  return {
-    ...(request.memory ? { memory: userMemory(deps.database.db, userId, deps.clock) } : {}),
-    ...(glossary ? { glossary } : {}),
-  };
+  const memory = request.memory ? userMemory(deps.database.db, userId, deps.clock) : undefined;
+  // Each shape written out (decision 0043).
+  if (memory) return glossary ? { memory, glossary } : { memory };
+  return glossary ? { glossary } : {};
 }
 
 /**
@@ -63,5 +63,6 @@ function withRegionalTargets(glossary: AppliedGlossary, targets: readonly Reques
     for (const code of missing) translations[code] = translations[code.split('-')[0]!]!;
     return { term: entry.term, translations };
   });
-  return added ? { ...glossary, id: `${glossary.id}+base-for-regions`, entries } : glossary;
+  if (!added) return glossary;
+  return { id: `${glossary.id}+base-for-regions`, version: glossary.version, source: glossary.source, entries, doNotTranslate: glossary.doNotTranslate };
 }

@@ -76,7 +76,7 @@ function decodeText(raw: string): string {
  * their offsets.
  */
 const MDAST_EXTENSIONS = gfmFromMarkdown().map((extension) =>
-  extension.enter && 'literalAutolink' in extension.enter ? { ...extension, transforms: [] } : extension,
+  extension.enter && 'literalAutolink' in extension.enter ? Object.assign({}, extension, { transforms: [] }) : extension,
 );
 
 /** Markdown text runs: escapes and references decoded (decodeText). */

@@ -29,8 +29,9 @@ export class AccessLog extends LogController {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     } else if (!writeAccessLine(reply.log as Logger, request, reply, request.work)) {
-      const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-      reply.log.info(request.work ? { ...line, work: request.work } : line, 'request completed');
+      const { work } = request;
+      const responseTime = reply.elapsedTime;
+      reply.log.info(work ? { req: request, res: reply, responseTime, work } : { req: request, res: reply, responseTime }, 'request completed');
     }
   }
 }

@@ -97,10 +97,10 @@ function summary(glossary: Glossary) {
 }
 
 function detail(glossary: Glossary) {
-  return {
-    ...summary(glossary),
+  // summary's members, then the detail's: added to summary's fresh object (decision 0043).
+  return Object.assign(summary(glossary), {
     version: glossary.version,
     entries: glossary.entries.map((entry) => ({ term: entry.term, translations: entry.translations })),
     do_not_translate: glossary.doNotTranslate,
-  };
+  });
 }

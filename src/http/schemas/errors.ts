@@ -61,7 +61,7 @@ export function errorResponses(codes: readonly ErrorCode[], headersFor: (status:
   const responses: Record<number, TSchema> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = `${SUMMARY[status] ?? 'Error.'} Codes: ${statusCodes.join(', ')}.`;
-    responses[status] = { ...errorBody(statusCodes), description, headers: headersFor(status) };
+    responses[status] = Object.assign(errorBody(statusCodes), { description, headers: headersFor(status) });
   }
   return responses;
 }

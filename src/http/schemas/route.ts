@@ -53,7 +53,10 @@ function schemaOf<A extends Record<number, TSchema>>(
   const answers: Record<number, TSchema> = {};
   for (const [status, schema] of Object.entries(route.answers) as [string, TSchema][]) {
     const extra = route.answerHeaders?.[Number(status)] ?? {};
-    answers[Number(status)] = { ...schema, description: schema.description ?? 'Success.', headers: { ...headersFor(Number(status)), ...extra } };
+    answers[Number(status)] = Object.assign({}, schema, {
+      description: schema.description ?? 'Success.',
+      headers: Object.assign({}, headersFor(Number(status)), extra),
+    });
   }
   const errors = errorResponses([...ANY_ROUTE_ERRORS, ...TRANSPORT_ERRORS, ...accessErrors, ...route.errors], headersFor);
   return {
@@ -64,6 +67,6 @@ function schemaOf<A extends Record<number, TSchema>>(
     ...(route.params ? { params: route.params } : {}),
     ...(secured ? { security: [{ [BEARER_AUTH]: [] }] } : {}),
     // Typed as the success answers only: handlers return those; errors leave through the error handler.
-    response: { ...errors, ...answers } as unknown as A,
+    response: Object.assign({}, errors, answers) as unknown as A,
   };
 }

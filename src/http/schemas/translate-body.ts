@@ -11,6 +11,7 @@ import { findLanguage, type Language } from '../../languages.js';
 import {
   FORMALITY_VALUES,
   isFormalityValue,
+  instructionsOf,
   parseContext,
   resolveFormality,
   type FormalityValue,
@@ -161,8 +162,7 @@ function parseInstructions(fields: Body, targets: readonly RequestedTarget[]): T
   }
   const formality = resolveFormality((value ?? undefined) as FormalityValue | undefined, targets.map((t) => t.language), 'formality');
   const context = parseContext(fields.context, 'context');
-  if (!formality && !context) return undefined;
-  return { ...(formality ? { formality } : {}), ...(context ? { context } : {}) };
+  return instructionsOf(formality, context);
 }
 
 function invalid(message: string): ServiceError {

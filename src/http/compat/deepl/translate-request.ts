@@ -10,7 +10,7 @@ import type { PublicModel } from '../../../engines/registry.js';
 import { ServiceError } from '../../../errors.js';
 import type { Format } from '../../../formats/format.js';
 import type { Language } from '../../../languages.js';
-import { FORMALITY_VALUES, parseContext, resolveFormality, type FormalityValue, type TranslationInstructions } from '../../../translation/instructions.js';
+import { FORMALITY_VALUES, instructionsOf, parseContext, resolveFormality, type FormalityValue, type TranslationInstructions } from '../../../translation/instructions.js';
 import { quote } from '../../quote.js';
 import type { FormOrJson } from '../form-body.js';
 import { parseIgnoreTags } from './ignore-tags.js';
@@ -55,7 +55,7 @@ export function parseDeeplTranslate(fields: FormOrJson | undefined): DeeplTransl
   oneOf(fields, 'split_sentences', SPLIT_SENTENCES);
   flag(fields, 'preserve_formatting');
   flag(fields, 'outline_detection');
-  const context = parseContext(single(fields, 'context'), 'Parameter "context"');
+  const instructions = instructionsOf(formality, parseContext(single(fields, 'context'), 'Parameter "context"'));
   return {
     texts,
     target: { requested: targetCode, language: target },
@@ -63,7 +63,7 @@ export function parseDeeplTranslate(fields: FormOrJson | undefined): DeeplTransl
     ignoreTags: parseIgnoreTags(fields.ignore_tags),
     showBilledCharacters: flag(fields, 'show_billed_characters') ?? false,
     ...(source ? { source } : {}),
-    ...(formality || context ? { instructions: { ...(formality ? { formality } : {}), ...(context ? { context } : {}) } } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(glossaryId ? { glossaryId } : {}),
     ...(modelType ? { modelType } : {}),
   };
