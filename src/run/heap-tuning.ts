@@ -1,0 +1,22 @@
+/**
+ * V8 settings the service's processes run with, set before anything is loaded
+ * (docs/decisions/0044).
+ *
+ * Allocation-site pretenuring is off. V8 watches where objects are allocated and, when
+ * enough of one site's objects outlive a young-generation collection, allocates that
+ * site's objects directly in the old generation from then on. Under load a request's
+ * objects are alive at a collection only because the request is in flight; in about
+ * half the runs of bench/http/run.ts that was enough for V8 to pretenure the request
+ * path's sites, after which every request's garbage went to the old generation: the heap
+ * grew ~1 MB per collection to 200–250 MB between full collections, young collections
+ * took 2–3 ms instead of 0.7, and a request cost ~20 % more CPU. Without pretenuring
+ * those runs look like the others. The price: reading a 2 MiB document takes ~5–10 %
+ * longer (its long-lived parts are copied once more before they settle).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+export const V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+
+export function tuneHeap(): void {
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+}
