@@ -10,9 +10,12 @@
  * 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
  * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
- * /proc), the medians per build, and B against A. Needs `npm run build` in both folders.
+ * /proc), what its garbage collector did in the counted seconds (young collections' time
+ * a second and mean length, full collections, the old generation at the end; from its
+ * GET /metrics, so a build that fills the old generation shows it: decision 0044), the
+ * medians per build, and B against A. Needs `npm run build` in both folders.
  *
- *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres]
+ *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres] [--cold]
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -22,7 +25,7 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
-import { cpuSeconds, freePort, median, stop, waitForHealth } from './processes.js';
+import { BENCH_METRICS_TOKEN, cpuSeconds, freePort, gcFigures, median, stop, waitForHealth, type GcFigures } from './processes.js';
 
 const args = process.argv.slice(2);
 const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -36,9 +39,21 @@ const BACKEND = text('backend', 'sqlite') as Backend;
 /** PostgreSQL + Redis: enough `scale` keys (120 requests a minute each) that none is refused. */
 const LIMITED_KEYS = 3_000;
 const CONNECTIONS = 50;
+/**
+ * --cold: the warm-up load starts on a service that has answered nothing, as after a
+ * restart under traffic: its first 50 requests wait together while the language detector
+ * loads (~0.3 s). Without it one request goes first and loads the detector alone.
+ */
+const COLD = args.includes('--cold');
 const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 
-async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
+interface Run {
+  readonly rate: number;
+  readonly cpuUs: number;
+  readonly gc: GcFigures;
+}
+
+async function measure(dir: string): Promise<Run> {
   const created = await createTestDatabase(BACKEND);
   const database = openDatabase(parseDatabaseUrl(created.url));
   await migrateToLatest(database.db);
@@ -48,7 +63,15 @@ async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
   await database.close();
   const port = await freePort();
   const limits = limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' };
-  const env = { ...process.env, DATABASE_URL: created.url, PORT: String(port), HOST: '127.0.0.1', MALLOC_ARENA_MAX: '2', ...limits };
+  const env = {
+    ...process.env,
+    DATABASE_URL: created.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MALLOC_ARENA_MAX: '2',
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    ...limits,
+  };
   const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitForHealth(`http://127.0.0.1:${port}/v1/health`, service);
@@ -60,24 +83,37 @@ async function measure(dir: string): Promise<{ rate: number; cpuUs: number }> {
       body: BODY,
       requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: headers() }) }],
     };
-    await fetch(target.url, { method: 'POST', headers: headers(), body: BODY });
+    if (!COLD) await fetch(target.url, { method: 'POST', headers: headers(), body: BODY });
     await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
+    const origin = `http://127.0.0.1:${port}`;
+    const gcBefore = await gcFigures(origin);
     const cpuBefore = cpuSeconds(service.pid!);
     const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+    const cpuUs = ((cpuSeconds(service.pid!) - cpuBefore) * 1e6) / result.requests.total;
+    const gcAfter = await gcFigures(origin);
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return { rate: result.requests.total / result.duration, cpuUs: ((cpuSeconds(service.pid!) - cpuBefore) * 1e6) / result.requests.total };
+    const gc = {
+      minorCount: gcAfter.minorCount - gcBefore.minorCount,
+      minorSeconds: gcAfter.minorSeconds - gcBefore.minorSeconds,
+      majorCount: gcAfter.majorCount - gcBefore.majorCount,
+      oldSpaceMb: gcAfter.oldSpaceMb,
+    };
+    return { rate: result.requests.total / result.duration, cpuUs, gc };
   } finally {
     await stop(service);
     await created.drop();
   }
 }
 
-const runs: Record<'A' | 'B', { rate: number; cpuUs: number }[]> = { A: [], B: [] };
+const runs: Record<'A' | 'B', Run[]> = { A: [], B: [] };
+const describeGc = ({ minorCount, minorSeconds, majorCount, oldSpaceMb }: GcFigures) =>
+  `young collections ${Math.round((minorSeconds * 1000) / SECONDS)} ms/s (${((minorSeconds * 1000) / minorCount).toFixed(1)} ms each), ` +
+  `${majorCount} full, old generation ${Math.round(oldSpaceMb)} MB`;
 for (let block = 0; block < BLOCKS; block++) {
   for (const build of ['A', 'B', 'B', 'A'] as const) {
     const result = await measure(build === 'A' ? dirA : dirB);
     runs[build].push(result);
-    console.error(`block ${block + 1} ${build}: ${Math.round(result.rate)} req/s, ${Math.round(result.cpuUs)} CPU µs/request`);
+    console.error(`block ${block + 1} ${build}: ${Math.round(result.rate)} req/s, ${Math.round(result.cpuUs)} CPU µs/request; ${describeGc(result.gc)}`);
   }
 }
 const summary = (build: 'A' | 'B') => ({ rate: median(runs[build].map((r) => r.rate)), cpuUs: median(runs[build].map((r) => r.cpuUs)) });

@@ -47,3 +47,26 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The token benches give the service so they may read its GET /metrics. */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/** What the service's garbage collector has done so far, from its GET /metrics (prom-client's default metrics). */
+export interface GcFigures {
+  readonly minorCount: number;
+  readonly minorSeconds: number;
+  readonly majorCount: number;
+  readonly oldSpaceMb: number;
+}
+
+export async function gcFigures(origin: string): Promise<GcFigures> {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+  // A kind of collection that has not happened yet has no line.
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return {
+    minorCount: value(/^translate_nodejs_gc_duration_seconds_count\{kind="minor"\} (\S+)$/m),
+    minorSeconds: value(/^translate_nodejs_gc_duration_seconds_sum\{kind="minor"\} (\S+)$/m),
+    majorCount: value(/^translate_nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)$/m),
+    oldSpaceMb: value(/^translate_nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)$/m) / 1024 / 1024,
+  };
+}
