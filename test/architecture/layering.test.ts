@@ -5,9 +5,10 @@
  * specifier is resolved to the src/ top-level folder (or top-level file) it lands in.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { filesUnder } from '../helpers/files.js';
 
 /**
  * What each src/ folder may import of the project, written once. Why: a newcomer should be
@@ -106,15 +107,7 @@ interface Import {
 
 const SRC = resolve('src');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return sourceFiles(path);
-      return name.endsWith('.ts') ? [path] : [];
-    });
-}
+const sourceFiles = (dir: string): string[] => filesUnder(dir, '.ts');
 
 /** The specifiers a module's text imports or re-exports, in any of the four forms. */
 export function importSpecifiers(text: string): string[] {

@@ -10,10 +10,11 @@
  * object literals as written, and acorn reads JavaScript, not TypeScript.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, type Node } from 'acorn';
+import { filesUnder } from '../helpers/files.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 /** The service's compiled src/ and the client's compiled client/src/. */
@@ -46,15 +47,7 @@ function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && 'start' in value;
 }
 
-function compiledFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return compiledFiles(path);
-      return name.endsWith('.js') ? [path] : [];
-    });
-}
+const compiledFiles = (dir: string): string[] => filesUnder(dir, '.js');
 
 describe('object literals in code that runs more than once (decision 0043)', () => {
   it('the check finds a spread followed by members inside a function, and nothing else', () => {
