@@ -90,7 +90,8 @@ export class ModelEngine implements TranslationEngine {
   async translate(chunk: TranslateChunkInput): Promise<ChunkTranslation> {
     chunk.signal?.throwIfAborted();
     // Inside the loop a segment is known by its position in the chunk, so ids are unique.
-    const segments: EngineSegment[] = chunk.segments.map((segment, index) => withId(segment, String(index + 1)));
+    // Object.assign, not a spread followed by `id` (decision 0043: that makes a new map per segment).
+    const segments: EngineSegment[] = chunk.segments.map((segment, index) => Object.assign({}, segment, { id: String(index + 1) }));
     const usage: CallTally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0 };
     const done = new Map<string, Map<string, string>>(chunk.targets.map((t) => [t.code, new Map()]));
     const isPending = (lang: string, id: string): boolean => !done.get(lang)!.has(id);
@@ -294,11 +295,4 @@ function transportFailure(error: unknown): EngineError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `segment` under another id; its members written out (decision 0043: a literal that starts with a spread makes a new map each time). */
-function withId(segment: EngineSegment, id: string): EngineSegment {
-  const { text, ctx, singleLine } = segment;
-  if (ctx === undefined) return singleLine === undefined ? { id, text } : { id, text, singleLine };
-  return singleLine === undefined ? { id, text, ctx } : { id, text, ctx, singleLine };
 }

@@ -63,6 +63,6 @@ function withRegionalTargets(glossary: AppliedGlossary, targets: readonly Reques
     for (const code of missing) translations[code] = translations[code.split('-')[0]!]!;
     return { term: entry.term, translations };
   });
-  if (!added) return glossary;
-  return { id: `${glossary.id}+base-for-regions`, version: glossary.version, source: glossary.source, entries, doNotTranslate: glossary.doNotTranslate };
+  // Object.assign, not a spread followed by members (decision 0043).
+  return added ? Object.assign({}, glossary, { id: `${glossary.id}+base-for-regions`, entries }) : glossary;
 }
