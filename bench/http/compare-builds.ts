@@ -97,6 +97,7 @@ async function measure(dir: string): Promise<Run> {
       minorSeconds: gcAfter.minorSeconds - gcBefore.minorSeconds,
       majorCount: gcAfter.majorCount - gcBefore.majorCount,
       oldSpaceMb: gcAfter.oldSpaceMb,
+      loopDelayMaxMs: gcAfter.loopDelayMaxMs,
     };
     return { rate: result.requests.total / result.duration, cpuUs, gc };
   } finally {

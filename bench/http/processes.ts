@@ -57,6 +57,8 @@ export interface GcFigures {
   readonly minorSeconds: number;
   readonly majorCount: number;
   readonly oldSpaceMb: number;
+  /** The longest event-loop delay since the previous read of /metrics (prom-client resets it on each read). */
+  readonly loopDelayMaxMs: number;
 }
 
 export async function gcFigures(origin: string): Promise<GcFigures> {
@@ -68,5 +70,6 @@ export async function gcFigures(origin: string): Promise<GcFigures> {
     minorSeconds: value(/^translate_nodejs_gc_duration_seconds_sum\{kind="minor"\} (\S+)$/m),
     majorCount: value(/^translate_nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)$/m),
     oldSpaceMb: value(/^translate_nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)$/m) / 1024 / 1024,
+    loopDelayMaxMs: value(/^translate_nodejs_eventloop_lag_max_seconds (\S+)$/m) * 1000,
   };
 }

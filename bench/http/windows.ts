@@ -1,7 +1,8 @@
 /**
  * p99 over time: the service under a steady paced load (bench/http/paced.ts), reported in
- * windows of a few seconds with what its garbage collector did in each (from its GET
- * /metrics). run.ts gives one p99 for the whole half-rate run; this shows which windows
+ * windows of a few seconds with what its garbage collector did in each and its longest
+ * event-loop delay (from its GET /metrics; a stall of the service itself shows there, one
+ * of the network, Redis or the machine does not). run.ts gives one p99 for the whole half-rate run; this shows which windows
  * make it — a full collection, a cache refilling — as docs/decisions/0046 needed.
  * The service is `node DIR/dist/cli.js serve` on a new database: SQLite with limits off
  * and an enterprise key, or PostgreSQL + Redis with limits on and 3,000 `scale` keys in
@@ -65,6 +66,7 @@ try {
       'young collections': after.minorCount - before.minorCount,
       'full collections': after.majorCount - before.majorCount,
       'old generation MB': Math.round(after.oldSpaceMb),
+      'longest loop delay ms': after.loopDelayMaxMs.toFixed(1),
     });
   }
   console.log(`${BACKEND}, ${RATE} req/s paced, ${SECONDS} s windows (the first holds the start: connections, the detector's load)`);
