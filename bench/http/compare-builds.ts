@@ -12,7 +12,8 @@
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), what its garbage collector did in the counted seconds (young collections' time
  * a second and mean length, full collections, the old generation at the end; from its
- * GET /metrics, so a build that fills the old generation shows it: decision 0044), the
+ * GET /metrics, so a build that fills the old generation shows it: decision 0044) and its
+ * longest event-loop delay, the
  * medians per build, and B against A. Needs `npm run build` in both folders.
  *
  *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres] [--cold]
@@ -107,9 +108,9 @@ async function measure(dir: string): Promise<Run> {
 }
 
 const runs: Record<'A' | 'B', Run[]> = { A: [], B: [] };
-const describeGc = ({ minorCount, minorSeconds, majorCount, oldSpaceMb }: GcFigures) =>
+const describeGc = ({ minorCount, minorSeconds, majorCount, oldSpaceMb, loopDelayMaxMs }: GcFigures) =>
   `young collections ${Math.round((minorSeconds * 1000) / SECONDS)} ms/s (${((minorSeconds * 1000) / minorCount).toFixed(1)} ms each), ` +
-  `${majorCount} full, old generation ${Math.round(oldSpaceMb)} MB`;
+  `${majorCount} full, old generation ${Math.round(oldSpaceMb)} MB, longest loop delay ${loopDelayMaxMs.toFixed(0)} ms (of a 10 ms timer)`;
 for (let block = 0; block < BLOCKS; block++) {
   for (const build of ['A', 'B', 'B', 'A'] as const) {
     const result = await measure(build === 'A' ? dirA : dirB);
