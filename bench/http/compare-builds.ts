@@ -3,30 +3,23 @@
  * change, on what a request costs (docs/benchmarks.md, "Fourth pass"). bench/http/run.ts
  * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
  * than most single changes move. Here each measurement is a fresh service from one build
- * (`node DIR/dist/cli.js serve`, `pseudo`, MALLOC_ARENA_MAX=2 as `npm start`) on a new
- * database — SQLite with limits off and an enterprise key, or with --backend=postgres
- * PostgreSQL + Redis with limits on and 3,000 `scale` keys in rotation, as run.ts — : one
- * request, WARM seconds of
- * 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
- * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
+ * on a new database (build-service.ts: SQLite with limits off, or with --backend=postgres
+ * PostgreSQL + Redis with limits on and 3,000 keys in rotation, as run.ts): one request,
+ * WARM seconds of 50-connection load not counted (JIT, first GCs, the first detection's
+ * clean-up), then SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), what its garbage collector did in the counted seconds (young collections' time
  * a second and mean length, full collections, the old generation at the end; from its
  * GET /metrics, so a build that fills the old generation shows it: decision 0044) and its
- * longest event-loop delay, the
- * medians per build, and B against A. Needs `npm run build` in both folders.
+ * longest event-loop delay, the medians per build, and B against A. Needs `npm run build` in both folders.
  *
  *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres] [--cold]
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { createKey } from '../../src/accounts/keys.js';
-import { parseDatabaseUrl } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
-import { BENCH_METRICS_TOKEN, cpuSeconds, freePort, gcFigures, median, stop, waitForHealth, type GcFigures } from './processes.js';
+import { resolve } from 'node:path';
+import type { Backend } from '../../test/helpers/backends.js';
+import { startBuildService } from './build-service.js';
+import { cpuSeconds, gcFigures, median, type GcFigures } from './processes.js';
 
 const args = process.argv.slice(2);
 const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -37,8 +30,6 @@ const BLOCKS = option('blocks', '4');
 const WARM = option('warm', '5');
 const SECONDS = option('seconds', '5');
 const BACKEND = text('backend', 'sqlite') as Backend;
-/** PostgreSQL + Redis: enough `scale` keys (120 requests a minute each) that none is refused. */
-const LIMITED_KEYS = 3_000;
 const CONNECTIONS = 50;
 /**
  * --cold: the warm-up load starts on a service that has answered nothing, as after a
@@ -55,43 +46,21 @@ interface Run {
 }
 
 async function measure(dir: string): Promise<Run> {
-  const created = await createTestDatabase(BACKEND);
-  const database = openDatabase(parseDatabaseUrl(created.url));
-  await migrateToLatest(database.db);
-  const limited = BACKEND === 'postgres';
-  const keys: string[] = [];
-  for (let i = 0; i < (limited ? LIMITED_KEYS : 1); i++) keys.push((await createKey(database.db, { tier: limited ? 'scale' : 'enterprise', now: Date.now() })).key);
-  await database.close();
-  const port = await freePort();
-  const limits = limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' };
-  const env = {
-    ...process.env,
-    DATABASE_URL: created.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MALLOC_ARENA_MAX: '2',
-    METRICS_TOKEN: BENCH_METRICS_TOKEN,
-    ...limits,
-  };
-  const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = await startBuildService(dir, BACKEND);
   try {
-    await waitForHealth(`http://127.0.0.1:${port}/v1/health`, service);
-    let next = 0;
-    const headers = () => ({ authorization: `Bearer ${keys[next++ % keys.length]}`, 'content-type': 'application/json' });
     const target = {
-      url: `http://127.0.0.1:${port}/v1/translate`,
+      url: `${service.origin}/v1/translate`,
       method: 'POST' as const,
       body: BODY,
-      requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: headers() }) }],
+      requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: service.headers() }) }],
     };
-    if (!COLD) await fetch(target.url, { method: 'POST', headers: headers(), body: BODY });
+    if (!COLD) await fetch(target.url, { method: 'POST', headers: service.headers(), body: BODY });
     await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
-    const origin = `http://127.0.0.1:${port}`;
-    const gcBefore = await gcFigures(origin);
-    const cpuBefore = cpuSeconds(service.pid!);
+    const gcBefore = await gcFigures(service.origin);
+    const cpuBefore = cpuSeconds(service.process.pid!);
     const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
-    const cpuUs = ((cpuSeconds(service.pid!) - cpuBefore) * 1e6) / result.requests.total;
-    const gcAfter = await gcFigures(origin);
+    const cpuUs = ((cpuSeconds(service.process.pid!) - cpuBefore) * 1e6) / result.requests.total;
+    const gcAfter = await gcFigures(service.origin);
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     const gc = {
       minorCount: gcAfter.minorCount - gcBefore.minorCount,
@@ -102,8 +71,7 @@ async function measure(dir: string): Promise<Run> {
     };
     return { rate: result.requests.total / result.duration, cpuUs, gc };
   } finally {
-    await stop(service);
-    await created.drop();
+    await service.close();
   }
 }
 
