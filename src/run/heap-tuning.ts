@@ -16,7 +16,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+const V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 
 export function tuneHeap(): void {
   for (const flag of V8_FLAGS) setFlagsFromString(flag);
