@@ -4,36 +4,75 @@
  * score, one object each: ~58 MB of heap in every process that detects, the largest
  * single item of the service's memory (docs/benchmarks.md).
  *
- * - Only the languages of the detector's subset are kept in each object. eld adds the
+ * - Only the languages of the detector's subset are kept in each score set. eld adds the
  *   scores of every language and drops those outside the subset from the results before
  *   it ranks, scales or judges reliability (languageDetector.js `filterLangSubset`,
  *   LanguageResult.js), so a language that is dropped anyway contributes nothing. An
  *   n-gram left with no language is left out: it adds nothing to any kept score.
- * - Equal objects are shared: ~14,500 distinct score sets remain for ~83,000 n-grams.
- *   eld only reads them.
+ * - The kept languages are numbered again from 1, in eld's order, and each score set is an
+ *   array just long enough for its highest index. eld only walks a set's present indices
+ *   (`for … in`) and adds into its own score array at the same index, so the numbers
+ *   themselves never reach an answer; their order does (ties go to the lower index) and is
+ *   kept. Index 0 stays a language with no n-grams: eld sizes its score array by the
+ *   number of languages, and its reliability check compares the runner-up's index with a
+ *   score below 1 (LanguageResult.js `isReliable`), which an index of 0 could come close
+ *   to and no index from 1 up can. With 36 of eld's 60 languages, a set's array is ~27
+ *   slots instead of ~70 (an object's elements grown up to eld's own index).
+ * - Equal score sets are shared: ~14,500 distinct sets remain for ~83,000 n-grams. eld
+ *   only reads them.
  *
  * The subset must stay set on the detector for the table's life.
  */
 import type { NgramScores } from './eld-table.js';
 
-export type NgramTable = Record<string, NgramScores>;
+/** A score set: compact language index → score, holes where a language has none. */
+export type CompactScores = readonly (number | undefined)[];
+export type NgramTable = Record<string, CompactScores>;
 
-/** The table of `entries` (n-gram → scores, as eld-table.ts reads them) with only `keptLanguages`' scores. */
-export function compactNgramTable(entries: Iterable<[string, NgramScores]>, keptLanguages: ReadonlySet<string>): NgramTable {
-  const shared = new Map<string, NgramScores>();
+export interface CompactTable {
+  /** Compact index → eld's language code; index 0 is '' (no n-grams). */
+  readonly languages: Record<string, string>;
+  readonly ngrams: NgramTable;
+}
+
+/**
+ * The table of `entries` (n-gram → scores, as eld-table.ts reads them) with only the
+ * scores of `kept` (eld's language indices), renumbered from 1 in eld's order.
+ */
+export function compactNgramTable(
+  entries: Iterable<[string, NgramScores]>,
+  languages: Readonly<Record<string, string>>,
+  kept: ReadonlySet<string>,
+): CompactTable {
+  const keptInOrder = Object.keys(languages).filter((index) => kept.has(index));
+  const compactIndex = new Map(keptInOrder.map((index, position) => [index, position + 1]));
+  const compactLanguages: Record<string, string> = { 0: '' };
+  for (const [index, compact] of compactIndex) compactLanguages[compact] = languages[index]!;
+
+  const shared = new Map<string, CompactScores>();
   const ngrams: NgramTable = {};
+  const present: number[] = [];
+  const scoresOf: number[] = [];
   for (const [ngram, scores] of entries) {
-    const kept: NgramScores = {};
+    present.length = 0;
+    scoresOf.length = 0;
     let signature = '';
     for (const language in scores) {
-      if (!keptLanguages.has(language)) continue;
-      kept[language] = scores[language]!;
-      signature += `${language}:${scores[language]},`;
+      const compact = compactIndex.get(language);
+      if (compact === undefined) continue;
+      present.push(compact);
+      scoresOf.push(scores[language]!);
+      signature += `${compact}:${scores[language]},`;
     }
     if (signature === '') continue;
     let same = shared.get(signature);
-    if (same === undefined) shared.set(signature, (same = kept));
+    if (same === undefined) {
+      // `for … in` gives integer keys in ascending order, so the last is the highest.
+      const set: (number | undefined)[] = new Array(present[present.length - 1]! + 1);
+      for (let i = 0; i < present.length; i++) set[present[i]!] = scoresOf[i];
+      shared.set(signature, (same = set));
+    }
     ngrams[ngram] = same;
   }
-  return ngrams;
+  return { languages: compactLanguages, ngrams };
 }

@@ -42,9 +42,9 @@ export async function loadEldDetector(languages: readonly string[]): Promise<Eld
   ]);
   const table = readEldTable(text, MEDIUM_TABLE_FILE);
   const kept = Object.keys(table.languages).filter((index) => languages.includes(table.languages[index]!));
-  const ngrams = compactNgramTable(table.ngrams(), new Set(kept));
+  const compact = compactNgramTable(table.ngrams(), table.languages, new Set(kept));
   const { instance, loadData } = createEld();
-  loadData({ type: table.type, languages: table.languages, ngrams });
+  loadData({ type: table.type, languages: compact.languages, ngrams: compact.ngrams });
   instance.setLanguageSubset([...languages]);
   return instance;
 }

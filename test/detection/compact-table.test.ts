@@ -15,19 +15,22 @@ import type { NgramScores } from '../../src/detection/eld-table.js';
 import { readMo } from '../helpers/mo-files.js';
 
 describe('compactNgramTable', () => {
-  it('keeps only the listed languages, leaves out n-grams left empty and shares equal score sets', () => {
+  it('keeps only the listed languages, numbered from 1 in order, leaves out n-grams left empty and shares equal score sets', () => {
     const entries: [string, NgramScores][] = [
-      ['abc', { 1: 10, 2: 5 }],
-      ['bcd', { 2: 5, 3: 7 }],
-      ['cde', { 3: 9 }],
-      ['def', { 1: 10, 2: 5, 3: 1 }],
+      ['abc', { 1: 10, 3: 5 }],
+      ['bcd', { 2: 6, 3: 5 }],
+      ['cde', { 2: 9 }],
+      ['def', { 1: 10, 2: 6, 3: 5 }],
       ['efg', { 1: 4 }],
     ];
-    const ngrams = compactNgramTable(entries, new Set(['1', '2']));
+    const { languages, ngrams } = compactNgramTable(entries, { 0: 'am', 1: 'ar', 2: 'az', 3: 'bg' }, new Set(['1', '3']));
+    assert.deepEqual(languages, { 0: '', 1: 'ar', 2: 'bg' });
     assert.equal(new Set(Object.values(ngrams)).size, 3, 'three distinct score sets');
-    assert.deepEqual(ngrams, { abc: { 1: 10, 2: 5 }, bcd: { 2: 5 }, def: { 1: 10, 2: 5 }, efg: { 1: 4 } });
+    assert.deepEqual(ngrams, { abc: [, 10, 5], bcd: [, , 5], def: [, 10, 5], efg: [, 4] });
     assert.equal(ngrams.abc, ngrams.def, 'equal score sets are one object');
     assert.notEqual(ngrams.abc, ngrams.efg);
+    assert.deepEqual(Object.keys(ngrams.bcd!), ['2'], 'only present languages are walked');
+    assert.equal(ngrams.efg!.length, 2, 'a set is as long as its highest index needs');
   });
 });
 
