@@ -6,9 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DatabaseSchema } from './schema.js';
+import { pgModule } from './pg-module.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -20,10 +20,6 @@ export interface Database {
   readonly url: string;
   close(): Promise<void>;
 }
-
-// PostgreSQL returns bigint (int8) as strings by default; our bigints are epoch
-// milliseconds and token counts, all far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'sqlite') {
@@ -38,7 +34,7 @@ export function openDatabase(config: DatabaseConfig): Database {
   }
   // With the server unreachable a request fails within the connect timeout (answered
   // 503) instead of waiting for ever on a pool slot.
-  const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
+  const pool = new (pgModule().Pool)({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // A checked-out client between queries has no error listener of the pool's; a dropped

@@ -3,8 +3,9 @@
  * queue wakes its workers (jobs/dialects/postgres.ts) and how every process learns that
  * a key or a user changed (accounts/key-changes.ts).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
+import { pgModule } from './pg-module.js';
 
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
@@ -83,7 +84,7 @@ export class NotificationListener {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({
+    const client = new (pgModule().Client)({
       connectionString: this.options.url,
       connectionTimeoutMillis: 5_000,
       keepAlive: true,

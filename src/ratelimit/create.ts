@@ -1,5 +1,5 @@
 /** The one place configuration picks a rate-limit store. */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { RateLimiter } from './limiter.js';
@@ -29,6 +29,8 @@ export async function createRateLimiter(config: Config, logger: Logger): Promise
  * at start-up does not stop the service; requests are let through until it answers.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  // Loaded here, not at the top: a process without Redis never loads ioredis (docs/decisions/0047).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
