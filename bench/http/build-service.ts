@@ -1,6 +1,6 @@
 /**
  * One build's service on a new database, as bench/http/compare-builds.ts and windows.ts
- * start it: `node DIR/dist/cli.js serve` with `pseudo`, MALLOC_ARENA_MAX=2 (as `npm start`)
+ * start it: `node DIR/dist/cli.js serve` with `pseudo`, the environment DIR's `npm start` gives it
  * and a metrics token for gcFigures; SQLite with limits off and an enterprise key, or
  * PostgreSQL + Redis with limits on and 3,000 `scale` keys in rotation (120 requests a
  * minute each, so none is refused), as run.ts. Needs `npm run build` in DIR.
@@ -12,7 +12,7 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
-import { BENCH_METRICS_TOKEN, freePort, stop, waitForHealth } from './processes.js';
+import { BENCH_METRICS_TOKEN, freePort, npmStartEnv, stop, waitForHealth } from './processes.js';
 
 const LIMITED_KEYS = 3_000;
 
@@ -42,7 +42,7 @@ export async function startBuildService(dir: string, backend: Backend): Promise<
     DATABASE_URL: created.url,
     PORT: String(port),
     HOST: '127.0.0.1',
-    MALLOC_ARENA_MAX: '2',
+    ...npmStartEnv(dir),
     METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...limits,
   };

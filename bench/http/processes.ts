@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 export const freePort = () =>
   new Promise<number>((done, fail) => {
@@ -20,6 +21,18 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} did not come up`);
+}
+
+/**
+ * The environment `npm start` gives the service, read from DIR's package.json (its
+ * `cross-env NAME=value … node` prefix): glibc's malloc settings (docs/deployment.md#memory),
+ * so a bench measures the process as it is run, and each build as its own script runs it.
+ */
+export function npmStartEnv(dir = '.'): Record<string, string> {
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const prefix = /cross-env ((?:\w+=\S+ )+)node /.exec(scripts.start);
+  if (!prefix) throw new Error(`${dir}/package.json: no "cross-env NAME=value … node" in the start script`);
+  return Object.fromEntries(prefix[1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string]));
 }
 
 export function rssMb(pid: number): number {

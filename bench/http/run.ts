@@ -19,7 +19,8 @@
  * --profile=DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR` (the profile
  * is written when it exits); summarise it with bench/http/profile.ts. --node-options are
  * given to the service's node (not to the bare server), --malloc-arenas sets its
- * MALLOC_ARENA_MAX (default 2, as `npm start`; 0 leaves glibc's default): for memory.
+ * MALLOC_ARENA_MAX (default as `npm start` sets it, with the rest of its environment;
+ * 0 leaves glibc's default): for memory.
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -28,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
 import type { PacedResult, PacedRunConfig } from './paced.js';
-import { cpuSeconds, freePort, median, rssMb, stop, threads, waitForHealth } from './processes.js';
+import { cpuSeconds, freePort, median, npmStartEnv, rssMb, stop, threads, waitForHealth } from './processes.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -43,7 +44,7 @@ const PROFILE_DIR = option('profile', '');
 /** --limits=off: PostgreSQL without Redis, one enterprise key (to tell the two apart). */
 const POSTGRES_LIMITS = option('limits', 'on') === 'on';
 const SERVICE_NODE_OPTIONS = option('node-options', '').split(' ').filter(Boolean);
-const MALLOC_ARENAS = option('malloc-arenas', '2');
+const MALLOC_ARENAS = option('malloc-arenas', npmStartEnv().MALLOC_ARENA_MAX ?? '0');
 const CONNECTIONS = 50;
 /** Scale-tier keys on the limited run: 120 requests a minute each. */
 const LIMITED_KEYS = 3_000;
@@ -121,7 +122,8 @@ async function benchBackend(backend: Backend) {
     PORT: String(servicePort),
     HOST: '127.0.0.1',
     // As `npm start` runs it (README, docs/deployment.md#memory).
-    ...(MALLOC_ARENAS === '0' ? {} : { MALLOC_ARENA_MAX: MALLOC_ARENAS }),
+    ...npmStartEnv(),
+    MALLOC_ARENA_MAX: MALLOC_ARENAS === '0' ? undefined : MALLOC_ARENAS,
     ...(limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' }),
   };
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
