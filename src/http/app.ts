@@ -70,7 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First of the onRequest hooks, so all of a request's work runs in its turn.
   handleInTurns(app);
   registerRequestId(app);
-  countRequests(app);
+  // Counted only where someone can read the counts (GET /metrics needs METRICS_TOKEN).
+  if (deps.config.metricsToken !== undefined) countRequests(app);
   requireHost(app);
   refuseWhileClosing(app);
   registerErrorHandling(app);

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
 import { liveJobCounts } from '../../jobs/queue.js';
-import { jobQueueDepth, metricsRegistry } from '../../metrics/metrics.js';
+import { collectProcessMetrics, jobQueueDepth, metricsRegistry } from '../../metrics/metrics.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -17,6 +17,7 @@ export function metricsRoutes(deps: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const token = deps.config.metricsToken;
     if (token === undefined) return;
+    collectProcessMetrics();
     const expected = Buffer.from(`Bearer ${token}`);
     app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
       const given = Buffer.from(request.headers.authorization ?? '');
