@@ -1,0 +1,97 @@
+/**
+ * The compact rank table (tokenizer/compact-ranks.ts) must answer every lookup as
+ * gpt-tokenizer's own map does, the service's tokenizer must really use it, and counts must
+ * not change: compared with the packaged tokenizer on text nobody on the team wrote (the
+ * translations Debian installs under /usr/share/locale, in every language there, and the
+ * documentation under /usr/share/doc).
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding';
+import { countTokens as packagedCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens, usesCompactRanks } from '../../src/tokens.js';
+import { CompactRankTable, useCompactRanks } from '../../src/tokenizer/compact-ranks.js';
+import { readO200kRanks } from '../../src/tokenizer/o200k-ranks.js';
+import { readMo } from '../helpers/mo-files.js';
+
+/** A few translations of each catalog installed under /usr/share/locale. */
+function installedTranslations(perCatalog: number): string[] {
+  const texts: string[] = [];
+  for (const locale of readdirSync('/usr/share/locale')) {
+    let catalogs: string[];
+    try {
+      catalogs = readdirSync(`/usr/share/locale/${locale}/LC_MESSAGES`).filter((name) => name.endsWith('.mo'));
+    } catch {
+      continue;
+    }
+    for (const catalog of catalogs) {
+      const translations = [...readMo(`/usr/share/locale/${locale}/LC_MESSAGES/${catalog}`).values()];
+      const step = Math.max(1, Math.floor(translations.length / perCatalog));
+      for (let i = 0; i < translations.length && i / step < perCatalog; i += step) texts.push(translations[i]!);
+    }
+  }
+  return texts;
+}
+
+/** Plain-text files under /usr/share/doc (README, copyright, changelogs not compressed), up to `limit` bytes in all. */
+function installedDocs(limit: number): string[] {
+  const texts: string[] = [];
+  let bytes = 0;
+  for (const name of readdirSync('/usr/share/doc').sort()) {
+    const dir = join('/usr/share/doc', name);
+    for (const file of readdirSync(dir).sort()) {
+      const path = join(dir, file);
+      if (file.endsWith('.gz') || !statSync(path).isFile()) continue;
+      const text = readFileSync(path, 'utf8');
+      texts.push(text);
+      bytes += text.length;
+      if (bytes >= limit) return texts;
+    }
+  }
+  return texts;
+}
+
+describe('CompactRankTable', () => {
+  const ranks = readO200kRanks();
+  const table = new CompactRankTable(ranks);
+
+  it("answers every token's text with its rank, as gpt-tokenizer's map does", () => {
+    const encoding = GptEncoding.getEncodingApi('o200k_base', () => readO200kRanks());
+    const map = (encoding as unknown as { bytePairEncodingCoreProcessor: { bytePairStringRankEncoder: Map<string, number> } })
+      .bytePairEncodingCoreProcessor.bytePairStringRankEncoder;
+    assert.ok(map instanceof Map && map.size > 190_000);
+    assert.equal(table.size, map.size);
+    for (const [text, rank] of map) assert.equal(table.get(text), rank, JSON.stringify(text));
+  });
+
+  it('answers undefined for text that is no token', () => {
+    for (const text of ['', 'zzqxqzzqxq', ' the weather is lovely', '\uD800', 'ÿÿÿÿÿÿÿÿ', 'x'.repeat(300)]) {
+      assert.equal(table.get(text), undefined, JSON.stringify(text));
+    }
+  });
+});
+
+describe('the tokenizer on the compact table', () => {
+  it('is what the service counts with: the encoder reads the table in place of its map', () => {
+    assert.equal(usesCompactRanks, true, "gpt-tokenizer's encoder no longer keeps its map where useCompactRanks looks");
+    const encoding = GptEncoding.getEncodingApi('o200k_base', () => readO200kRanks());
+    assert.equal(useCompactRanks(encoding, readO200kRanks()), true);
+    assert.equal(encoding.countTokens('hello world'), 2);
+    // A table that knows nothing: if the encoder still read its own map, it would count on.
+    (encoding as unknown as { bytePairEncodingCoreProcessor: { bytePairStringRankEncoder: unknown } }).bytePairEncodingCoreProcessor.bytePairStringRankEncoder = {
+      get: () => undefined,
+    };
+    assert.throws(() => encoding.countTokens('hello world'));
+  });
+
+  it('counts as the packaged tokenizer does, on installed translations and documentation', () => {
+    // countTokens estimates runs of over 256 characters without a space (tokens.ts); the
+    // rest it counts exactly, and only that is compared.
+    const texts = [...installedTranslations(3), ...installedDocs(1_500_000)].filter((text) => !/\S{257,}/.test(text));
+    assert.ok(texts.length > 2_000, `only ${texts.length} texts found`);
+    const differing = texts.filter((text) => countTokens(text) !== packagedCount(text));
+    assert.deepEqual(differing.map((text) => text.slice(0, 80)), []);
+  });
+});
