@@ -43,6 +43,11 @@ const RULES: readonly Rule[] = [
     mayImportOnly: ['languages.ts'],
     why: 'detection/ names the language of plain text; it knows nothing of formats, models, HTTP or storage',
   },
+  {
+    room: 'tokenizer',
+    mayImportOnly: [],
+    why: 'tokenizer/ holds how tokens.ts reads and keeps o200k\'s ranks; it depends on nothing of the project, so formats/ and engines/ may count tokens through tokens.ts',
+  },
   { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },
