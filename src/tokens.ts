@@ -21,13 +21,13 @@ import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding';
 import { useCompactRanks } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
 
-let compact = false;
-const o200k = (() => {
+function loadO200k(): { encoding: GptEncoding; compact: boolean } {
   const ranks = readO200kRanks();
   const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks);
-  compact = useCompactRanks(encoding, ranks);
-  return encoding;
-})();
+  return { encoding, compact: useCompactRanks(encoding, ranks) };
+}
+
+const { encoding: o200k, compact } = loadO200k();
 
 /** Whether the tokenizer looks ranks up in the compact table (false: gpt-tokenizer's own map). */
 export const usesCompactRanks = compact;

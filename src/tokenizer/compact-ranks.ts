@@ -107,7 +107,7 @@ interface EncoderInternals {
  * go of its decoding array (this service never decodes). Returns whether it could: false
  * when the encoder no longer has the map where gpt-tokenizer 4 keeps it (nothing changed).
  */
-export function useCompactRanks(encoding: object, tokens: RankedToken[]): boolean {
+export function useCompactRanks(encoding: object, tokens: readonly RankedToken[]): boolean {
   const core = (encoding as EncoderInternals).bytePairEncodingCoreProcessor;
   const map = core?.bytePairStringRankEncoder;
   if (!core || !(map instanceof Map)) return false;
