@@ -6,13 +6,12 @@
  * languages the compaction removes, whose n-grams are deleted from the table).
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { compactNgramTable } from '../../src/detection/compact-table.js';
 import { ELD_SUBSET } from '../../src/detection/detect-language.js';
 import { loadEldDetector, type Eld } from '../../src/detection/eld-detector.js';
 import type { NgramScores } from '../../src/detection/eld-table.js';
-import { readMo } from '../helpers/mo-files.js';
+import { installedTranslations } from '../helpers/mo-files.js';
 
 describe('compactNgramTable', () => {
   it('keeps only the listed languages, numbered from 1 in order, leaves out n-grams left empty and shares equal score sets', () => {
@@ -34,28 +33,9 @@ describe('compactNgramTable', () => {
   });
 });
 
-/** Up to `perCatalog` translations of each catalog installed under /usr/share/locale. */
-function installedTranslations(perCatalog: number): string[] {
-  const texts: string[] = [];
-  for (const locale of readdirSync('/usr/share/locale')) {
-    let catalogs: string[];
-    try {
-      catalogs = readdirSync(`/usr/share/locale/${locale}/LC_MESSAGES`).filter((name) => name.endsWith('.mo'));
-    } catch {
-      continue;
-    }
-    for (const catalog of catalogs) {
-      const translations = [...readMo(`/usr/share/locale/${locale}/LC_MESSAGES/${catalog}`).values()].filter((text) => /\p{L}{3}/u.test(text));
-      const step = Math.max(1, Math.floor(translations.length / perCatalog));
-      for (let i = 0; i < translations.length && i / step < perCatalog; i += step) texts.push(translations[i]!);
-    }
-  }
-  return texts;
-}
-
 describe('detection with the compacted table', () => {
   it("gives eld's own answers on every installed translation", async () => {
-    const texts = installedTranslations(3);
+    const texts = installedTranslations(3, (text) => /\p{L}{3}/u.test(text));
     assert.ok(texts.length >= 2_000, `only ${texts.length} translations found under /usr/share/locale`);
 
     // eld as its package ships it: the untouched table its module holds, limited to the

@@ -3,7 +3,7 @@
  * in many languages written by each language's translators, for detection tests and
  * bench/detection.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** msgid → msgstr of a GNU .mo file (contexts dropped, plural forms: the first). */
 export function readMo(path: string): Map<string, string> {
@@ -21,4 +21,26 @@ export function readMo(path: string): Map<string, string> {
     if (id) entries.set(id, text);
   }
   return entries;
+}
+
+/**
+ * Up to `perCatalog` translations, evenly spaced, of each catalog installed under
+ * /usr/share/locale (every locale), of those `keep` accepts.
+ */
+export function installedTranslations(perCatalog: number, keep: (text: string) => boolean = () => true): string[] {
+  const texts: string[] = [];
+  for (const locale of readdirSync('/usr/share/locale')) {
+    let catalogs: string[];
+    try {
+      catalogs = readdirSync(`/usr/share/locale/${locale}/LC_MESSAGES`).filter((name) => name.endsWith('.mo'));
+    } catch {
+      continue;
+    }
+    for (const catalog of catalogs) {
+      const translations = [...readMo(`/usr/share/locale/${locale}/LC_MESSAGES/${catalog}`).values()].filter(keep);
+      const step = Math.max(1, Math.floor(translations.length / perCatalog));
+      for (let i = 0; i < translations.length && i / step < perCatalog; i += step) texts.push(translations[i]!);
+    }
+  }
+  return texts;
 }

@@ -14,26 +14,7 @@ import { countTokens as packagedCount } from 'gpt-tokenizer/encoding/o200k_base'
 import { countTokens, usesCompactRanks } from '../../src/tokens.js';
 import { CompactRankTable, useCompactRanks } from '../../src/tokenizer/compact-ranks.js';
 import { readO200kRanks } from '../../src/tokenizer/o200k-ranks.js';
-import { readMo } from '../helpers/mo-files.js';
-
-/** A few translations of each catalog installed under /usr/share/locale. */
-function installedTranslations(perCatalog: number): string[] {
-  const texts: string[] = [];
-  for (const locale of readdirSync('/usr/share/locale')) {
-    let catalogs: string[];
-    try {
-      catalogs = readdirSync(`/usr/share/locale/${locale}/LC_MESSAGES`).filter((name) => name.endsWith('.mo'));
-    } catch {
-      continue;
-    }
-    for (const catalog of catalogs) {
-      const translations = [...readMo(`/usr/share/locale/${locale}/LC_MESSAGES/${catalog}`).values()];
-      const step = Math.max(1, Math.floor(translations.length / perCatalog));
-      for (let i = 0; i < translations.length && i / step < perCatalog; i += step) texts.push(translations[i]!);
-    }
-  }
-  return texts;
-}
+import { installedTranslations } from '../helpers/mo-files.js';
 
 /** Plain-text files under /usr/share/doc (README, copyright, changelogs not compressed), up to `limit` bytes in all. */
 function installedDocs(limit: number): string[] {
