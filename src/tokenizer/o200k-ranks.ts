@@ -1,5 +1,5 @@
 /**
- * o200k's byte-pair ranks read as data instead of run as code (docs/benchmarks.md, "Memory").
+ * o200k's byte-pair ranks read as data instead of run as code (docs/decisions/0047).
  *
  * gpt-tokenizer ships its ranks twice: as a JavaScript module holding two array literals of
  * 200,000 entries, and as OpenAI's own `.tiktoken` file (one line per token: its bytes in
