@@ -2,7 +2,7 @@
  * One build's service on a new database, as bench/http/compare-builds.ts and windows.ts
  * start it: `node DIR/dist/cli.js serve` with `pseudo`, the environment DIR's `npm start` gives it
  * and a metrics token for gcFigures; SQLite with limits off and an enterprise key, or
- * PostgreSQL + Redis with limits on and 3,000 `scale` keys in rotation (120 requests a
+ * PostgreSQL + Redis with limits on and LIMITED_KEYS `scale` keys in rotation (120 requests a
  * minute each, so none is refused), as run.ts. Needs `npm run build` in DIR.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,9 +12,8 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
-import { BENCH_METRICS_TOKEN, freePort, npmStartEnv, stop, waitForHealth } from './processes.js';
+import { BENCH_METRICS_TOKEN, freePort, LIMITED_KEYS, npmStartEnv, npmStartNodeArgs, stop, waitForHealth } from './processes.js';
 
-const LIMITED_KEYS = 3_000;
 
 export interface BuildService {
   readonly origin: string;
@@ -46,7 +45,7 @@ export async function startBuildService(dir: string, backend: Backend): Promise<
     METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...limits,
   };
-  const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...npmStartNodeArgs(dir), join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const close = async () => {
     await stop(service);

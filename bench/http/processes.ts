@@ -24,15 +24,27 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
 }
 
 /**
- * The environment `npm start` gives the service, read from DIR's package.json (its
- * `cross-env NAME=value … node` prefix): glibc's malloc settings (docs/deployment.md#memory),
- * so a bench measures the process as it is run, and each build as its own script runs it.
+ * How `npm start` runs the service, read from DIR's package.json (its `cross-env NAME=value …
+ * node [--v8-flag …] dist/cli.js` script): the environment (glibc's malloc settings) and
+ * node's own options (V8's young generation), docs/deployment.md#memory; so a bench
+ * measures the process as it is run, and each build as its own script runs it.
  */
-export function npmStartEnv(dir = '.'): Record<string, string> {
+function npmStart(dir: string): { env: Record<string, string>; nodeArgs: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const prefix = /cross-env ((?:\w+=\S+ )+)node /.exec(scripts.start);
-  if (!prefix) throw new Error(`${dir}/package.json: no "cross-env NAME=value … node" in the start script`);
-  return Object.fromEntries(prefix[1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string]));
+  const command = /cross-env ((?:\w+=\S+ )+)node ((?:--\S+ )*)dist\/cli\.js/.exec(scripts.start);
+  if (!command) throw new Error(`${dir}/package.json: no "cross-env NAME=value … node … dist/cli.js" in the start script`);
+  const env = Object.fromEntries(command[1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string]));
+  return { env, nodeArgs: command[2]!.trim().split(' ').filter(Boolean) };
+}
+
+/** The environment `npm start` gives the service (see npmStart). */
+export function npmStartEnv(dir = '.'): Record<string, string> {
+  return npmStart(dir).env;
+}
+
+/** The options `npm start` gives node before dist/cli.js (see npmStart). */
+export function npmStartNodeArgs(dir = '.'): string[] {
+  return npmStart(dir).nodeArgs;
 }
 
 export function rssMb(pid: number): number {
@@ -58,6 +70,14 @@ export async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/**
+ * Scale-tier keys in rotation on the PostgreSQL + Redis runs (120 requests a minute each):
+ * enough that none is refused while a run's rounds answer up to ~25,000 req/s (3,000 were
+ * not, on a machine that served 24,000: 429s in the 200-connection round). BENCH_KEYS sets
+ * another number.
+ */
+export const LIMITED_KEYS = Number(process.env.BENCH_KEYS ?? 8_000);
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
