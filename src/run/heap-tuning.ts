@@ -1,6 +1,7 @@
 /**
  * V8 settings the service's processes run with, set before anything is loaded
- * (docs/decisions/0044).
+ * (docs/decisions/0044, 0048). A flag given to node itself (`node --heap-growing-percent=50
+ * dist/cli.js …`) wins over the one here.
  *
  * Allocation-site pretenuring is off. V8 watches where objects are allocated and, when
  * enough of one site's objects outlive a young-generation collection, allocates that
@@ -13,11 +14,27 @@
  * between full collections, young collections took 2–3 ms instead of ~0.7, and a request
  * cost 20–40 % more CPU. Without pretenuring no start did. The price: reading a 2 MiB document takes ~5–10 %
  * longer (its long-lived parts are copied once more before they settle).
+ *
+ * The old generation may grow by HEAP_GROWING_PERCENT over what the last full collection
+ * kept before the next one starts. V8's own factor depends on how fast it collects and
+ * goes up to 4× for a heap as small as this one: after the start-up's collections had
+ * kept ~30 MB it let the old generation fill to ~90 MB with the garbage of requests caught
+ * in flight (the first seconds of a start under load are slow, and everything they
+ * allocate outlives two young collections), and RSS kept that size. At 25 % a full
+ * collection comes sooner and is shorter; under steady load, where little is promoted,
+ * they stay rare, and a request costs the same CPU (decision 0048).
  */
 import { setFlagsFromString } from 'node:v8';
 
-const V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+const HEAP_GROWING_PERCENT = 25;
+const V8_FLAGS = ['--no-allocation-site-pretenuring', `--heap-growing-percent=${HEAP_GROWING_PERCENT}`] as const;
 
-export function tuneHeap(): void {
-  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+export function tuneHeap(givenToNode: readonly string[] = process.execArgv): void {
+  for (const flag of V8_FLAGS) if (!givenToNode.some((given) => sameFlag(given, flag))) setFlagsFromString(flag);
+}
+
+/** Whether two command-line flags set the same V8 flag (`--no-x` and `--x=1` both set `x`; `_` is `-`). */
+function sameFlag(a: string, b: string): boolean {
+  const name = (flag: string) => flag.replace(/^--(no-)?/, '').split('=')[0]!.replaceAll('_', '-');
+  return name(a) === name(b);
 }
