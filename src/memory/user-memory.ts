@@ -5,8 +5,9 @@
  * process. Keys of both carry the user, so users never share.
  */
 import type { Db } from '../db/database.js';
+import { BackgroundRenewal } from '../db/background-renewal.js';
 import { SharedReads } from '../db/shared-reads.js';
-import { recentEntriesOf } from './recent-entries.js';
+import { recentEntriesOf, type RecentEntries } from './recent-entries.js';
 import { processSingleFlight, type Claim, type SingleFlight } from './single-flight.js';
 import { lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
@@ -43,16 +44,24 @@ export function userMemory(
   userId: string,
   clock: () => number,
   flights: SingleFlight = processSingleFlight,
+  recent: RecentEntries = recentEntriesOf(db),
 ): SegmentMemory {
-  const recent = recentEntriesOf(db);
   return {
     async lookup(keys) {
       const found = new Map<string, string>();
       const missing: string[] = [];
       for (const key of keys) {
-        const translation = recent.get(userEntry(userId, key));
-        if (translation === undefined) missing.push(key);
-        else found.set(key, translation);
+        const entry = userEntry(userId, key);
+        const kept = recent.get(entry);
+        if (kept === undefined) {
+          missing.push(key);
+          continue;
+        }
+        found.set(key, kept.translation);
+        if (recent.isDue(kept)) {
+          recent.renewing(entry, kept);
+          renewalOf(recent, db, clock).add(entry);
+        }
       }
       if (missing.length === 0) return found;
       const generation = recent.generation;
@@ -71,6 +80,29 @@ export function userMemory(
     },
     claim: (key) => flights.claim(userEntry(userId, key)),
   };
+}
+
+/**
+ * The background renewal of `recent`'s entries (db/background-renewal.ts), made on first
+ * use with the clock of its first user (it only dates touches).
+ */
+const renewalsOf = new WeakMap<RecentEntries, BackgroundRenewal<string>>();
+
+function renewalOf(recent: RecentEntries, db: Db, clock: () => number): BackgroundRenewal<string> {
+  let renewal = renewalsOf.get(recent);
+  if (!renewal) {
+    renewal = new BackgroundRenewal<string>(
+      {
+        read: (entries) => lookupMemoryOfUsers(db, entries, clock()),
+        renewed: (entry, translation) => recent.renewed(entry, translation),
+        failed: (entry) => recent.renewed(entry, undefined),
+      },
+      // As the shared reads' batch: at most 512 parameters.
+      256,
+    );
+    renewalsOf.set(recent, renewal);
+  }
+  return renewal;
 }
 
 async function lookupShared(reads: SharedReads<string>, userId: string, keys: readonly string[]): Promise<Map<string, string>> {

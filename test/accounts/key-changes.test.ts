@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { AuthCache, KEY_CACHE_TTL_MS } from '../../src/accounts/auth-cache.js';
+import { AuthCache, KEY_CACHE_TTL_MS, WATCHED_TTL_MS } from '../../src/accounts/auth-cache.js';
 import { watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-change-watch.js';
-import { keyChangesOf } from '../../src/accounts/key-changes.js';
+import { KeyChanges, keyChangesOf } from '../../src/accounts/key-changes.js';
 import { createKey, type CreatedKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -64,6 +64,36 @@ for (const backend of testBackends()) {
       await sleep(KEY_CACHE_TTL_MS + 200);
       assert.ok(await cache.authenticate(key.key));
       assert.equal(cache.lookups.queryCount, reads, 'no read while nothing changed');
+    });
+
+    it('answer a watched key past its life while it is read again, and apply what that read finds', async () => {
+      let now = 0;
+      // A feed heard and silent: the revocation below goes unheard, as the life guards against.
+      const silent = new KeyChanges();
+      silent.setWatching(true);
+      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => now, silent);
+      const key = await newKey();
+      assert.ok(await lagging.authenticate(key.key));
+      await revokeElsewhere(key);
+      const reads = lagging.lookups.queryCount;
+      now = WATCHED_TTL_MS; // past every life drawn (half of it to all of it), within twice
+      assert.ok(await lagging.authenticate(key.key), 'answered without waiting for the read');
+      assert.ok(await lagging.authenticate(key.key), 'answers while it is read again');
+      await msUntil(async () => (await lagging.authenticate(key.key)) === undefined);
+      assert.equal(lagging.renewalCount, 1, 'one read renewed it');
+      assert.equal(lagging.lookups.queryCount, reads + 1, 'then a request read for itself: a revoked key is not kept');
+    });
+
+    it('read a watched key unused for twice its life before answering', async () => {
+      let now = 0;
+      const silent = new KeyChanges();
+      silent.setWatching(true);
+      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => now, silent);
+      const key = await newKey();
+      assert.ok(await lagging.authenticate(key.key));
+      await revokeElsewhere(key);
+      now = 2 * WATCHED_TTL_MS;
+      assert.equal(await lagging.authenticate(key.key), undefined);
     });
 
     it('refuse a key revoked through another connection within a second', async () => {

@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { RECENT_ENTRY_MS, recentEntriesOf } from '../../src/memory/recent-entries.js';
+import { RECENT_ENTRY_MS, RecentEntries, recentEntriesOf, WATCHED_ENTRY_MS } from '../../src/memory/recent-entries.js';
+import { processSingleFlight } from '../../src/memory/single-flight.js';
 import { watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-change-watch.js';
 import { keyChangesOf } from '../../src/accounts/key-changes.js';
 import { forgetUserMemory } from '../../src/memory/service.js';
@@ -117,7 +118,7 @@ for (const backend of testBackends()) {
     let other: Database;
     let watch: KeyChangeWatch;
     const clock = () => 10 * DAY;
-    const users = ['kept', 'deleted', 'in-flight', 'untouched'];
+    const users = ['kept', 'deleted', 'in-flight', 'untouched', 'renewed'];
     const feed = () => keyChangesOf(server.db);
 
     before(async () => {
@@ -162,13 +163,42 @@ for (const backend of testBackends()) {
       assert.ok(ms < RECENT_ENTRY_MS, `served ${Math.round(ms)} ms after the deletion`);
     });
 
+    it('answer an entry past its life while it is read again, and drop it when that read finds it gone', async () => {
+      let at = 0;
+      const recent = new RecentEntries(() => at);
+      // A feed heard and silent: the deletion below goes unheard, as the life guards against.
+      recent.follow({ generation: 0, watching: true });
+      const memory = userMemory(server.db, 'renewed', clock, processSingleFlight, recent);
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for renewed');
+      await other.db.deleteFrom('translation_memory').where('user_id', '=', 'renewed').execute();
+      const reads = sharedReads(server.db, clock);
+      const before = reads.queryCount;
+      at = WATCHED_ENTRY_MS; // past every life drawn (half of it to all of it), within twice
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for renewed', 'answered without waiting for the read');
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for renewed', 'answers while it is read again');
+      // Read again in the background (nothing here looks it up): it finds the row gone.
+      await msUntil(async () => recent.get(userEntry('renewed', 'hello')) === undefined);
+      assert.equal(reads.queryCount, before, 'no request read it');
+      assert.equal((await memory.lookup(['hello'])).size, 0, 'not served again');
+    });
+
+    it('read an entry unused for twice its life before answering', async () => {
+      let at = 0;
+      const recent = new RecentEntries(() => at);
+      recent.follow({ generation: 0, watching: true });
+      const memory = userMemory(server.db, 'kept', clock, processSingleFlight, recent);
+      assert.equal((await memory.lookup(['hello'])).get('hello'), 'hello for kept');
+      at = 2 * WATCHED_ENTRY_MS;
+      assert.equal(recent.get(userEntry('kept', 'hello')), undefined);
+    });
+
     it('do not trust a read that was in flight when a change was heard', async () => {
       const recent = recentEntriesOf(server.db);
       const generation = recent.generation;
       // The read began before the change and finishes after it: kept by the short rule only.
       feed().changed();
       recent.remember(userEntry('in-flight', 'stale'), 'read before the change', generation);
-      assert.equal(recent.get(userEntry('in-flight', 'stale')), 'read before the change');
+      assert.equal(recent.get(userEntry('in-flight', 'stale'))?.translation, 'read before the change');
       await sleep(RECENT_ENTRY_MS + 200);
       assert.equal(recent.get(userEntry('in-flight', 'stale')), undefined);
     });
