@@ -15,9 +15,10 @@
  *   heard since it was read — a change, of any kind, sends it back to the rule below. Past
  *   its life (drawn between half of WATCHED_ENTRY_MS and all of it) it answers while it
  *   is read again (user-memory.ts), so no request waits for that read, and entries read
- *   together are not read again together (decision 0048); it is dropped at twice its life. Without a feed heard (a worker process, the LISTEN connection down, a
- *   failed poll) an entry is kept RECENT_ENTRY_MS. Either way a deletion elsewhere stops
- *   being served within RECENT_ENTRY_MS (docs/memory.md).
+ *   together are not read again together (decision 0048); it is dropped at twice its
+ *   life. Without a feed heard (a worker process, the LISTEN connection down, a failed
+ *   poll) an entry is kept RECENT_ENTRY_MS. Either way a deletion elsewhere stops being
+ *   served within RECENT_ENTRY_MS (docs/memory.md).
  * - Bounded: MAX_ENTRIES entries, translations up to LONGEST_CHARS, MAX_TOTAL_CHARS in
  *   all (~3–6 MB), least recently used out. Enough for one entry each of 8,000 users
  *   taking turns (decision 0048): an LRU cache smaller than the users who take turns
@@ -61,17 +62,16 @@ export interface Kept {
 
 export class RecentEntries {
   #feed: ChangeFeed = NOTHING_HEARD;
-  /** Entries being read again: the marked entry of each (see `renewing`). */
-  private readonly marked = new Map<string, Kept>();
-
-  /** `clock` (ms, only differences count) is for tests; the service's is performance.now. */
-  constructor(private readonly clock: () => number = () => performance.now()) {}
-
   private readonly entries = new LRUCache<string, Kept>({
     max: MAX_ENTRIES,
     maxSize: MAX_TOTAL_CHARS,
     sizeCalculation: (kept, entry) => kept.translation.length + entry.length,
   });
+  /** Entries being read again: the marked entry of each (see `renewing`). */
+  private readonly marked = new Map<string, Kept>();
+
+  /** `clock` (ms, only differences count) is for tests; the service's is performance.now. */
+  constructor(private readonly clock: () => number = () => performance.now()) {}
 
   /** Hears other processes' deletions through `feed` from now on. */
   follow(feed: ChangeFeed): void {
