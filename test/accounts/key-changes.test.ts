@@ -66,34 +66,36 @@ for (const backend of testBackends()) {
       assert.equal(cache.lookups.queryCount, reads, 'no read while nothing changed');
     });
 
-    it('answer a watched key past its life while it is read again, and apply what that read finds', async () => {
-      let now = 0;
-      // A feed heard and silent: the revocation below goes unheard, as the life guards against.
+    /**
+     * A cache on a clock the test moves, whose feed is heard and silent, and a key it read
+     * that was then revoked unheard — what the watched life guards against.
+     */
+    async function revokedUnheard() {
+      const clock = { now: 0 };
       const silent = new KeyChanges();
       silent.setWatching(true);
-      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => now, silent);
-      const key = await newKey();
-      assert.ok(await lagging.authenticate(key.key));
-      await revokeElsewhere(key);
+      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => clock.now, silent);
+      const created = await newKey();
+      assert.ok(await lagging.authenticate(created.key));
+      await revokeElsewhere(created);
+      return { lagging, clock, key: created.key };
+    }
+
+    it('answer a watched key past its life while it is read again, and apply what that read finds', async () => {
+      const { lagging, clock, key } = await revokedUnheard();
       const reads = lagging.lookups.queryCount;
-      now = WATCHED_TTL_MS; // past every life drawn (half of it to all of it), within twice
-      assert.ok(await lagging.authenticate(key.key), 'answered without waiting for the read');
-      assert.ok(await lagging.authenticate(key.key), 'answers while it is read again');
-      await msUntil(async () => (await lagging.authenticate(key.key)) === undefined);
+      clock.now = WATCHED_TTL_MS; // past every life drawn (half of it to all of it), within twice
+      assert.ok(await lagging.authenticate(key), 'answered without waiting for the read');
+      assert.ok(await lagging.authenticate(key), 'answers while it is read again');
+      await msUntil(async () => (await lagging.authenticate(key)) === undefined);
       assert.equal(lagging.renewalCount, 1, 'one read renewed it');
       assert.equal(lagging.lookups.queryCount, reads + 1, 'then a request read for itself: a revoked key is not kept');
     });
 
     it('read a watched key unused for twice its life before answering', async () => {
-      let now = 0;
-      const silent = new KeyChanges();
-      silent.setWatching(true);
-      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => now, silent);
-      const key = await newKey();
-      assert.ok(await lagging.authenticate(key.key));
-      await revokeElsewhere(key);
-      now = 2 * WATCHED_TTL_MS;
-      assert.equal(await lagging.authenticate(key.key), undefined);
+      const { lagging, clock, key } = await revokedUnheard();
+      clock.now = 2 * WATCHED_TTL_MS;
+      assert.equal(await lagging.authenticate(key), undefined);
     });
 
     it('refuse a key revoked through another connection within a second', async () => {
