@@ -14,7 +14,6 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
 import { BENCH_METRICS_TOKEN, freePort, LIMITED_KEYS, npmStartEnv, npmStartNodeArgs, stop, waitForHealth } from './processes.js';
 
-
 export interface BuildService {
   readonly origin: string;
   readonly process: ChildProcess;

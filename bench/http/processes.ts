@@ -25,8 +25,8 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
 
 /**
  * How `npm start` runs the service, read from DIR's package.json (its `cross-env NAME=value …
- * node [--v8-flag …] dist/cli.js` script): the environment (glibc's malloc settings) and
- * node's own options (V8's young generation), docs/deployment.md#memory; so a bench
+ * node [--flag …] dist/cli.js` script): the environment (glibc's malloc settings,
+ * docs/deployment.md#memory) and node's own options, if the script gives any; so a bench
  * measures the process as it is run, and each build as its own script runs it.
  */
 function npmStart(dir: string): { env: Record<string, string>; nodeArgs: string[] } {
