@@ -12,7 +12,7 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_REDIS_URL, type Backend } from '../../test/helpers/backends.js';
-import { BENCH_METRICS_TOKEN, freePort, LIMITED_KEYS, npmStartEnv, npmStartNodeArgs, stop, waitForHealth } from './processes.js';
+import { BENCH_METRICS_TOKEN, freePort, LIMITED_KEYS, npmStartEnv, stop, waitForHealth } from './processes.js';
 
 export interface BuildService {
   readonly origin: string;
@@ -44,7 +44,7 @@ export async function startBuildService(dir: string, backend: Backend): Promise<
     METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...limits,
   };
-  const service = spawn(process.execPath, [...npmStartNodeArgs(dir), join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const close = async () => {
     await stop(service);

@@ -24,27 +24,15 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
 }
 
 /**
- * How `npm start` runs the service, read from DIR's package.json (its `cross-env NAME=value …
- * node [--flag …] dist/cli.js` script): the environment (glibc's malloc settings,
- * docs/deployment.md#memory) and node's own options, if the script gives any; so a bench
- * measures the process as it is run, and each build as its own script runs it.
+ * The environment `npm start` gives the service, read from DIR's package.json (its
+ * `cross-env NAME=value … node` prefix): glibc's malloc settings (docs/deployment.md#memory),
+ * so a bench measures the process as it is run, and each build as its own script runs it.
  */
-function npmStart(dir: string): { env: Record<string, string>; nodeArgs: string[] } {
-  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const command = /cross-env ((?:\w+=\S+ )+)node ((?:--\S+ )*)dist\/cli\.js/.exec(scripts.start);
-  if (!command) throw new Error(`${dir}/package.json: no "cross-env NAME=value … node … dist/cli.js" in the start script`);
-  const env = Object.fromEntries(command[1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string]));
-  return { env, nodeArgs: command[2]!.trim().split(' ').filter(Boolean) };
-}
-
-/** The environment `npm start` gives the service (see npmStart). */
 export function npmStartEnv(dir = '.'): Record<string, string> {
-  return npmStart(dir).env;
-}
-
-/** The options `npm start` gives node before dist/cli.js (see npmStart). */
-export function npmStartNodeArgs(dir = '.'): string[] {
-  return npmStart(dir).nodeArgs;
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const prefix = /cross-env ((?:\w+=\S+ )+)node /.exec(scripts.start);
+  if (!prefix) throw new Error(`${dir}/package.json: no "cross-env NAME=value … node" in the start script`);
+  return Object.fromEntries(prefix[1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string]));
 }
 
 export function rssMb(pid: number): number {

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
 import type { PacedResult, PacedRunConfig } from './paced.js';
-import { cpuSeconds, freePort, LIMITED_KEYS, median, npmStartEnv, npmStartNodeArgs, rssMb, stop, threads, waitForHealth } from './processes.js';
+import { cpuSeconds, freePort, LIMITED_KEYS, median, npmStartEnv, rssMb, stop, threads, waitForHealth } from './processes.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -46,7 +46,6 @@ const POSTGRES_LIMITS = option('limits', 'on') === 'on';
 const SERVICE_NODE_OPTIONS = option('node-options', '').split(' ').filter(Boolean);
 const MALLOC_ARENAS = option('malloc-arenas', npmStartEnv().MALLOC_ARENA_MAX ?? '0');
 const CONNECTIONS = 50;
-/** Scale-tier keys on the limited run: 120 requests a minute each. */
 const SENTENCE = 'The weather is lovely today, so we are going for a walk.';
 const BODY = JSON.stringify({ content: SENTENCE, targets: ['fr'] });
 /**
@@ -126,7 +125,7 @@ async function benchBackend(backend: Backend) {
     ...(limited ? { RATE_LIMIT_STORE: 'redis', REDIS_URL: TEST_REDIS_URL } : { RATE_LIMIT_STORE: 'none' }),
   };
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
-  const service = spawn(process.execPath, [...profileArgs, ...npmStartNodeArgs(), ...SERVICE_NODE_OPTIONS, resolve('dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...profileArgs, ...SERVICE_NODE_OPTIONS, resolve('dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const bare = spawn(process.execPath, ['--import', 'tsx', resolve('bench/http/bare-server.ts')], {
     env: { ...process.env, PORT: String(barePort) },
     stdio: ['ignore', 'ignore', 'inherit'],

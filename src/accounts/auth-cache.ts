@@ -24,7 +24,7 @@ import type { Db } from '../db/database.js';
 import { perDatabase } from '../db/per-database.js';
 import { spreadLife } from '../db/spread-life.js';
 import { keyChangesOf, type KeyChanges } from './key-changes.js';
-import { KeyLookups } from './key-lookups.js';
+import { KeyLookups, MAX_BATCH as KEY_LOOKUP_BATCH } from './key-lookups.js';
 import { findActiveKeys, hashKey } from './keys.js';
 import type { User } from './users.js';
 
@@ -33,8 +33,6 @@ export const KEY_CACHE_TTL_MS = 500;
 /** With a change feed: only a safety net, should a change ever go unheard (the longest life; see above). */
 export const WATCHED_TTL_MS = 30_000;
 export const MAX_KEYS = 10_000;
-/** Keys in one renewal statement at most (as many as a shared lookup's). */
-const RENEWAL_BATCH = 64;
 
 interface Entry {
   readonly user: Promise<User | undefined>;
@@ -66,7 +64,8 @@ export class AuthCache {
         renewed: (hash, user) => this.renewed(hash, user),
         failed: (hash) => this.renewed(hash, undefined),
       },
-      RENEWAL_BATCH,
+      // As many keys in one renewal statement as in a shared lookup's.
+      KEY_LOOKUP_BATCH,
     );
   }
 

@@ -13,7 +13,7 @@ import type { User } from './users.js';
 /** Like the charges' group commit on PostgreSQL: enough to keep a few connections busy. */
 const MAX_IN_FLIGHT = 4;
 /** Bounds the statement's parameter list (and, on SQLite, the distinct texts cached). */
-const MAX_BATCH = 64;
+export const MAX_BATCH = 64;
 
 export class KeyLookups {
   private readonly reads: SharedReads<User>;

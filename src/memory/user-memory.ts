@@ -26,14 +26,15 @@ export interface SegmentMemory {
  * is a statement of its own anyway.
  */
 const SHARED_UP_TO = 16;
+/** Entries in one lookup of several users' (shared reads, renewals): at most 512 parameters, well under both backends' limits. */
+const LOOKUP_BATCH = 256;
 const sharedReadsOf = new WeakMap<Db, SharedReads<string>>();
 
 /** The shared reads of `db` (made on first use, with the clock of its first user: it only dates touches). */
 export function sharedReads(db: Db, clock: () => number): SharedReads<string> {
   let reads = sharedReadsOf.get(db);
   if (!reads) {
-    // maxBatch 256 pairs: at most 512 parameters, well under both backends' limits.
-    reads = new SharedReads((entries) => lookupMemoryOfUsers(db, entries, clock()), { maxInFlight: 4, maxBatch: 256 });
+    reads = new SharedReads((entries) => lookupMemoryOfUsers(db, entries, clock()), { maxInFlight: 4, maxBatch: LOOKUP_BATCH });
     sharedReadsOf.set(db, reads);
   }
   return reads;
@@ -97,8 +98,7 @@ function renewalOf(recent: RecentEntries, db: Db, clock: () => number): Backgrou
         renewed: (entry, translation) => recent.renewed(entry, translation),
         failed: (entry) => recent.renewed(entry, undefined),
       },
-      // As the shared reads' batch: at most 512 parameters.
-      256,
+      LOOKUP_BATCH,
     );
     renewalsOf.set(recent, renewal);
   }

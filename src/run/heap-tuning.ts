@@ -29,8 +29,8 @@ import { setFlagsFromString } from 'node:v8';
 const HEAP_GROWING_PERCENT = 25;
 const V8_FLAGS = ['--no-allocation-site-pretenuring', `--heap-growing-percent=${HEAP_GROWING_PERCENT}`] as const;
 
-export function tuneHeap(givenToNode: readonly string[] = process.execArgv): void {
-  for (const flag of V8_FLAGS) if (!givenToNode.some((given) => sameFlag(given, flag))) setFlagsFromString(flag);
+export function tuneHeap(): void {
+  for (const flag of V8_FLAGS) if (!process.execArgv.some((given) => sameFlag(given, flag))) setFlagsFromString(flag);
 }
 
 /** Whether two command-line flags set the same V8 flag (`--no-x` and `--x=1` both set `x`; `_` is `-`). */
