@@ -20,14 +20,17 @@
  *   slots instead of ~70 (an object's elements grown up to eld's own index).
  * - Equal score sets are shared: ~14,500 distinct sets remain for ~83,000 n-grams. eld
  *   only reads them.
+ * - The n-grams themselves are held as numbers (packed-ngrams.ts).
  *
  * The subset must stay set on the detector for the table's life.
  */
 import type { NgramScores } from './eld-table.js';
+import { PackedNgramsBuilder } from './packed-ngrams.js';
 
 /** A score set: compact language index → score, holes where a language has none. */
 export type CompactScores = readonly (number | undefined)[];
-export type NgramTable = Record<string, CompactScores>;
+/** What eld reads: `table[ngram]`, the n-gram's score set or undefined (packed-ngrams.ts holds it). */
+export type NgramTable = Readonly<Record<string, CompactScores | undefined>>;
 
 export interface CompactTable {
   /** Compact index → eld's language code; index 0 is '' (no n-grams). */
@@ -50,7 +53,7 @@ export function compactNgramTable(
   for (const [index, compact] of compactIndex) compactLanguages[compact] = languages[index]!;
 
   const shared = new Map<string, CompactScores>();
-  const ngrams: NgramTable = {};
+  const ngrams = new PackedNgramsBuilder();
   const present: number[] = [];
   const scoresOf: number[] = [];
   for (const [ngram, scores] of entries) {
@@ -72,7 +75,7 @@ export function compactNgramTable(
       for (let i = 0; i < present.length; i++) set[present[i]!] = scoresOf[i];
       shared.set(signature, (same = set));
     }
-    ngrams[ngram] = same;
+    ngrams.add(ngram, same);
   }
-  return { languages: compactLanguages, ngrams };
+  return { languages: compactLanguages, ngrams: ngrams.build() };
 }
