@@ -19,6 +19,8 @@ export interface BuildService {
   readonly process: ChildProcess;
   /** The next key in rotation, as request headers. */
   headers(): Record<string, string>;
+  /** How many keys are in rotation. */
+  readonly keyCount: number;
   /** Stops the service and drops its database. */
   close(): Promise<void>;
 }
@@ -61,6 +63,7 @@ export async function startBuildService(dir: string, backend: Backend): Promise<
     origin,
     process: service,
     headers: () => ({ authorization: `Bearer ${keys[next++ % keys.length]}`, 'content-type': 'application/json' }),
+    keyCount: keys.length,
     close,
   };
 }

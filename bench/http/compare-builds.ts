@@ -4,8 +4,8 @@
  * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
  * than most single changes move. Here each measurement is a fresh service from one build
  * on a new database (build-service.ts: SQLite with limits off, or with --backend=postgres
- * PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as run.ts): one request,
- * WARM seconds of 50-connection load not counted (JIT, first GCs, the first detection's
+ * PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as run.ts): one request
+ * for each key (the first alone; processes.ts firstRequestOfEachKey), WARM seconds of 50-connection load not counted (JIT, first GCs, the first detection's
  * clean-up), then SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), what its garbage collector did in the counted seconds (young collections' time
@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
 import { resolve } from 'node:path';
 import type { Backend } from '../../test/helpers/backends.js';
 import { startBuildService } from './build-service.js';
-import { cpuSeconds, gcFigures, median, type GcFigures } from './processes.js';
+import { cpuSeconds, firstRequestOfEachKey, gcFigures, median, type GcFigures } from './processes.js';
 
 const args = process.argv.slice(2);
 const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -34,7 +34,8 @@ const CONNECTIONS = 50;
 /**
  * --cold: the warm-up load starts on a service that has answered nothing, as after a
  * restart under traffic: its first 50 requests wait together while the language detector
- * loads (~0.3 s). Without it one request goes first and loads the detector alone.
+ * loads (~0.3 s), and each key's first request (a miss) comes within the counted load.
+ * Without it one request goes first and loads the detector alone, then one for each key.
  */
 const COLD = args.includes('--cold');
 const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
@@ -54,7 +55,7 @@ async function measure(dir: string): Promise<Run> {
       body: BODY,
       requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: service.headers() }) }],
     };
-    if (!COLD) await fetch(target.url, { method: 'POST', headers: service.headers(), body: BODY });
+    if (!COLD) await firstRequestOfEachKey(target.url, service.keyCount, service.headers, BODY);
     await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
     const gcBefore = await gcFigures(service.origin);
     const cpuBefore = cpuSeconds(service.process.pid!);

@@ -5,7 +5,8 @@
  *     and an enterprise key, or PostgreSQL + Redis with rate limits on and scale-tier keys,
  *     many of them so the 120 a minute of each key is never reached and every answer is a 200)
  *   - bench/http/bare-server.ts: parses the same body and answers the same shape.
- * autocannon runs here, 50 connections, alternating rounds (service, bare, service, ...);
+ * autocannon runs here: one request for each key first, not counted (its misses: processes.ts
+ * firstRequestOfEachKey), 2 s of each server not counted, then 50 connections, alternating rounds (service, bare, service, ...);
  * then p99 of the service at half its median rate, paced evenly (open loop, paced.ts,
  * from a process of its own, after 2 s not counted), then its peak RSS under 200
  * connections. The ratio of medians is printed last, with the ratio of CPU time per request
@@ -29,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createKey } from '../../src/accounts/keys.js';
 import type { PacedResult, PacedRunConfig } from './paced.js';
-import { cpuSeconds, freePort, LIMITED_KEYS, median, npmStartEnv, rssMb, stop, threads, waitForHealth } from './processes.js';
+import { cpuSeconds, firstRequestOfEachKey, freePort, LIMITED_KEYS, median, npmStartEnv, rssMb, stop, threads, waitForHealth } from './processes.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -139,6 +140,7 @@ async function benchBackend(backend: Backend) {
       { name: 'service', url: `http://127.0.0.1:${servicePort}/v1/translate`, pid: service.pid!, headers: rotate },
       { name: 'bare', url: `http://127.0.0.1:${barePort}/v1/translate`, pid: bare.pid!, headers: rotate },
     ];
+    await firstRequestOfEachKey(targets[0]!.url, keys.length, rotate, BODY);
     for (const target of targets) await load(target, { connections: CONNECTIONS, seconds: 2 }); // JIT warm-up
     const rates: Record<Target['name'], number[]> = { service: [], bare: [] };
     const p99s: Record<Target['name'], number[]> = { service: [], bare: [] };
