@@ -103,14 +103,14 @@ export class PackedNgramsBuilder {
 
   /** The table as eld reads it: `table[ngram]` is the n-gram's score set or undefined. */
   build(): NgramTable {
-  const order = this.#keys.map((_, i) => i).sort((a, b) => this.#keys[a]! - this.#keys[b]! || a - b);
-  // An n-gram added twice: the later one wins, as an object's assignment would.
-  const kept = order.filter((at, i) => i + 1 === order.length || this.#keys[order[i + 1]!] !== this.#keys[at]);
-  const keys = Float64Array.from(kept, (at) => this.#keys[at]!);
-  const setOfKey = this.#sets.length <= 0x10000 ? new Uint16Array(kept.length) : new Uint32Array(kept.length);
-  kept.forEach((at, i) => (setOfKey[i] = this.#setOfKey[at]!));
-  // A function of its own, so the table's closures cannot keep the builder's arrays alive.
-  return packedTable(keys, setOfKey, new ScoreSets(this.#sets), new Map(this.#unpacked));
+    const order = this.#keys.map((_, i) => i).sort((a, b) => this.#keys[a]! - this.#keys[b]! || a - b);
+    // An n-gram added twice: the later one wins, as an object's assignment would.
+    const kept = order.filter((at, i) => i + 1 === order.length || this.#keys[order[i + 1]!] !== this.#keys[at]);
+    const keys = Float64Array.from(kept, (at) => this.#keys[at]!);
+    const setOfKey = this.#sets.length <= 0x10000 ? new Uint16Array(kept.length) : new Uint32Array(kept.length);
+    kept.forEach((at, i) => (setOfKey[i] = this.#setOfKey[at]!));
+    // A function of its own, so the table's closures cannot keep the builder's arrays alive.
+    return packedTable(keys, setOfKey, new ScoreSets(this.#sets), new Map(this.#unpacked));
   }
 }
 
