@@ -4,9 +4,10 @@
  * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
  * than most single changes move. Here each measurement is a fresh service from one build
  * on a new database (build-service.ts: SQLite with limits off, or with --backend=postgres
- * PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as run.ts): one request
- * for each key (the first alone; processes.ts firstRequestOfEachKey), WARM seconds of 50-connection load not counted (JIT, first GCs, the first detection's
- * clean-up), then SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
+ * PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as run.ts): one
+ * request for each key (the first alone; processes.ts firstRequestOfEachKey), WARM seconds
+ * of 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
+ * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), what its garbage collector did in the counted seconds (young collections' time
  * a second and mean length, full collections, the old generation at the end; from its

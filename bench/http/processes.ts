@@ -87,7 +87,7 @@ export async function firstRequestOfEachKey(url: string, keys: number, headers: 
     connections: Math.min(50, keys - 1),
     amount: keys - 1,
     body,
-    requests: [{ method: 'POST', body, setupRequest: (request) => ({ ...request, headers: headers(), body }) }],
+    requests: [{ method: 'POST', body, setupRequest: (request) => ({ ...request, headers: headers() }) }],
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors in the first request of each key`);
 }

@@ -5,8 +5,9 @@
  *     and an enterprise key, or PostgreSQL + Redis with rate limits on and scale-tier keys,
  *     many of them so the 120 a minute of each key is never reached and every answer is a 200)
  *   - bench/http/bare-server.ts: parses the same body and answers the same shape.
- * autocannon runs here: one request for each key first, not counted (its misses: processes.ts
- * firstRequestOfEachKey), 2 s of each server not counted, then 50 connections, alternating rounds (service, bare, service, ...);
+ * autocannon runs here: one request for each key first, not counted (its misses:
+ * processes.ts firstRequestOfEachKey), 2 s of each server not counted, then 50
+ * connections, alternating rounds (service, bare, service, ...);
  * then p99 of the service at half its median rate, paced evenly (open loop, paced.ts,
  * from a process of its own, after 2 s not counted), then its peak RSS under 200
  * connections. The ratio of medians is printed last, with the ratio of CPU time per request
