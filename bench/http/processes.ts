@@ -73,8 +73,8 @@ export const LIMITED_KEYS = Number(process.env.BENCH_KEYS ?? 8_000);
  * time, before a run counts anything. A key's first request is a miss: its key and memory
  * entry are read, the engine runs, the answer is saved and charged (~0.5–1 ms of CPU on
  * PostgreSQL); every later one is the repeat issue 18 measures. Without this, 8,000 keys'
- * misses filled a run's first rounds on a machine that took 4 s to serve them and the
- * rounds measured a mix (decision 0050). `--distinct` runs measure misses on their own.
+ * misses (4–8 s of the service's CPU) spilled into a run's first counted round, which
+ * measured a mix (decision 0050). `--distinct` runs measure misses on their own.
  */
 export async function firstRequestOfEachKey(url: string, keys: number, headers: () => Record<string, string>, body: string): Promise<void> {
   // One goes first, alone: it loads the language detector (compare-builds.ts --cold is the other way).
