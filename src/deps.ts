@@ -1,11 +1,15 @@
 /** What the app and the workers are built from; made in one place (services.ts) from config. */
 import type { Logger } from 'pino';
+import type { KeyCache } from './accounts/key-cache.js';
+import type { ChangeFeed } from './cache/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { EngineRegistry } from './engines/registry.js';
 import type { JobDialect } from './jobs/dialect.js';
+import type { TranslationMemory } from './memory/translation-memory.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { DocumentProcessing } from './translation/document-processing.js';
+import type { GroupCommit } from './usage/group-commit.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -18,4 +22,12 @@ export interface AppDeps {
   readonly logger: Logger;
   /** Milliseconds since the epoch; injectable so month boundaries and windows can be tested. */
   readonly clock: () => number;
+  /** What tells this process's caches that keys, users or memory changed (cache/change-feed.ts). */
+  readonly changes: ChangeFeed;
+  /** Key lookups, cached until keys change (accounts/key-cache.ts). */
+  readonly keys: KeyCache;
+  /** This process's side of translation memory (memory/translation-memory.ts). */
+  readonly memory: TranslationMemory;
+  /** Request charges committed together (usage/group-commit.ts). */
+  readonly charges: GroupCommit;
 }

@@ -1,19 +1,25 @@
 /**
- * The composition root: the one place configuration becomes concrete parts (database,
- * job dialect, rate limiter, engines, logger). Everything else takes them as arguments.
+ * The composition root: the one place configuration becomes concrete parts — database,
+ * job dialect, rate limiter, engines, logger, and every part that holds state for the
+ * process (the change feed and its watch, the key cache, translation memory, the group
+ * commit). Everything else takes them as arguments; each has a close(), called here in
+ * the reverse order of making.
  */
 import type { Logger } from 'pino';
+import { KeyCache } from './accounts/key-cache.js';
+import { ChangeFeed } from './cache/change-feed.js';
+import { watchChanges } from './cache/change-watch.js';
 import type { Config } from './config.js';
-import { keyChangesOf } from './accounts/key-changes.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
-import { recentEntriesOf } from './memory/recent-entries.js';
+import { TranslationMemory } from './memory/translation-memory.js';
 import { createRateLimiter } from './ratelimit/create.js';
 import { createDocumentProcessing } from './translation/document-processing.js';
+import { GroupCommit } from './usage/group-commit.js';
 
 export interface Services extends AppDeps {
   close(): Promise<void>;
@@ -24,12 +30,16 @@ export async function createServices(
   overrides: { logger?: Logger; clock?: () => number; engines?: EngineRegistry } = {},
 ): Promise<Services> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  const clock = overrides.clock ?? Date.now;
   const database = openDatabase(config.database);
-  // Memory deleted by other processes is heard with key changes (decision 0042); the feed
-  // is trusted only once a server's watch runs (http/plugins/auth.ts).
-  recentEntriesOf(database.db).follow(keyChangesOf(database.db));
   const limiter = await createRateLimiter(config, logger);
   const documents = createDocumentProcessing(config);
+  // Every process that caches hears the database's changes, API and worker alike (docs/caches.md).
+  const changes = new ChangeFeed();
+  const watch = await watchChanges(database, changes, logger);
+  const keys = new KeyCache(database.db, { feed: changes, clock });
+  const memory = new TranslationMemory(database.db, { feed: changes, clock });
+  const charges = new GroupCommit(database.db);
   return {
     config,
     database,
@@ -39,8 +49,16 @@ export async function createServices(
     limiter,
     documents,
     logger,
-    clock: overrides.clock ?? Date.now,
+    clock,
+    changes,
+    keys,
+    memory,
+    charges,
     async close() {
+      await charges.close();
+      memory.close();
+      keys.close();
+      await watch.close();
       await documents.pool.close();
       await limiter.close();
       await database.close();

@@ -6,10 +6,12 @@
  *
  *   npx tsx bench/queue/claim-latency.ts [sqlite,postgres]
  */
+import { ChangeFeed } from '../../src/cache/change-feed.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
 import { createJobDialect } from '../../src/jobs/create-dialect.js';
 import { insertJob } from '../../src/jobs/queue.js';
 import { JobWorker } from '../../src/jobs/worker.js';
+import { TranslationMemory } from '../../src/memory/translation-memory.js';
 import { backendsFromArgs, benchDatabase, percentiles, silent } from './setup.js';
 
 const SAMPLES = 300;
@@ -21,6 +23,7 @@ for (const backend of backendsFromArgs()) {
   const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 });
   const worker = new JobWorker({
     db,
+    memory: new TranslationMemory(db, { feed: new ChangeFeed(), clock: Date.now }),
     dialect,
     engines: { standard: engine, advanced: engine },
     logger: silent,

@@ -6,7 +6,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import { keyChangesOf } from './key-changes.js';
+import type { ChangeFeed } from '../cache/change-feed.js';
 import { ensureUser, newUserId, type User } from './users.js';
 
 const KEY_PREFIX = 'tsk_';
@@ -140,23 +140,26 @@ export async function countKeys(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-export async function revokeKey(db: Db, keyId: string, now: number): Promise<void> {
+/**
+ * Revokes the key. A process that caches keys passes its change feed: other processes
+ * hear the change from the database, this connection's own write only so.
+ */
+export async function revokeKey(db: Db, keyId: string, now: number, feed?: ChangeFeed): Promise<void> {
   const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: now })
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  // Other processes hear it from the database; this connection's own write, only so.
-  keyChangesOf(db).changed();
+  feed?.changed();
   if (result.numUpdatedRows === 0n) {
     const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
     throw new ServiceError('not_found', exists ? `key ${keyId} is already revoked` : `no key ${keyId}`);
   }
 }
 
-/** A new key for the same user, keeping the old key's name; the old key is revoked. */
-export async function rotateKey(db: Db, keyId: string, now: number): Promise<CreatedKey> {
+/** A new key for the same user, keeping the old key's name; the old key is revoked (`feed`: as revokeKey's). */
+export async function rotateKey(db: Db, keyId: string, now: number, feed?: ChangeFeed): Promise<CreatedKey> {
   const rotated = await db.transaction().execute(async (trx) => {
     const old = await trx
       .selectFrom('api_keys')
@@ -169,6 +172,6 @@ export async function rotateKey(db: Db, keyId: string, now: number): Promise<Cre
     await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
     return insertKey(trx, { id: old.user_id, tier: old.tier as Tier }, old.name, now);
   });
-  keyChangesOf(db).changed();
+  feed?.changed();
   return rotated;
 }

@@ -1,9 +1,9 @@
 /** Users own keys, usage and jobs; the tier decides what they may do. */
 import { randomBytes } from 'node:crypto';
+import type { ChangeFeed } from '../cache/change-feed.js';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import { keyChangesOf } from './key-changes.js';
 
 export const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -39,8 +39,9 @@ export async function findUser(db: Db, id: string): Promise<User | undefined> {
   return row && { id: row.id, tier: row.tier as Tier };
 }
 
-export async function setTier(db: Db, id: string, tier: Tier): Promise<void> {
+/** Changes the user's tier (`feed`: the process's change feed, as revokeKey's in keys.ts). */
+export async function setTier(db: Db, id: string, tier: Tier, feed?: ChangeFeed): Promise<void> {
   const result = await db.updateTable('users').set({ tier }).where('id', '=', id).executeTakeFirst();
-  keyChangesOf(db).changed();
+  feed?.changed();
   if (result.numUpdatedRows === 0n) throw new ServiceError('not_found', `no user ${id}`);
 }

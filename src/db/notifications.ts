@@ -1,7 +1,7 @@
 /**
  * PostgreSQL LISTEN on a dedicated connection that reconnects when it drops: how the job
  * queue wakes its workers (jobs/dialects/postgres.ts) and how every process learns that
- * a key or a user changed (accounts/key-changes.ts).
+ * a key or a user changed, or memory was deleted (cache/change-watch.ts).
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';

@@ -11,6 +11,7 @@
  * streamed query (`iterate`) holds the connection until it is done.
  */
 import type { Database as BetterSqliteDatabase, Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 export const STATEMENT_CACHE_SIZE = 256;
 
@@ -22,21 +23,14 @@ export interface CachingStatements {
 }
 
 export function cachingStatements(sqlite: BetterSqliteDatabase, capacity = STATEMENT_CACHE_SIZE): CachingStatements {
-  // A Map iterates in insertion order: re-inserting on a hit keeps the oldest use first.
-  const statements = new Map<string, Statement>();
+  const statements = new LRUCache<string, Statement>({ max: capacity });
   return {
     get cachedStatements() {
       return statements.size;
     },
     prepare(sql: string) {
       let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
+      if (statement === undefined) statements.set(sql, (statement = sqlite.prepare(sql)));
       return statement;
     },
     close() {

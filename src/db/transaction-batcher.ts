@@ -41,6 +41,8 @@ export class TransactionBatcher<I, R> {
   private inFlight = 0;
   private transactions = 0;
   private readonly maxInFlight: number;
+  /** Callers of close() waiting for the batches to finish. */
+  private readonly idle: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -63,6 +65,15 @@ export class TransactionBatcher<I, R> {
     });
   }
 
+  /** Resolves once every item handed over is committed or failed (a process closing waits for its charges). */
+  async close(): Promise<void> {
+    while (this.pending.length > 0 || this.inFlight > 0 || this.scheduled) {
+      await new Promise<void>((resolve) => {
+        this.idle.push(resolve);
+      });
+    }
+  }
+
   private schedule(): void {
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
     this.scheduled = true;
@@ -83,6 +94,7 @@ export class TransactionBatcher<I, R> {
     } finally {
       this.inFlight -= 1;
       this.schedule();
+      if (this.inFlight === 0 && !this.scheduled) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 

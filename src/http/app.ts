@@ -14,7 +14,7 @@ import { registerReference } from './reference.js';
 import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { AccessLog } from './plugins/access-log.js';
-import { authHook, watchKeysWhileOpen } from './plugins/auth.js';
+import { authHook } from './plugins/auth.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
@@ -77,7 +77,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBody(app);
 
-  await watchKeysWhileOpen(app, deps);
   const authenticate = authHook(deps) as onRequestHookHandler;
   const hooks: ProtectedHooks = {
     authenticated: [authenticate],

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
-import { perDatabase } from '../db/per-database.js';
 import type { Format } from '../formats/format.js';
 import type { PublicModel } from '../engines/registry.js';
 import type { Transaction } from 'kysely';
@@ -121,16 +120,14 @@ export async function completeJob(db: Db, completion: Completion): Promise<boole
   return db.transaction().execute(async (trx) => (await completeJobsIn(trx, [completion]))[0]!);
 }
 
-// One batch at a time: a worker runs only a few jobs at once, and those that finish
-// while a batch commits should wait for the next one rather than start their own.
-const completionBatcherOf = perDatabase((db) => new TransactionBatcher(db, completeJobsIn, { maxInFlight: 1 }));
-
 /**
- * completeJob, sharing its transaction with the completions that finish at the same
- * time in this process (group commit, db/transaction-batcher.ts): resolves once committed.
+ * completeJob for completions that finish at the same time share a transaction (group
+ * commit, db/transaction-batcher.ts): each resolves once committed. One batch at a time:
+ * a worker runs only a few jobs at once, and those that finish while a batch commits
+ * should wait for the next one rather than start their own.
  */
-export function completeJobTogether(db: Db, completion: Completion): Promise<boolean> {
-  return completionBatcherOf(db).add(completion);
+export function jobCompletions(db: Db): TransactionBatcher<Completion, boolean> {
+  return new TransactionBatcher(db, completeJobsIn, { maxInFlight: 1 });
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
 import { ServiceError } from '../errors.js';
+import type { TranslationMemory } from '../memory/translation-memory.js';
 import type { TranslateInput } from '../translation/requests.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
@@ -39,9 +40,10 @@ export type JobState =
     }
   | { id: string; status: 'failed'; error: string };
 
-/** What submitting and reading jobs use: the reservation's deps, the queue, and a logger. */
+/** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
   readonly jobDialect: JobDialect;
+  readonly memory: TranslationMemory;
   readonly logger: Logger;
 }
 

@@ -14,20 +14,23 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { expireMemory } from '../memory/service.js';
+import type { TranslationMemory } from '../memory/translation-memory.js';
 import { jobDuration, secondsSince } from '../metrics/metrics.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
-import { completeJobTogether, failJob, renewLease, returnJobToQueue } from './queue.js';
+import { failJob, jobCompletions, renewLease, returnJobToQueue, type Completion } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
 import { INTERNAL_FAILURE, runJob } from './run-job.js';
 import type { PrepareOptions } from '../translation/translate-document.js';
+import type { TransactionBatcher } from '../db/transaction-batcher.js';
 
 export interface WorkerOptions {
   readonly db: Db;
   readonly dialect: JobDialect;
   readonly engines: EngineRegistry;
+  /** The process's translation memory (memory/translation-memory.ts), shared with its requests. */
+  readonly memory: TranslationMemory;
   /** Where and within which limits documents are read; default: the shared pool, default limits. */
   readonly documents?: PrepareOptions;
   readonly logger: Logger;
@@ -63,10 +66,13 @@ export class JobWorker extends EventEmitter {
   private pollTimer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** Completions that finish together share a commit. */
+  private readonly completions: TransactionBatcher<Completion, boolean>;
 
   constructor(private readonly options: WorkerOptions) {
     super();
     this.clock = options.clock ?? Date.now;
+    this.completions = jobCompletions(options.db);
   }
 
   async start(): Promise<void> {
@@ -142,6 +148,7 @@ export class JobWorker extends EventEmitter {
       try {
         outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents, {
           database: { db },
+          memory: this.options.memory,
           clock: this.clock,
         });
       } catch (error) {
@@ -154,7 +161,7 @@ export class JobWorker extends EventEmitter {
       const now = this.clock();
       if (outcome.kind === 'completed') {
         // Shares its commit with the jobs completing at the same moment (group commit).
-        const done = await completeJobTogether(db, {
+        const done = await this.completions.add({
           job,
           workerId: this.workerId,
           translations: outcome.translations,
@@ -214,7 +221,7 @@ export class JobWorker extends EventEmitter {
       await deleteExpiredReservations(db, now);
       await pruneQueueCounts(db);
       if (this.options.memoryRetentionMs !== undefined) {
-        const forgotten = await expireMemory(db, this.options.memoryRetentionMs, now);
+        const forgotten = await this.options.memory.expire(this.options.memoryRetentionMs, now);
         if (forgotten > 0) logger.info({ forgotten }, 'translation-memory entries past TRANSLATION_MEMORY_DAYS deleted');
       }
     } catch (error) {

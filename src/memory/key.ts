@@ -6,6 +6,7 @@
  * one changes the key.
  */
 import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 export interface MemoryKeyParts {
   /** The segment as the engine saw it: masked text with its segment marks. */
@@ -32,7 +33,7 @@ export interface MemoryKeyParts {
 /** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
 const KEY_LAYOUT = 'tm2';
 
-export function memoryKey(parts: MemoryKeyParts): string {
+export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => string = sha256Hex): string {
   const head = [
     KEY_LAYOUT,
     parts.engine,
@@ -43,30 +44,42 @@ export function memoryKey(parts: MemoryKeyParts): string {
     parts.target,
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
-    parts.context === undefined ? '' : sha256Hex(parts.context),
+    parts.context === undefined ? '' : digest(parts.context),
   ].join('\u0000');
   // One-shot hash of the joined string: the same digest as updating a Hash with the head,
   // NUL and the text in turn, without a Hash object per key (which showed in the request profile).
-  return sha256Hex(`${head}\u0000${parts.text}`);
+  return digest(`${head}\u0000${parts.text}`);
 }
 
 /**
- * Digests of short inputs computed lately, by the exact string hashed: the same UI string
- * is keyed again on every request that carries it, and under load the sha256 was ~5 µs
- * of a request answered from memory, a Map lookup well under one. Bounded: inputs up to
- * CACHED_INPUT_CHARS, MAX_CACHED of them (~2 MB at most), all dropped when full.
+ * memoryKey with the digests of short inputs remembered: the same UI string is keyed
+ * again on every request that carries it, and its sha256 was a visible share of a request
+ * answered from memory (docs/benchmarks.md, issue 18). Bounded: inputs up to
+ * CACHED_INPUT_CHARS, MAX_CACHED of them, least recently used out. One per process
+ * (memory/translation-memory.ts).
  */
+export class MemoryKeys {
+  private readonly digests = new LRUCache<string, string>({ max: MAX_CACHED });
+
+  key(parts: MemoryKeyParts): string {
+    return memoryKey(parts, (input) => this.sha256Hex(input));
+  }
+
+  clear(): void {
+    this.digests.clear();
+  }
+
+  private sha256Hex(input: string): string {
+    if (input.length > CACHED_INPUT_CHARS) return sha256Hex(input);
+    let digest = this.digests.get(input);
+    if (digest === undefined) this.digests.set(input, (digest = sha256Hex(input)));
+    return digest;
+  }
+}
+
 const CACHED_INPUT_CHARS = 512;
 const MAX_CACHED = 2_048;
-const recentDigests = new Map<string, string>();
 
 function sha256Hex(input: string): string {
-  if (input.length > CACHED_INPUT_CHARS) return hash('sha256', input, 'hex');
-  let digest = recentDigests.get(input);
-  if (digest === undefined) {
-    digest = hash('sha256', input, 'hex');
-    if (recentDigests.size >= MAX_CACHED) recentDigests.clear();
-    recentDigests.set(input, digest);
-  }
-  return digest;
+  return hash('sha256', input, 'hex');
 }

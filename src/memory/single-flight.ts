@@ -41,6 +41,3 @@ export class SingleFlight {
     return this.inFlight.size;
   }
 }
-
-/** The process's one table of in-flight keys; keys carry the user, so users never share. */
-export const processSingleFlight = new SingleFlight();

@@ -4,8 +4,8 @@
  * read for another even when their keys are equal.
  */
 import type { CompiledQuery } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
-import { perDatabase } from '../db/per-database.js';
 
 /** Keys per statement: well under the parameter limits (SQLite 32,766, PostgreSQL 65,535); fewer statements for large documents. */
 const KEYS_PER_QUERY = 5_000;
@@ -60,7 +60,7 @@ export const userEntry = (userId: string, key: string): string => `${userId}\u00
  * keeps only the pairs asked for, so a user never gets another's entry. Hits unused for a
  * day get their last_used_at refreshed, as in lookupMemory.
  */
-export async function lookupMemoryOfUsers(db: Db, entries: readonly string[], now: number): Promise<Map<string, string>> {
+export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries: readonly string[], now: number): Promise<Map<string, string>> {
   const wanted = new Set(entries);
   const users = new Set<string>();
   const keys = new Set<string>();
@@ -69,7 +69,7 @@ export async function lookupMemoryOfUsers(db: Db, entries: readonly string[], no
     users.add(entry.slice(0, split));
     keys.add(entry.slice(split + 1));
   }
-  const shape = lookupShape(db, users.size, keys.size);
+  const shape = shapes.statement(users.size, keys.size);
   // The cached statement with this lookup's values, written out (decision 0043).
   const query: CompiledQuery<LookupRow> = { query: shape.query, queryId: shape.queryId, sql: shape.sql, parameters: [...users, ...keys] };
   const { rows } = await db.executeQuery<LookupRow>(query);
@@ -96,31 +96,38 @@ interface LookupRow {
 }
 
 /**
- * The lookup statement for `users` users and `keys` keys, compiled by Kysely once per
- * shape and database (its parameters: the users, then the keys). Building and compiling
- * the query anew was most of a memory hit's cost on the request path (decision 0037).
- * Shapes are bounded by SharedReads' batch (256 × 256 at the very most); the cache is
- * emptied when it reaches MAX_SHAPES, so hostile traffic cannot grow it.
+ * The lookup statements of one database, compiled by Kysely once per shape (its
+ * parameters: the users, then the keys). Building and compiling the query anew was most
+ * of a memory hit's cost on the request path (decision 0037). Shapes are bounded by the
+ * shared reads' batch (256 × 256 at the very most); MAX_SHAPES of them are kept, least
+ * recently used out, so hostile traffic cannot grow them.
  */
-const MAX_SHAPES = 512;
-const shapesOf = perDatabase(() => new Map<string, CompiledQuery<LookupRow>>());
+export class LookupShapes {
+  private readonly compiled = new LRUCache<string, CompiledQuery<LookupRow>>({ max: MAX_SHAPES });
 
-function lookupShape(db: Db, users: number, keys: number): CompiledQuery<LookupRow> {
-  const shapes = shapesOf(db);
-  const shape = `${users}:${keys}`;
-  let compiled = shapes.get(shape);
-  if (!compiled) {
-    if (shapes.size >= MAX_SHAPES) shapes.clear();
-    compiled = db
-      .selectFrom('translation_memory')
-      .select(['user_id', 'entry_key', 'translation', 'last_used_at'])
-      .where('user_id', 'in', new Array<string>(users).fill(''))
-      .where('entry_key', 'in', new Array<string>(keys).fill(''))
-      .compile() as CompiledQuery<LookupRow>;
-    shapes.set(shape, compiled);
+  constructor(private readonly db: Db) {}
+
+  statement(users: number, keys: number): CompiledQuery<LookupRow> {
+    const shape = `${users}:${keys}`;
+    let compiled = this.compiled.get(shape);
+    if (!compiled) {
+      compiled = this.db
+        .selectFrom('translation_memory')
+        .select(['user_id', 'entry_key', 'translation', 'last_used_at'])
+        .where('user_id', 'in', new Array<string>(users).fill(''))
+        .where('entry_key', 'in', new Array<string>(keys).fill(''))
+        .compile() as CompiledQuery<LookupRow>;
+      this.compiled.set(shape, compiled);
+    }
+    return compiled;
   }
-  return compiled;
+
+  clear(): void {
+    this.compiled.clear();
+  }
 }
+
+const MAX_SHAPES = 512;
 
 /** Stores (or replaces) entries; a concurrent save of the same key keeps the later one. */
 export async function saveMemory(db: Db, userId: string, entries: readonly MemoryEntry[], now: number): Promise<void> {

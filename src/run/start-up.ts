@@ -8,6 +8,7 @@ export function createJobWorker(services: Services): JobWorker {
     db: services.database.db,
     dialect: services.jobDialect,
     engines: services.engines,
+    memory: services.memory,
     documents: services.documents,
     logger: services.logger.child({ component: 'worker' }),
     concurrency: config.workerConcurrency,

@@ -41,7 +41,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     if (context.memory && pending.length > 0) {
       // The source in the memory key is what /translate would use.
       const { source } = await resolveSource(input.source, [prepared]);
-      const keys = memoryKeys(unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
+      const keys = memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
       cachedSegments = engineTargets.length * unique.length - pending.length;

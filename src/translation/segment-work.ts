@@ -16,8 +16,7 @@ import {
 import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
-import { memoryKey } from '../memory/key.js';
-import type { MemoryEntry, SegmentMemory } from '../memory/user-memory.js';
+import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import { countTokens } from '../tokens.js';
@@ -61,7 +60,7 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
   const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
-  const keys = memory ? memoryKeys(unique, engineTargets, options) : undefined;
+  const keys = memory ? memoryKeys(memory, unique, engineTargets, options) : undefined;
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
@@ -169,6 +168,7 @@ async function translatePending(
 
 /** Each unique segment's memory key per target: target → unique segment → key. */
 export function memoryKeys(
+  memory: SegmentMemory,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -176,7 +176,7 @@ export function memoryKeys(
   const { glossary, instructions } = options;
   return engineTargets.map((target) =>
     unique.map((entry) =>
-      memoryKey({
+      memory.key({
         text: entry.segment.text,
         format: entry.format,
         singleLine: entry.segment.singleLine === true,

@@ -7,8 +7,10 @@ import type { User } from '../accounts/users.js';
 import { EngineError, type TokenUsage } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
+import type { TranslationMemory } from '../memory/translation-memory.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
+import type { GroupCommit } from '../usage/group-commit.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import type { Cancellation } from './cancellation.js';
 import { resolveSource, type SourceDetection } from './detect-source.js';
@@ -24,9 +26,12 @@ import {
   type PreparedDocument,
 } from './translate-document.js';
 
-/** What synchronous translation uses: the reservation's deps, engines, the document pool, a logger. */
+/** What synchronous translation uses: the reservation's deps, engines, memory, the group commit, the document pool, a logger. */
 export interface TranslationServiceDeps extends ReservationDeps {
   readonly engines: EngineRegistry;
+  readonly memory: TranslationMemory;
+  /** Where charges are committed together (usage/group-commit.ts). */
+  readonly charges: GroupCommit;
   readonly documents: DocumentProcessing;
   readonly logger: Logger;
 }
@@ -182,7 +187,7 @@ async function withReservation<T>(
   let delivered = false;
   try {
     const { value, usage } = await work();
-    await chargeRequest(db, { userId: user.id, usage, now: deps.clock(), ...(reservationId ? { reservationId } : {}) });
+    await chargeRequest(deps.charges, { userId: user.id, usage, now: deps.clock(), ...(reservationId ? { reservationId } : {}) });
     delivered = true;
     return value;
   } finally {

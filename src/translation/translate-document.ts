@@ -11,7 +11,7 @@ import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
-import type { SegmentMemory } from '../memory/user-memory.js';
+import type { SegmentMemory } from '../memory/translation-memory.js';
 import type { Cancellation } from './cancellation.js';
 import type { TranslationInstructions } from './instructions.js';
 import { DocumentPool } from './document-pool.js';

@@ -8,11 +8,12 @@ import { ServiceError } from '../errors.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import { glossaryForTranslation } from '../glossaries/service.js';
 import type { Language } from '../languages.js';
-import { userMemory, type SegmentMemory } from '../memory/user-memory.js';
+import type { SegmentMemory, TranslationMemory } from '../memory/translation-memory.js';
 import type { RequestedTarget } from './translate-document.js';
 
 export interface WorkContextDeps {
   readonly database: { readonly db: Db };
+  readonly memory: TranslationMemory;
   readonly clock: () => number;
 }
 
@@ -40,7 +41,7 @@ export async function workContext(
       `the glossary is for source ${glossary.source}, but the request's source is ${request.source.code}`,
     );
   }
-  const memory = request.memory ? userMemory(deps.database.db, userId, deps.clock) : undefined;
+  const memory = request.memory ? deps.memory.forUser(userId) : undefined;
   // Each shape written out (decision 0043).
   if (memory) return glossary ? { memory, glossary } : { memory };
   return glossary ? { glossary } : {};

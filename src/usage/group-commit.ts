@@ -11,7 +11,6 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
-import { perDatabase } from '../db/per-database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionBatcher } from '../db/transaction-batcher.js';
 import type { Usage } from './charge-usage.js';
@@ -24,7 +23,7 @@ export interface Charge {
   readonly now: number;
 }
 
-/** The charges of one database handle, committed together (db/transaction-batcher.ts). */
+/** The charges of one process, committed together (db/transaction-batcher.ts); made by the composition root. */
 export class GroupCommit {
   private readonly batcher: TransactionBatcher<Charge, void>;
 
@@ -43,6 +42,11 @@ export class GroupCommit {
   /** Resolves once `charge` is committed; rejects if its own transaction fails. */
   charge(charge: Charge): Promise<void> {
     return this.batcher.add(charge);
+  }
+
+  /** Resolves once every charge handed over is committed or failed. */
+  close(): Promise<void> {
+    return this.batcher.close();
   }
 }
 
@@ -86,6 +90,3 @@ export async function writeCharges(trx: Transaction<DatabaseSchema>, charges: re
   const reservations = charges.flatMap((charge) => (charge.reservationId ? [charge.reservationId] : []));
   if (reservations.length > 0) await trx.deleteFrom('token_reservations').where('id', 'in', reservations).execute();
 }
-
-/** The group commit of `db` (one per database handle, made on first use). */
-export const groupCommitOf = perDatabase((db) => new GroupCommit(db));

@@ -9,7 +9,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { ServiceError } from '../errors.js';
-import { groupCommitOf } from './group-commit.js';
+import type { GroupCommit } from './group-commit.js';
 import { periodOf } from './period.js';
 
 import type { Usage } from './charge-usage.js';
@@ -84,11 +84,11 @@ export async function releaseJobReservation(db: DbOrTrx, jobId: string): Promise
  * has nothing to make durable and writes nothing (decision 0037).
  */
 export async function chargeRequest(
-  db: Db,
+  charges: GroupCommit,
   options: { userId: string; usage: Usage; reservationId?: string; now: number },
 ): Promise<void> {
   if (options.reservationId === undefined && options.usage.inputTokens === 0 && options.usage.outputTokens === 0) return;
-  await groupCommitOf(db).charge(options);
+  await charges.charge(options);
 }
 
 /** Tokens held by live reservations of the user (the pre-check counts them as spent). */

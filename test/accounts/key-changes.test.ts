@@ -1,6 +1,6 @@
 /**
- * Keys cached until they change (src/accounts/key-changes.ts, key-change-watch.ts, decision
- * 0039), on both backends, with the database's own change feed: a watched cache reads a
+ * Keys cached until they change (src/accounts/key-cache.ts over src/cache/, docs/keys.md),
+ * on both backends, with the database's own change feed: a watched cache reads a
  * key once and not again past the short TTL; a change made through another connection
  * (as `translate-service keys revoke` in another process) is heard within a second; a
  * lookup that was in flight when a change was heard is not trusted afterwards; and on
@@ -10,19 +10,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { AuthCache, KEY_CACHE_TTL_MS, WATCHED_TTL_MS } from '../../src/accounts/auth-cache.js';
-import { watchKeyChanges, type KeyChangeWatch } from '../../src/accounts/key-change-watch.js';
-import { KeyChanges, keyChangesOf } from '../../src/accounts/key-changes.js';
+import { KEY_CACHE_TTL_MS, KeyCache, WATCHED_TTL_MS } from '../../src/accounts/key-cache.js';
+import { ChangeFeed } from '../../src/cache/change-feed.js';
+import { watchChanges, type ChangeWatch } from '../../src/cache/change-watch.js';
 import { createKey, type CreatedKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { KEY_CHANGES_CHANNEL } from '../../src/db/migrations/005-key-change-notifications.js';
+import { ACCOUNT_AND_MEMORY_CHANGES } from '../../src/db/migrations/010-account-and-memory-changes.js';
 import { msUntil, sleep } from '../helpers/timing.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
 /** How the LISTEN connection names itself in pg_stat_activity (db/notifications.ts). */
-const LISTEN_NAME = `translate-service LISTEN ${KEY_CHANGES_CHANNEL}`;
+const LISTEN_NAME = `translate-service LISTEN ${ACCOUNT_AND_MEMORY_CHANGES}`;
 
 
 
@@ -32,20 +32,23 @@ for (const backend of testBackends()) {
     /** The server's connection, and another one standing for another process. */
     let server: Database;
     let other: Database;
-    let watch: KeyChangeWatch;
-    let cache: AuthCache;
+    let watch: ChangeWatch;
+    /** The server's change feed, as services.ts makes it. */
+    const feed = new ChangeFeed();
+    let cache: KeyCache;
 
     before(async () => {
       testDb = await createTestDatabase(backend);
       server = openDatabase(parseDatabaseUrl(testDb.url));
       other = openDatabase(parseDatabaseUrl(testDb.url));
       await migrateToLatest(server.db);
-      watch = await watchKeyChanges(server);
-      cache = new AuthCache(server.db);
-      await msUntil(async () => keyChangesOf(server.db).watching);
+      watch = await watchChanges(server, feed);
+      cache = new KeyCache(server.db, { feed, clock: Date.now });
+      await msUntil(async () => feed.watching);
     });
     after(async () => {
       await watch.close();
+      cache.close();
       await server.close();
       await other.close();
       await testDb.drop();
@@ -72,9 +75,9 @@ for (const backend of testBackends()) {
      */
     async function revokedUnheard() {
       const clock = { now: 0 };
-      const silent = new KeyChanges();
+      const silent = new ChangeFeed();
       silent.setWatching(true);
-      const lagging = new AuthCache(server.db, KEY_CACHE_TTL_MS, () => clock.now, silent);
+      const lagging = new KeyCache(server.db, { feed: silent, clock: () => clock.now });
       const created = await newKey();
       assert.ok(await lagging.authenticate(created.key));
       await revokeElsewhere(created);
@@ -112,7 +115,7 @@ for (const backend of testBackends()) {
       await sleep(150);
       const reads = cache.lookups.queryCount;
       const inFlight = cache.authenticate(key.key);
-      keyChangesOf(server.db).changed();
+      feed.changed();
       assert.ok(await inFlight);
       assert.ok(await cache.authenticate(key.key));
       assert.equal(cache.lookups.queryCount, reads + 2, 'read again: the first read may predate the change');
@@ -126,11 +129,11 @@ for (const backend of testBackends()) {
         // Drop the LISTEN connection from the server side, then revoke while nobody listens.
         await sql`select pg_terminate_backend(pid) from pg_stat_activity
                   where datname = current_database() and application_name = ${LISTEN_NAME}`.execute(other.db);
-        await msUntil(async () => !keyChangesOf(server.db).watching);
+        await msUntil(async () => !feed.watching);
         await revokeElsewhere(key);
         const ms = await msUntil(async () => (await cache.authenticate(key.key)) === undefined);
         assert.ok(ms < 1_000, `still accepted ${Math.round(ms)} ms after the revocation committed`);
-        await msUntil(async () => keyChangesOf(server.db).watching);
+        await msUntil(async () => feed.watching);
       });
 
       it('stop trusting a LISTEN connection that falls silent (its server process frozen), within a second', async () => {
@@ -150,7 +153,7 @@ for (const backend of testBackends()) {
         } finally {
           process.kill(pid, 'SIGCONT');
         }
-        await msUntil(async () => keyChangesOf(server.db).watching);
+        await msUntil(async () => feed.watching);
       });
     }
   });

@@ -49,6 +49,7 @@ function assertPseudo(translated: string | undefined, source: string): void {
 function workerFor(t: TestApp, engines: EngineRegistry): JobWorker {
   return new JobWorker({
     db: t.services.database.db,
+    memory: t.services.memory,
     dialect: t.services.jobDialect,
     engines,
     logger: t.services.logger,

@@ -13,6 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 function workerFor(t: TestApp, engines: EngineRegistry = registryOf(pseudo())): JobWorker {
   return new JobWorker({
     db: t.services.database.db,
+    memory: t.services.memory,
     dialect: t.services.jobDialect,
     engines,
     logger: t.services.logger,

@@ -97,6 +97,7 @@ for (const backend of testBackends()) {
       const failing = new FailingEngine('the model returned invalid JSON', false);
       const worker = new JobWorker({
         db: t.services.database.db,
+        memory: t.services.memory,
         dialect: t.services.jobDialect,
         // Wrapped as services.ts wraps the configured engines for every worker and route.
         engines: instrumentedRegistry(registryOf(failing)),

@@ -60,6 +60,7 @@ describe('PostgreSQL going away and coming back', { skip }, () => {
     const { db } = t.services.database;
     const worker = new JobWorker({
       db,
+      memory: t.services.memory,
       dialect: t.services.jobDialect,
       engines: t.services.engines,
       logger: quietLogger,

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { completeJobTogether, queuePosition } from '../../src/jobs/queue.js';
+import { jobCompletions, queuePosition } from '../../src/jobs/queue.js';
 import { tokensUsedInMonth } from '../../src/usage/ledger.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { openQueueFixture, type QueueFixture } from './queue-setup.js';
@@ -55,8 +55,9 @@ for (const backend of testBackends()) {
       await q.database.db.updateTable('jobs').set({ locked_by: 'someone-else' }).where('id', '=', claimed[2]!.id).execute();
       const positionBefore = await queuePosition(q.database.db, claimed[2]!);
       const usage = { inputTokens: 10, outputTokens: 20 };
+      const completions = jobCompletions(q.database.db);
       const done = await Promise.all(
-        claimed.map((job) => completeJobTogether(q.database.db, { job, workerId: 'mine', translations: { fr: 'x' }, usage, now })),
+        claimed.map((job) => completions.add({ job, workerId: 'mine', translations: { fr: 'x' }, usage, now })),
       );
       assert.deepEqual(done, [true, true, false, true, true, true]);
       const rows = await q.database.db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', claimed.map((j) => j.id)).execute();

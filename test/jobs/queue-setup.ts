@@ -15,6 +15,8 @@ import type { JobDialect, JobRow } from '../../src/jobs/dialect.js';
 import { insertJob } from '../../src/jobs/queue.js';
 import { JobWorker, type WorkerOptions } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
+import { TranslationMemory } from '../../src/memory/translation-memory.js';
+import { ChangeFeed } from '../../src/cache/change-feed.js';
 import { createTestDatabase, type Backend } from '../helpers/backends.js';
 
 export interface QueueFixture {
@@ -65,6 +67,8 @@ export async function openQueueFixture(backend: Backend): Promise<QueueFixture> 
         // Retries become runnable after their backoff; a short poll finds them quickly.
         pollIntervalMs: 50,
         ...options,
+        // No change feed is heard here: entries are kept for the short life only.
+        memory: options.memory ?? new TranslationMemory(main.database.db, { feed: new ChangeFeed(), clock: Date.now }),
       });
       workers.push(worker);
       return worker;

@@ -1,13 +1,13 @@
 /**
  * The translation-memory key (src/memory/key.ts, docs/memory.md "The key"): the sha256 of
- * the documented layout, the same whether its digest was remembered or computed, for short
+ * the documented layout, the same whether its digest was remembered (MemoryKeys) or computed, for short
  * and long segments, before and after the remembered digests were dropped; every part
  * changes it. Rows already stored depend on this layout staying put.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
+import { MemoryKeys, memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
 
 const PARTS: MemoryKeyParts = {
   text: 'Save <x1/> changes',
@@ -46,20 +46,23 @@ describe('the translation-memory key', () => {
   it('is the sha256 of the documented layout, computed or remembered, for short and long segments', () => {
     const long = { ...PARTS, text: 'word '.repeat(400) };
     const bare = { ...PARTS, source: undefined, glossary: undefined, formality: undefined, context: undefined };
+    const keys = new MemoryKeys();
     for (const parts of [PARTS, long, bare]) {
-      const first = memoryKey(parts);
+      const first = keys.key(parts);
       assert.equal(first, expectedKey(parts));
-      assert.equal(memoryKey(parts), first, 'asked again (remembered for short inputs)');
+      assert.equal(memoryKey(parts), first, 'computed without remembering');
+      assert.equal(keys.key(parts), first, 'asked again (remembered for short inputs)');
     }
   });
 
   it('stays right after the remembered digests were dropped for room', () => {
-    const before = memoryKey(PARTS);
+    const keys = new MemoryKeys();
+    const before = keys.key(PARTS);
     for (let i = 0; i < 5_000; i++) {
       const parts = { ...PARTS, text: `string number ${i}` };
-      assert.equal(memoryKey(parts), expectedKey(parts));
+      assert.equal(keys.key(parts), expectedKey(parts));
     }
-    assert.equal(memoryKey(PARTS), before);
+    assert.equal(keys.key(PARTS), before);
   });
 
   it('changes with every part', () => {
@@ -77,7 +80,7 @@ describe('the translation-memory key', () => {
       { ...PARTS, context: 'A menu item' },
       { ...PARTS, context: undefined },
     ];
-    const keys = new Set([memoryKey(PARTS), ...changed.map(memoryKey)]);
+    const keys = new Set([memoryKey(PARTS), ...changed.map((parts) => memoryKey(parts))]);
     assert.equal(keys.size, changed.length + 1);
   });
 });

@@ -13,7 +13,7 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { chargeRequest, reserveTokens, tokensUsedInMonth } from '../../src/usage/ledger.js';
-import { groupCommitOf } from '../../src/usage/group-commit.js';
+import { GroupCommit } from '../../src/usage/group-commit.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type Backend, type TestDatabase } from '../helpers/backends.js';
 import { startServed } from '../helpers/served.js';
 
@@ -62,12 +62,16 @@ for (const backend of testBackends()) {
   describe(`group commit of request charges on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
     let created: TestDatabase;
     let database: Database;
+    /** The process's group commit, as services.ts makes it. */
+    let charges: GroupCommit;
     before(async () => {
       created = await createTestDatabase(backend);
       database = openDatabase(parseDatabaseUrl(created.url));
+      charges = new GroupCommit(database.db);
       await migrateToLatest(database.db);
     });
     after(async () => {
+      await charges.close();
       await database.close();
       await created.drop();
     });
@@ -75,14 +79,13 @@ for (const backend of testBackends()) {
 
     it('commits the charges of concurrent requests in one transaction, each counted once', async () => {
       const users = [await user(), await user(), await user()];
-      const group = groupCommitOf(database.db);
-      const before = group.transactionCount;
+      const before = charges.transactionCount;
       await Promise.all(
         Array.from({ length: 60 }, (_, i) =>
-          chargeRequest(database.db, { userId: users[i % 3]!, usage: { inputTokens: i, outputTokens: 1 }, now: NOW }),
+          chargeRequest(charges, { userId: users[i % 3]!, usage: { inputTokens: i, outputTokens: 1 }, now: NOW }),
         ),
       );
-      assert.equal(group.transactionCount - before, 1);
+      assert.equal(charges.transactionCount - before, 1);
       const expected = users.map((_, u) => Array.from({ length: 20 }, (_, k) => 3 * k + u + 1).reduce((a, b) => a + b, 0));
       for (const [u, id] of users.entries()) assert.equal(await tokensUsedInMonth(database.db, id, NOW), expected[u]);
     });
@@ -92,7 +95,7 @@ for (const backend of testBackends()) {
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, (_, i) =>
           // NaN cannot be stored in a NOT NULL integer column on either backend.
-          chargeRequest(database.db, { userId: id, usage: { inputTokens: i === 4 ? Number.NaN : 10, outputTokens: 5 }, now: NOW }),
+          chargeRequest(charges, { userId: id, usage: { inputTokens: i === 4 ? Number.NaN : 10, outputTokens: 5 }, now: NOW }),
         ),
       );
       assert.deepEqual(
@@ -109,7 +112,7 @@ for (const backend of testBackends()) {
       );
       await Promise.all(
         reservations.map((reservationId) =>
-          chargeRequest(database.db, { userId: id, usage: { inputTokens: 1, outputTokens: 1 }, reservationId, now: NOW }),
+          chargeRequest(charges, { userId: id, usage: { inputTokens: 1, outputTokens: 1 }, reservationId, now: NOW }),
         ),
       );
       const left = await database.db.selectFrom('token_reservations').select('id').where('user_id', '=', id).execute();

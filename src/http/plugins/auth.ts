@@ -3,9 +3,7 @@
  * header, an unknown key and a revoked key all answer 401 invalid_api_key (a revoked key
  * within a second of its revocation, in every process).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authCacheOf } from '../../accounts/auth-cache.js';
-import { watchKeyChanges } from '../../accounts/key-change-watch.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../accounts/users.js';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
@@ -18,15 +16,6 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +([\x21-\x7E]+) *$/i;
 
-/**
- * The app hears key and user changes from the database while it runs, so its key cache
- * keeps keys until they change (accounts/key-changes.ts); stopped when the app closes.
- */
-export async function watchKeysWhileOpen(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const watch = await watchKeyChanges(deps.database, deps.logger);
-  app.addHook('onClose', () => watch.close());
-}
-
 export function authHook(deps: AppDeps) {
   return async function requireApiKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
@@ -34,8 +23,8 @@ export function authHook(deps: AppDeps) {
     if (!match) {
       throw new ServiceError('invalid_api_key', 'send your API key as "Authorization: Bearer <key>"');
     }
-    // Cached until keys change, or half a second without a change feed (accounts/auth-cache.ts).
-    const user = await authCacheOf(deps.database.db).authenticate(match[1]!);
+    // Cached until keys change, or half a second without a change feed (accounts/key-cache.ts).
+    const user = await deps.keys.authenticate(match[1]!);
     if (!user) throw new ServiceError('invalid_api_key', 'the API key is unknown or has been revoked');
     request.user = user;
   };

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { forgetUserMemory } from '../../memory/service.js';
 import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
@@ -18,7 +17,7 @@ export function memoryRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (app: FastifyInstance): Promise<void> => {
     registerJsonBody(app, { allowEmpty: true });
     app.delete('/memory', { schema: forgetSchema, onRequest: hooks.authenticated }, async (request, reply) => {
-      await forgetUserMemory(deps, userOf(request).id);
+      await deps.memory.forget(userOf(request).id);
       return reply.status(204).send();
     });
   };

@@ -1,11 +1,11 @@
 /**
- * Cached rows read again while they answer (src/db/background-renewal.ts, decision 0048):
+ * Cached rows read again while they answer (src/cache/background-renewal.ts, decision 0048):
  * keys handed over together wait up to DELAY_MS and go in one read, in statements of at
  * most the batch; each key's result goes back, a failed read reports each of its keys.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BackgroundRenewal, DELAY_MS } from '../../src/db/background-renewal.js';
+import { BackgroundRenewal, DELAY_MS } from '../../src/cache/background-renewal.js';
 
 function recorder(fail = false) {
   const reads: string[][] = [];

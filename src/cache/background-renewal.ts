@@ -3,8 +3,9 @@
  * an entry past its life and hands its key here; keys handed over within DELAY_MS go in
  * one read (in statements of up to `maxBatch` keys), and each key's result goes back to
  * the cache. Nobody waits for these reads, so they wait for company: renewals come a few
- * at a time, and a statement each cost ~120 µs of the process's CPU, with a promise
- * chain per key that outlived young collections while it waited.
+ * at a time, and a statement each cost more CPU than the reads it renewed saved
+ * (docs/benchmarks.md, issue 18), with a promise chain per key that outlived young
+ * collections while it waited.
  */
 export const DELAY_MS = 100;
 
@@ -32,6 +33,14 @@ export class BackgroundRenewal<V> {
   add(key: string): void {
     this.pending.add(key);
     this.timer ??= setTimeout(() => void this.readPending(), DELAY_MS);
+  }
+
+  /** Drops the keys not read yet (their entries are read again by a request instead). */
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const key of this.pending) this.renewer.failed(key);
+    this.pending.clear();
   }
 
   private async readPending(): Promise<void> {
