@@ -90,7 +90,7 @@ export async function authenticate(db: Db, presentedKey: string): Promise<User |
 /**
  * The owners of the active keys among `hashes` (sha256 hex, as hashKey gives), in one
  * query; unknown and revoked keys are absent from the map. For lookups that arrive
- * together (auth-cache.ts). The hashes are matched by the index, as in `authenticate`:
+ * together (key-cache.ts). The hashes are matched by the index, as in `authenticate`:
  * what is compared is a sha256 of a 256-bit secret, whose timing gives nothing away.
  */
 export async function findActiveKeys(db: Db, hashes: readonly string[]): Promise<Map<string, User>> {

@@ -1,6 +1,6 @@
 /**
  * The `pg` driver, loaded the first time a PostgreSQL connection is made: a process on
- * SQLite never loads it (~1.4 MB of heap and its code, docs/decisions/0047).
+ * SQLite never loads it, nor holds its heap and code (docs/decisions/0047).
  */
 import { createRequire } from 'node:module';
 import type Pg from 'pg';

@@ -1,7 +1,7 @@
 /**
  * Kysely's SQLite driver calls `prepare(sql)` for every query it runs, and better-sqlite3
- * compiles the statement anew each time: on the request path that was about a tenth of
- * the CPU (docs/benchmarks.md, "HTTP request path"). This wrapper hands Kysely the same
+ * compiles the statement anew each time: a visible share of the request path's CPU
+ * (docs/benchmarks.md, "HTTP request path"). This wrapper hands Kysely the same
  * prepared statement for the same SQL text.
  *
  * Bounded, least recently used first out: SQL texts are finite except where a list is

@@ -55,7 +55,7 @@ export const userEntry = (userId: string, key: string): string => `${userId}\u00
 
 /**
  * The translations stored for the keys of several users at once, by userEntry(user, key):
- * the lookups of concurrent requests in one statement (memory/user-memory.ts). Reads
+ * the lookups of concurrent requests in one statement (memory/translation-memory.ts). Reads
  * `user_id in (…) and entry_key in (…)` (the primary key's index, on both backends) and
  * keeps only the pairs asked for, so a user never gets another's entry. Hits unused for a
  * day get their last_used_at refreshed, as in lookupMemory.

@@ -14,8 +14,8 @@ import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 /**
  * Markup and placeholder tokens (`<gN>`, `</gN>`, `<xN/>`) one segment may carry. A real
  * paragraph has tens; each segment's tokens are checked on the main thread after every
- * model call (~1.3 µs a token: 240,000 of them in one segment held the loop 630 ms), and
- * no model answers such a segment whole.
+ * model call, so a segment of hundreds of thousands held the loop for most of a second
+ * (docs/benchmarks.md), and no model answers such a segment whole.
  */
 export const MAX_TOKENS_PER_SEGMENT = 10_000;
 

@@ -1,5 +1,5 @@
 /**
- * Keys are cached by the server for at most half a second (src/accounts/auth-cache.ts):
+ * Keys are cached by the server until they change (src/accounts/key-cache.ts, docs/keys.md):
  * a key revoked or rotated from the command line — another process — while a server
  * runs answers 401 there within 1 second, on both backends; a tier change shows as fast.
  */

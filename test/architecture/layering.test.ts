@@ -48,6 +48,11 @@ const RULES: readonly Rule[] = [
     mayImportOnly: [],
     why: 'tokenizer/ holds how tokens.ts reads and keeps o200k\'s ranks; it depends on nothing of the project, so formats/ and engines/ may count tokens through tokens.ts',
   },
+  {
+    room: 'cache',
+    mayImportOnly: ['db'],
+    why: 'cache/ is the one change-feed-validated cache and the feed it hears from the database; accounts/ and memory/ configure it, it knows neither (docs/caches.md)',
+  },
   { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },

@@ -1,6 +1,6 @@
 /**
  * A server keeps memory entries it read lately, up to 30 s while it hears the database's
- * change feed (src/memory/recent-entries.ts, decision 0042). Memory deleted by another
+ * change feed (src/memory/translation-memory.ts, docs/memory.md). Memory deleted by another
  * process — another server's DELETE /v1/memory, an operator — must still stop being
  * served there within 1 s (docs/memory.md), on both backends.
  */
