@@ -8,13 +8,13 @@
  *
  * Only found, active keys are kept (an unknown or revoked key is looked up every time,
  * so a flood of made-up keys cannot fill the cache), at most MAX_KEYS of them; requests
- * that miss together share one statement (key-lookups.ts), and requests with the same key
+ * that miss together share one statement (keyLookups), and requests with the same key
  * share one lookup while it runs.
  */
 import type { ChangeFeed } from '../cache/change-feed.js';
 import { ValidatedCache, type ReadStart } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
-import { KeyLookups, MAX_BATCH as KEY_LOOKUP_BATCH } from './key-lookups.js';
+import { SharedReads } from '../db/shared-reads.js';
 import { findActiveKeys, hashKey } from './keys.js';
 import type { User } from './users.js';
 
@@ -23,6 +23,18 @@ export const KEY_CACHE_TTL_MS = 500;
 /** With a change feed: only a safety net, should a change ever go unheard (the longest life). */
 export const WATCHED_TTL_MS = 30_000;
 export const MAX_KEYS = 10_000;
+/** Keys in one lookup or renewal statement: bounds its parameters (and, on SQLite, the distinct texts cached). */
+const LOOKUP_BATCH = 64;
+
+/**
+ * Key lookups that arrive together share one query (docs/decisions/0032): with many keys
+ * each used less often than the cache keeps them, one `key_hash in (…)` for the keys of
+ * the requests that arrived during the previous lookups costs one statement and one round
+ * trip instead of one each. Four in flight, as the group commit on PostgreSQL.
+ */
+export function keyLookups(db: Db): SharedReads<User> {
+  return new SharedReads((hashes) => findActiveKeys(db, hashes), { maxInFlight: 4, maxBatch: LOOKUP_BATCH });
+}
 
 interface Lookup {
   readonly start: ReadStart;
@@ -30,14 +42,14 @@ interface Lookup {
 }
 
 export class KeyCache {
-  /** Misses that arrive together are read in one query (key-lookups.ts). */
-  readonly lookups: KeyLookups;
+  /** Misses that arrive together are read in one query. */
+  readonly lookups: SharedReads<User>;
   private readonly users: ValidatedCache<User>;
   /** Lookups running now, by key hash: joined by requests that start at the same generation. */
   private readonly running = new Map<string, Lookup>();
 
   constructor(db: Db, parts: { readonly feed: ChangeFeed; readonly clock: () => number }) {
-    this.lookups = new KeyLookups(db);
+    this.lookups = keyLookups(db);
     this.users = new ValidatedCache<User>({
       feed: parts.feed,
       clock: parts.clock,
@@ -45,8 +57,7 @@ export class KeyCache {
       unheardLifeMs: KEY_CACHE_TTL_MS,
       max: MAX_KEYS,
       renew: (hashes) => findActiveKeys(db, hashes),
-      // As many keys in one renewal statement as in a shared lookup's.
-      renewBatch: KEY_LOOKUP_BATCH,
+      renewBatch: LOOKUP_BATCH,
     });
   }
 

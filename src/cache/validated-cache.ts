@@ -6,7 +6,7 @@
  * A value is served while the change feed (change-feed.ts) has heard nothing since the
  * read that gave it began, and:
  * - while the feed is heard: up to its life, drawn between half of `heardLifeMs` and all
- *   of it (spread-life.ts); past its life and within twice it, it still answers while it
+ *   of it (`spreadLife`); past its life and within twice it, it still answers while it
  *   is read again in the background (background-renewal.ts: a request never waits for a
  *   renewal, decision 0048); past twice its life it is read before answering;
  * - while the feed is not heard (the LISTEN connection down, a failed poll): up to
@@ -19,7 +19,6 @@
 import { LRUCache } from 'lru-cache';
 import { BackgroundRenewal } from './background-renewal.js';
 import type { ChangeFeed } from './change-feed.js';
-import { spreadLife } from './spread-life.js';
 
 export interface ValidatedCacheOptions<V extends {}> {
   readonly feed: ChangeFeed;
@@ -47,6 +46,16 @@ interface Kept<V> extends ReadStart {
   readonly value: V;
   /** How long it is served while the feed is heard and silent. */
   readonly lifeMs: number;
+}
+
+/**
+ * A value's life drawn between half of `longestMs` and all of it (decision 0048): values
+ * read together — the first requests after a start, a refill after a change — would
+ * otherwise expire together and be read again together, a wave that holds requests up;
+ * drawn at random, their next reads spread over half the life and stay spread.
+ */
+function spreadLife(longestMs: number): number {
+  return longestMs * (0.5 + Math.random() / 2);
 }
 
 export class ValidatedCache<V extends {}> {
@@ -100,10 +109,6 @@ export class ValidatedCache<V extends {}> {
     this.entries.set(key, { value, generation: start.generation, at: start.at, lifeMs: spreadLife(this.options.heardLifeMs) });
   }
 
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-
   /** Drops every value whose key passes `test`. */
   deleteWhere(test: (key: string) => boolean): void {
     for (const key of [...this.entries.keys()]) if (test(key)) this.entries.delete(key);
@@ -116,11 +121,6 @@ export class ValidatedCache<V extends {}> {
   /** Renewal reads run so far, for tests. */
   get renewalCount(): number {
     return this.renewal.readCount;
-  }
-
-  /** Values kept now (some may no longer be servable), for tests and the memory page. */
-  get size(): number {
-    return this.entries.size;
   }
 
   /** Stops renewing and drops every value. */

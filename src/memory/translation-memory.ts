@@ -151,11 +151,6 @@ export class TranslationMemory {
 
   private async lookupShared(userId: string, keys: readonly string[]): Promise<Map<string, string>> {
     const translations = await Promise.all(keys.map((key) => this.reads.find(userEntry(userId, key))));
-    const found = new Map<string, string>();
-    keys.forEach((key, i) => {
-      const translation = translations[i];
-      if (translation !== undefined) found.set(key, translation);
-    });
-    return found;
+    return new Map(keys.flatMap((key, i) => (translations[i] === undefined ? [] : [[key, translations[i]] as const])));
   }
 }

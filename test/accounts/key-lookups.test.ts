@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KeyLookups } from '../../src/accounts/key-lookups.js';
+import { keyLookups } from '../../src/accounts/key-cache.js';
 import { createKey, hashKey, revokeKey, type CreatedKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -27,7 +27,7 @@ for (const backend of testBackends()) {
     });
 
     it('share queries, and each caller gets its own key\'s owner', async () => {
-      const lookups = new KeyLookups(database.db);
+      const lookups = keyLookups(database.db);
       const found = await Promise.all(keys.map((key) => lookups.find(hashKey(key.key))));
       assert.deepEqual(found, keys.map((key) => ({ id: key.userId, tier: key.tier })));
       // At most four run at once: the rest waited and went together.
@@ -35,7 +35,7 @@ for (const backend of testBackends()) {
     });
 
     it('find no owner for a revoked or unknown key among active ones', async () => {
-      const lookups = new KeyLookups(database.db);
+      const lookups = keyLookups(database.db);
       const [first, gone, unknown, last] = await Promise.all([
         lookups.find(hashKey(keys[0]!.key)),
         lookups.find(hashKey(revoked.key)),
