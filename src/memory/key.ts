@@ -61,8 +61,11 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
 export class MemoryKeys {
   private readonly digests = new LRUCache<string, string>({ max: MAX_CACHED });
 
+  /** Made once: a key is computed per segment and target of every request. */
+  private readonly digest = (input: string): string => this.sha256Hex(input);
+
   key(parts: MemoryKeyParts): string {
-    return memoryKey(parts, (input) => this.sha256Hex(input));
+    return memoryKey(parts, this.digest);
   }
 
   clear(): void {

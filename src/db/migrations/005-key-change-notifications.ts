@@ -4,7 +4,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * PostgreSQL: every statement that changes `api_keys` or `users` notifies the channel
  * KEY_CHANGES_CHANNEL, in the same transaction (delivered at commit), whichever process
  * or tool ran it; each server drops its cached keys when it hears it
- * (src/accounts/key-changes.ts, docs/decisions/0039). SQLite needs nothing: a server
+ * (src/cache/change-feed.ts; renamed by migration 010). SQLite needs nothing: a server
  * there watches `PRAGMA data_version`. Only adds a function and triggers.
  */
 export const KEY_CHANGES_CHANNEL = 'translate_key_changes';

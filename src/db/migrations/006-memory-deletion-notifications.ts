@@ -5,7 +5,7 @@ import { KEY_CHANGES_CHANNEL } from './005-key-change-notifications.js';
  * PostgreSQL: a statement that deletes translation-memory rows (DELETE /v1/memory in any
  * process, the expiry sweep, an operator's SQL) notifies KEY_CHANGES_CHANNEL as key
  * changes do, so every server hears it on the LISTEN connection it already holds and stops
- * serving the entries it keeps (src/memory/recent-entries.ts, docs/decisions/0042). Only
+ * serving the entries it keeps (docs/memory.md; the channel is renamed by migration 010). Only
  * statements that deleted rows: the sweep runs every ≤ 30 s and mostly deletes none.
  * SQLite needs nothing: a server there watches `PRAGMA data_version`. Only adds a function
  * and triggers.
