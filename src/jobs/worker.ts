@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
+import type { TransactionBatcher } from '../db/transaction-batcher.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { TranslationMemory } from '../memory/translation-memory.js';
 import { jobDuration, secondsSince } from '../metrics/metrics.js';
@@ -23,7 +24,6 @@ import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
 import { INTERNAL_FAILURE, runJob } from './run-job.js';
 import type { PrepareOptions } from '../translation/translate-document.js';
-import type { TransactionBatcher } from '../db/transaction-batcher.js';
 
 export interface WorkerOptions {
   readonly db: Db;
