@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
+import { IdempotencyStore } from './idempotency/store.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
 import { recentEntriesOf } from './memory/recent-entries.js';
@@ -30,6 +31,14 @@ export async function createServices(
   recentEntriesOf(database.db).follow(keyChangesOf(database.db));
   const limiter = await createRateLimiter(config, logger);
   const documents = createDocumentProcessing(config);
+  const clock = overrides.clock ?? Date.now;
+  // Expired keys are swept by every process that has the store, at a jittered interval
+  // (deleting expired rows twice is harmless), as finished jobs are.
+  const idempotency = new IdempotencyStore(database.db, {
+    clock,
+    onSweepError: (error) => logger.warn({ err: error }, 'sweeping expired idempotency keys failed; the next sweep retries'),
+  });
+  idempotency.startSweeping();
   return {
     config,
     database,
@@ -38,9 +47,11 @@ export async function createServices(
     engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config)),
     limiter,
     documents,
+    idempotency,
     logger,
-    clock: overrides.clock ?? Date.now,
+    clock,
     async close() {
+      await idempotency.close();
       await documents.pool.close();
       await limiter.close();
       await database.close();

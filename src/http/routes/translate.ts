@@ -22,6 +22,7 @@ const translateSchema = limitedRoute({
   body: TranslateBody,
   answers: { 200: TranslateAnswer },
   errors: WORK_ERRORS,
+  idempotent: true,
 });
 
 const estimateSchema = authenticatedRoute({
@@ -41,13 +42,14 @@ const batchSchema = limitedRoute({
   body: BatchBody,
   answers: { 200: BatchAnswer },
   errors: WORK_ERRORS,
+  idempotent: true,
 });
 
 export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (plain: FastifyInstance): Promise<void> => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.post('/translate', { schema: translateSchema, onRequest: hooks.limited }, async (request, reply) => {
+    app.post('/translate', { schema: translateSchema, onRequest: hooks.limited, ...hooks.idempotent }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
       request.work = result.work;
@@ -83,7 +85,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       };
     });
 
-    app.post('/translate/batch', { schema: batchSchema, onRequest: hooks.limited }, async (request, reply) => {
+    app.post('/translate/batch', { schema: batchSchema, onRequest: hooks.limited, ...hooks.idempotent }, async (request, reply) => {
       const input = parseBatchBody(request.body);
       const result = await translateBatchForUser(deps, userOf(request), input, abortOnClientClose(reply));
       request.work = result.work;
