@@ -40,6 +40,16 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The options of a call that charges or queues (translate, translateBatch, createJob). */
+export interface IdempotentCallOptions extends CallOptions {
+  /**
+   * Sent as Idempotency-Key on every attempt of this call, so a retry after a lost answer
+   * gets the first answer instead of paying or queueing again. Default: a fresh UUID per
+   * call. Pass your own to make a retry across restarts of your program safe too.
+   */
+  readonly idempotencyKey?: string;
+}
+
 export interface WaitOptions extends CallOptions {
   /** Give up (TranslateNetworkError) after this long. Default: wait as long as the job does. */
   readonly timeoutMs?: number;
@@ -60,18 +70,18 @@ export class TranslateClient {
   }
 
   /** POST /v1/translate: one document into up to 36 languages. */
-  async translate(request: TranslateRequest, options: CallOptions = {}): Promise<TranslateResult> {
-    return (await this.call<TranslateResult>('POST', '/v1/translate', request, options)).body;
+  async translate(request: TranslateRequest, options: IdempotentCallOptions = {}): Promise<TranslateResult> {
+    return (await this.call<TranslateResult>('POST', '/v1/translate', request, withIdempotencyKey(options))).body;
   }
 
   /** POST /v1/translate/batch: up to 100 documents, all or nothing. */
-  async translateBatch(request: BatchRequest, options: CallOptions = {}): Promise<BatchResult> {
-    return (await this.call<BatchResult>('POST', '/v1/translate/batch', request, options)).body;
+  async translateBatch(request: BatchRequest, options: IdempotentCallOptions = {}): Promise<BatchResult> {
+    return (await this.call<BatchResult>('POST', '/v1/translate/batch', request, withIdempotencyKey(options))).body;
   }
 
   /** POST /v1/jobs: queues a document; answers at once. */
-  async createJob(request: JobRequest, options: CallOptions = {}): Promise<JobCreated> {
-    return (await this.call<JobCreated>('POST', '/v1/jobs', request, options)).body;
+  async createJob(request: JobRequest, options: IdempotentCallOptions = {}): Promise<JobCreated> {
+    return (await this.call<JobCreated>('POST', '/v1/jobs', request, withIdempotencyKey(options))).body;
   }
 
   /** GET /v1/jobs/{id}: the job as it is now. */
@@ -146,13 +156,15 @@ export class TranslateClient {
    * One operation, tried up to `maxAttempts` times. PUT and DELETE are idempotent (a
    * replace, a delete) and retry like the rest. A POST answered with a retryable code was
    * not done (docs/errors.md); one whose answer was lost on the network may have been, so
-   * a retried createJob or createGlossary can, rarely, make a second one.
+   * translate, translateBatch and createJob send one Idempotency-Key on all their attempts
+   * (the service answers the retry with the first answer). createGlossary has none: a
+   * retried one can, rarely, make a second glossary.
    */
-  private async call<T>(method: Method, path: string, body: unknown, options: CallOptions): Promise<Answer<T>> {
+  private async call<T>(method: Method, path: string, body: unknown, options: IdempotentCallOptions): Promise<Answer<T>> {
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       try {
-        return await this.once<T>(method, path, body, options.signal);
+        return await this.once<T>(method, path, body, options.signal, options.idempotencyKey);
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (attempt >= this.retry.maxAttempts || !isRetryable(error)) throw error;
@@ -164,9 +176,10 @@ export class TranslateClient {
     }
   }
 
-  private async once<T>(method: Method, path: string, body: unknown, signal: AbortSignal | undefined): Promise<Answer<T>> {
+  private async once<T>(method: Method, path: string, body: unknown, signal: AbortSignal | undefined, idempotencyKey?: string): Promise<Answer<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {
       response = await (this.options.fetch ?? fetch)(this.baseUrl + path, {
@@ -201,6 +214,11 @@ export class TranslateClient {
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The call's own key, or a fresh one shared by all its attempts. */
+function withIdempotencyKey(options: IdempotentCallOptions): IdempotentCallOptions {
+  return options.idempotencyKey !== undefined ? options : { ...options, idempotencyKey: globalThis.crypto.randomUUID() };
+}
 
 function glossaryPath(glossaryId: string): string {
   return `/v1/glossaries/${encodeURIComponent(glossaryId)}`;

@@ -103,6 +103,38 @@ for (const backend of testBackends()) {
       assert.equal(usage.tokens_used, single.usage.total_tokens + batch.usage.total_tokens);
     });
 
+    it('a POST whose answer is lost is retried under the same Idempotency-Key: one job, one charge', async () => {
+      now = T0;
+      const { key, userId } = await t.key('starter');
+      const sentKeys: (string | null)[] = [];
+      let lost = 0;
+      // The request reaches the service and is done; its answer never reaches the caller.
+      const losingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === 'POST') sentKeys.push(new Headers(init.headers).get('idempotency-key'));
+        if (init?.method === 'POST' && lost++ % 2 === 0) {
+          await response.arrayBuffer();
+          throw new TypeError('fetch failed: the connection was reset');
+        }
+        return response;
+      };
+      const api = client(key, { fetch: losingFetch });
+      const job = await api.createJob({ content: 'Queued once.', targets: ['fr'] });
+      assert.equal(sentKeys.length, 2);
+      assert.match(sentKeys[0] ?? '', /^[0-9a-f-]{36}$/);
+      assert.equal(sentKeys[1], sentKeys[0], 'both attempts carry one key');
+      const jobs = await t.services.database.db.selectFrom('jobs').select('id').where('user_id', '=', userId).execute();
+      assert.deepEqual(jobs.map((row) => row.id), [job.job_id]);
+
+      const translated = await api.translate({ content: 'Paid once.', targets: ['de'], memory: false }, { idempotencyKey: 'my-own-key' });
+      assert.deepEqual(sentKeys.slice(2), ['my-own-key', 'my-own-key']);
+      assert.equal((await api.usage()).tokens_used, translated.usage.total_tokens, 'charged once for two attempts');
+      // Another call is another key.
+      await api.translate({ content: 'Paid once.', targets: ['de'], memory: false });
+      assert.notEqual(sentKeys[4], sentKeys[0]);
+      assert.notEqual(sentKeys[4], 'my-own-key');
+    });
+
     it('fails with a typed error carrying the code, and does not retry a 400', async () => {
       const api = client(await keyOf('starter'));
       const seen = t.answers.length;
