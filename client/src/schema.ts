@@ -382,7 +382,7 @@ export type paths = {
         put?: never;
         /**
          * Translate one document into up to 36 languages
-         * @description The answer waits for the translation. The format is detected when omitted; the answer then says what was detected and how sure.
+         * @description The answer waits for the translation. The format is detected when omitted; the answer then says what was detected and how sure. With `Accept: text/event-stream` the answer is Server-Sent Events instead: a `translation` event per target as soon as it is complete, then `usage`, then `done` (docs/streaming.md).
          */
         post: {
             parameters: {
@@ -458,6 +458,7 @@ export type paths = {
                                 source_confidence?: number;
                             };
                         };
+                        "text/event-stream": string;
                     };
                 };
                 /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */

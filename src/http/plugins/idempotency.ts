@@ -10,6 +10,7 @@ import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency/key.js';
 import type { HeldKey } from '../../idempotency/store.js';
+import { wantsEventStream } from '../event-stream.js';
 import { userOf } from './auth.js';
 
 declare module 'fastify' {
@@ -88,11 +89,5 @@ export function idempotencyHooks(deps: AppDeps): IdempotencyHooks {
     onSend: keepAnswer as unknown as onSendHookHandler,
     onResponse: freeUnanswered as unknown as onResponseHookHandler,
   };
-}
-
-/** Whether the caller asked for Server-Sent Events rather than one JSON answer. */
-export function wantsEventStream(request: FastifyRequest): boolean {
-  const accept = request.headers.accept;
-  return typeof accept === 'string' && /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept);
 }
 

@@ -27,6 +27,8 @@ export interface RouteDescription<Answers extends Record<number, TSchema>> {
   readonly answerHeaders?: Record<number, Headers>;
   /** The codes this route itself can answer, beyond those of its access level. */
   readonly errors: readonly ErrorCode[];
+  /** The 200 answer may also be Server-Sent Events (Accept: text/event-stream), described by this schema. */
+  readonly eventStream?: TSchema;
   /** Takes an Idempotency-Key (src/http/plugins/idempotency.ts): its header, 409/422 and Idempotent-Replayed. */
   readonly idempotent?: boolean;
 }
@@ -58,10 +60,12 @@ function schemaOf<A extends Record<number, TSchema>>(
   const answers: Record<number, TSchema> = {};
   for (const [status, schema] of Object.entries(route.answers) as [string, TSchema][]) {
     const extra = route.answerHeaders?.[Number(status)] ?? {};
-    answers[Number(status)] = Object.assign({}, schema, {
-      description: schema.description ?? 'Success.',
-      headers: Object.assign({}, headersOf(Number(status)), extra),
-    });
+    const headers = Object.assign({}, headersOf(Number(status)), extra);
+    const description = schema.description ?? 'Success.';
+    answers[Number(status)] =
+      route.eventStream && Number(status) === 200
+        ? ({ description, headers, content: { 'application/json': { schema }, 'text/event-stream': { schema: route.eventStream } } } as unknown as TSchema)
+        : Object.assign({}, schema, { description, headers });
   }
   const codes = [...ANY_ROUTE_ERRORS, ...TRANSPORT_ERRORS, ...accessErrors, ...route.errors, ...(idempotent ? IDEMPOTENCY_ERRORS : [])];
   const errors = errorResponses(codes, headersOf);
