@@ -135,6 +135,41 @@ for (const backend of testBackends()) {
       assert.notEqual(sentKeys[4], 'my-own-key');
     });
 
+    it('translateStream yields each target, then the usage it charged; a failure after the start throws and is not retried', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'));
+      const seen: string[] = [];
+      let usage: { total_tokens: number } | undefined;
+      for await (const event of api.translateStream({ content: 'Streamed, target by target.', targets: ['fr', 'ar', 'de'] })) {
+        if (event.type === 'translation') {
+          seen.push(event.target);
+          assertPseudo(event.text, 'Streamed, target by target.');
+        } else usage = event.usage;
+      }
+      assert.deepEqual(seen.sort(), ['ar', 'de', 'fr']);
+      assert.ok(usage && usage.total_tokens > 0);
+      assert.equal((await api.usage()).tokens_used, usage.total_tokens);
+
+      flaky.calls = 0;
+      (flaky as unknown as { failures: number }).failures = 1;
+      const fresh = client(await keyOf('starter'));
+      await assert.rejects(
+        (async () => {
+          for await (const _ of fresh.translateStream({ content: 'This one fails midway.', targets: ['fr'], memory: false })) void _;
+        })(),
+        (error: unknown) => error instanceof TranslateApiError && error.code === 'translation_error',
+      );
+      assert.equal(flaky.calls, 1, 'not retried once the stream had started');
+      assert.equal((await fresh.usage()).tokens_used, 0);
+      // A refusal before the stream starts is a typed error, as translate's.
+      await assert.rejects(
+        (async () => {
+          for await (const _ of fresh.translateStream({ content: 'x', targets: ['xx'] })) void _;
+        })(),
+        (error: unknown) => error instanceof TranslateApiError && error.status === 400 && error.code === 'invalid_language',
+      );
+    });
+
     it('fails with a typed error carrying the code, and does not retry a 400', async () => {
       const api = client(await keyOf('starter'));
       const seen = t.answers.length;
