@@ -27,6 +27,8 @@ export class EventStream {
   open(): void {
     if (this.#stream) return;
     const stream = (this.#stream = new PassThrough());
+    // Fastify destroys it when the client goes away; later writes are dropped, not thrown.
+    stream.on('error', () => {});
     void this.reply
       .code(200)
       .header('content-type', 'text/event-stream; charset=utf-8')

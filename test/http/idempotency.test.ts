@@ -233,6 +233,9 @@ for (const backend of testBackends()) {
       const both = await post(auth, '/v1/translate', body, 'stream-key', { accept: 'text/event-stream' });
       assert.equal(both.statusCode, 400, both.body);
       assert.match(json(both).message, /event-stream/);
+      // Routes that never stream ignore the Accept header, as they do without a key.
+      const job = await post(auth, '/v1/jobs', body, 'job-with-accept', { accept: 'text/event-stream' });
+      assert.equal(job.statusCode, 202, job.body);
     });
   });
 }

@@ -14,6 +14,10 @@ import { wantsEventStream } from '../event-stream.js';
 import { userOf } from './auth.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers Server-Sent Events when asked (Accept: text/event-stream). */
+    eventStream?: boolean;
+  }
   interface FastifyRequest {
     /** Set while this request holds its Idempotency-Key; cleared once the answer is kept or the key freed. */
     idempotency: HeldKey | undefined;
@@ -39,7 +43,7 @@ export function idempotencyHooks(deps: AppDeps): IdempotencyHooks {
   async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     if (key === undefined) return undefined;
-    if (wantsEventStream(request)) {
+    if (request.routeOptions.config.eventStream === true && wantsEventStream(request)) {
       throw new ServiceError(
         'invalid_request',
         'Idempotency-Key cannot be combined with Accept: text/event-stream: a stream is not stored for replay; drop one of them',

@@ -97,7 +97,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (plain: FastifyInstance): Promise<void> => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.post('/translate', { schema: translateSchema, onRequest: hooks.limited, ...hooks.idempotent }, async (request, reply) => {
+    app.post('/translate', { schema: translateSchema, config: { eventStream: true }, onRequest: hooks.limited, ...hooks.idempotent }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       if (wantsEventStream(request)) return streamTranslation(deps, request, reply, input);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
