@@ -283,7 +283,7 @@ function retryAfterOf(response: Response): number | undefined {
 
 /** The call's own key, or a fresh one shared by all its attempts. */
 function withIdempotencyKey(options: IdempotentCallOptions): IdempotentCallOptions {
-  return options.idempotencyKey !== undefined ? options : { ...options, idempotencyKey: globalThis.crypto.randomUUID() };
+  return options.idempotencyKey !== undefined ? options : Object.assign({}, options, { idempotencyKey: globalThis.crypto.randomUUID() });
 }
 
 function glossaryPath(glossaryId: string): string {
