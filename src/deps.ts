@@ -5,6 +5,7 @@ import type { ChangeFeed } from './cache/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { EngineRegistry } from './engines/registry.js';
+import type { IdempotencyStore } from './idempotency/store.js';
 import type { JobDialect } from './jobs/dialect.js';
 import type { TranslationMemory } from './memory/translation-memory.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
@@ -19,6 +20,8 @@ export interface AppDeps {
   readonly limiter: RateLimiter;
   /** The document worker pool and the limits documents are read within. */
   readonly documents: DocumentProcessing;
+  /** First answers to requests sent with an Idempotency-Key, shared by the POST routes. */
+  readonly idempotency: IdempotencyStore;
   readonly logger: Logger;
   /** Milliseconds since the epoch; injectable so month boundaries and windows can be tested. */
   readonly clock: () => number;

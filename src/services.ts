@@ -14,6 +14,7 @@ import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
+import { IdempotencyStore } from './idempotency/store.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
 import { TranslationMemory } from './memory/translation-memory.js';
@@ -40,6 +41,13 @@ export async function createServices(
   const keys = new KeyCache(database.db, { feed: changes, clock });
   const memory = new TranslationMemory(database.db, { feed: changes, clock });
   const charges = new GroupCommit(database.db);
+  // Expired keys are swept by every process that has the store, at a jittered interval
+  // (deleting expired rows twice is harmless), as finished jobs are.
+  const idempotency = new IdempotencyStore(database.db, {
+    clock,
+    onSweepError: (error) => logger.warn({ err: error }, 'sweeping expired idempotency keys failed; the next sweep retries'),
+  });
+  idempotency.startSweeping();
   return {
     config,
     database,
@@ -48,6 +56,7 @@ export async function createServices(
     engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config)),
     limiter,
     documents,
+    idempotency,
     logger,
     clock,
     changes,
@@ -55,6 +64,7 @@ export async function createServices(
     memory,
     charges,
     async close() {
+      await idempotency.close();
       await charges.close();
       memory.close();
       keys.close();

@@ -3,6 +3,7 @@
  * per retry.ts, each failing with a TranslateApiError that carries the service's code.
  */
 import { TranslateApiError, TranslateJobFailedError, TranslateNetworkError } from './errors.js';
+import { readServerEvents } from './event-stream.js';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, sleep, type RetryOptions } from './retry.js';
 import type {
   BatchRequest,
@@ -40,6 +41,21 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The options of a call that charges or queues (translate, translateBatch, createJob). */
+export interface IdempotentCallOptions extends CallOptions {
+  /**
+   * Sent as Idempotency-Key on every attempt of this call, so a retry after a lost answer
+   * gets the first answer instead of paying or queueing again. Default: a fresh UUID per
+   * call. Pass your own to make a retry across restarts of your program safe too.
+   */
+  readonly idempotencyKey?: string;
+}
+
+/** What translateStream yields: each target's document as soon as it is complete, then the usage. */
+export type TranslateStreamEvent =
+  | { readonly type: 'translation'; readonly target: string; readonly text: string }
+  | { readonly type: 'usage'; readonly usage: TranslateResult['usage'] };
+
 export interface WaitOptions extends CallOptions {
   /** Give up (TranslateNetworkError) after this long. Default: wait as long as the job does. */
   readonly timeoutMs?: number;
@@ -60,18 +76,51 @@ export class TranslateClient {
   }
 
   /** POST /v1/translate: one document into up to 36 languages. */
-  async translate(request: TranslateRequest, options: CallOptions = {}): Promise<TranslateResult> {
-    return (await this.call<TranslateResult>('POST', '/v1/translate', request, options)).body;
+  async translate(request: TranslateRequest, options: IdempotentCallOptions = {}): Promise<TranslateResult> {
+    return (await this.call<TranslateResult>('POST', '/v1/translate', request, withIdempotencyKey(options))).body;
+  }
+
+  /**
+   * POST /v1/translate as Server-Sent Events (docs/streaming.md): yields a `translation`
+   * per target as soon as it is complete, then `usage`, and ends. Failures before the
+   * stream starts are retried as `translate`'s are; a failure after it started throws
+   * TranslateApiError and is not retried (nothing was charged; call again). Leaving the
+   * loop early, or aborting `signal`, closes the connection and the service stops its work.
+   */
+  async *translateStream(request: TranslateRequest, options: CallOptions = {}): AsyncGenerator<TranslateStreamEvent, void> {
+    const path = '/v1/translate';
+    const response = await this.retrying(options.signal, () => this.open('POST', path, request, options.signal, undefined, 'text/event-stream'));
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
+      throw new TranslateNetworkError(`POST ${path}: answer ${response.status} is not an event stream`);
+    }
+    try {
+      for await (const { event, data } of readServerEvents(response.body)) {
+        const parsed = JSON.parse(data) as Record<string, unknown>;
+        if (event === 'translation') yield { type: 'translation', target: parsed.target as string, text: parsed.text as string };
+        else if (event === 'usage') yield { type: 'usage', usage: parsed as TranslateResult['usage'] };
+        else if (event === 'done') return;
+        else if (event === 'error') {
+          throw new TranslateApiError(200, parsed.error as ErrorCode, (parsed.message as string | undefined) ?? String(parsed.error), requestId, undefined);
+        }
+      }
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof TranslateApiError) throw error;
+      throw new TranslateNetworkError(`POST ${path}: the stream broke off`, { cause: error });
+    }
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new TranslateNetworkError(`POST ${path}: the stream ended before its done event`);
   }
 
   /** POST /v1/translate/batch: up to 100 documents, all or nothing. */
-  async translateBatch(request: BatchRequest, options: CallOptions = {}): Promise<BatchResult> {
-    return (await this.call<BatchResult>('POST', '/v1/translate/batch', request, options)).body;
+  async translateBatch(request: BatchRequest, options: IdempotentCallOptions = {}): Promise<BatchResult> {
+    return (await this.call<BatchResult>('POST', '/v1/translate/batch', request, withIdempotencyKey(options))).body;
   }
 
   /** POST /v1/jobs: queues a document; answers at once. */
-  async createJob(request: JobRequest, options: CallOptions = {}): Promise<JobCreated> {
-    return (await this.call<JobCreated>('POST', '/v1/jobs', request, options)).body;
+  async createJob(request: JobRequest, options: IdempotentCallOptions = {}): Promise<JobCreated> {
+    return (await this.call<JobCreated>('POST', '/v1/jobs', request, withIdempotencyKey(options))).body;
   }
 
   /** GET /v1/jobs/{id}: the job as it is now. */
@@ -146,27 +195,59 @@ export class TranslateClient {
    * One operation, tried up to `maxAttempts` times. PUT and DELETE are idempotent (a
    * replace, a delete) and retry like the rest. A POST answered with a retryable code was
    * not done (docs/errors.md); one whose answer was lost on the network may have been, so
-   * a retried createJob or createGlossary can, rarely, make a second one.
+   * translate, translateBatch and createJob send one Idempotency-Key on all their attempts
+   * (the service answers the retry with the first answer). createGlossary has none: a
+   * retried one can, rarely, make a second glossary.
    */
-  private async call<T>(method: Method, path: string, body: unknown, options: CallOptions): Promise<Answer<T>> {
-    for (let attempt = 1; ; attempt++) {
+  private call<T>(method: Method, path: string, body: unknown, options: IdempotentCallOptions): Promise<Answer<T>> {
+    return this.retrying(options.signal, () => this.once<T>(method, path, body, options.signal, options.idempotencyKey));
+  }
+
+  /** `attempt`, tried again per retry.ts until it succeeds, fails for good, or `signal` aborts. */
+  private async retrying<T>(signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+    const options = { signal };
+    for (let tries = 1; ; tries++) {
       options.signal?.throwIfAborted();
       try {
-        return await this.once<T>(method, path, body, options.signal);
+        return await attempt();
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
-        if (attempt >= this.retry.maxAttempts || !isRetryable(error)) throw error;
-        const delayMs = retryDelayMs(error, attempt, this.retry);
+        if (tries >= this.retry.maxAttempts || !isRetryable(error)) throw error;
+        const delayMs = retryDelayMs(error, tries, this.retry);
         if (delayMs === undefined) throw error;
-        this.options.onRetry?.({ error, attempt, delayMs });
+        this.options.onRetry?.({ error, attempt: tries, delayMs });
         await sleep(delayMs, options.signal);
       }
     }
   }
 
-  private async once<T>(method: Method, path: string, body: unknown, signal: AbortSignal | undefined): Promise<Answer<T>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
+  private async once<T>(method: Method, path: string, body: unknown, signal: AbortSignal | undefined, idempotencyKey?: string): Promise<Answer<T>> {
+    const response = await this.open(method, path, body, signal, idempotencyKey, 'application/json');
+    const retryAfterSeconds = retryAfterOf(response);
+    // 204: done, no body to read.
+    if (response.status === 204) return { body: undefined as T, retryAfterSeconds };
+    let parsed: unknown;
+    try {
+      parsed = await response.json();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new TranslateNetworkError(`${method} ${path}: answer ${response.status} is not JSON`, { cause: error });
+    }
+    return { body: parsed as T, retryAfterSeconds };
+  }
+
+  /** Sends one request; an error answer becomes TranslateApiError, no answer TranslateNetworkError. */
+  private async open(
+    method: Method,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    idempotencyKey: string | undefined,
+    accept: string,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {
       response = await (this.options.fetch ?? fetch)(this.baseUrl + path, {
@@ -179,11 +260,7 @@ export class TranslateClient {
       if (signal?.aborted) throw signal.reason;
       throw new TranslateNetworkError(`${method} ${path}: the service could not be reached`, { cause: error });
     }
-    const requestId = response.headers.get('x-request-id') ?? undefined;
-    const retryAfter = response.headers.get('retry-after');
-    const retryAfterSeconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
-    // 204: done, no body to read.
-    if (response.status === 204) return { body: undefined as T, retryAfterSeconds };
+    if (response.ok) return response;
     let parsed: unknown;
     try {
       parsed = await response.json();
@@ -191,16 +268,23 @@ export class TranslateClient {
       if (signal?.aborted) throw signal.reason;
       throw new TranslateNetworkError(`${method} ${path}: answer ${response.status} is not JSON`, { cause: error });
     }
-    if (!response.ok) {
-      const { error, message } = (parsed ?? {}) as { error?: string; message?: string };
-      if (typeof error !== 'string') throw new TranslateNetworkError(`${method} ${path}: answer ${response.status} is not the service's error envelope`);
-      throw new TranslateApiError(response.status, error as ErrorCode, message ?? error, requestId, retryAfterSeconds);
-    }
-    return { body: parsed as T, retryAfterSeconds };
+    const { error, message } = (parsed ?? {}) as { error?: string; message?: string };
+    if (typeof error !== 'string') throw new TranslateNetworkError(`${method} ${path}: answer ${response.status} is not the service's error envelope`);
+    throw new TranslateApiError(response.status, error as ErrorCode, message ?? error, response.headers.get('x-request-id') ?? undefined, retryAfterOf(response));
   }
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+function retryAfterOf(response: Response): number | undefined {
+  const retryAfter = response.headers.get('retry-after');
+  return retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+}
+
+/** The call's own key, or a fresh one shared by all its attempts. */
+function withIdempotencyKey(options: IdempotentCallOptions): IdempotentCallOptions {
+  return options.idempotencyKey !== undefined ? options : Object.assign({}, options, { idempotencyKey: globalThis.crypto.randomUUID() });
+}
 
 function glossaryPath(glossaryId: string): string {
   return `/v1/glossaries/${encodeURIComponent(glossaryId)}`;

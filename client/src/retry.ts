@@ -1,7 +1,7 @@
 /**
  * When a failed call is tried again, and after how long. Retried: 429 rate_limit_reached
  * (after its Retry-After), 500 translation_error and server_error, 503 service_unavailable,
- * and network errors — the ones docs/errors.md calls safe to retry. Not retried: every 4xx
+ * 409 idempotency_key_in_use, and network errors — the ones docs/errors.md calls safe to retry. Not retried: every 4xx
  * but that 429, and 429 token_limit_reached (the month's grant does not come back in
  * seconds). Waits grow exponentially with "full jitter" (a random wait up to the cap), so
  * many clients failing together do not come back together.
@@ -18,7 +18,9 @@ export interface RetryOptions {
   readonly maxDelayMs?: number;
 }
 
-const RETRYABLE_CODES: readonly ErrorCode[] = ['rate_limit_reached', 'translation_error', 'server_error', 'service_unavailable'];
+// idempotency_key_in_use: this call's own earlier attempt is still running on the service;
+// asking again later gets its answer.
+const RETRYABLE_CODES: readonly ErrorCode[] = ['rate_limit_reached', 'translation_error', 'server_error', 'service_unavailable', 'idempotency_key_in_use'];
 
 export const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 

@@ -382,12 +382,15 @@ export type paths = {
         put?: never;
         /**
          * Translate one document into up to 36 languages
-         * @description The answer waits for the translation. The format is detected when omitted; the answer then says what was detected and how sure.
+         * @description The answer waits for the translation. The format is detected when omitted; the answer then says what was detected and how sure. With `Accept: text/event-stream` the answer is Server-Sent Events instead: a `translation` event per target as soon as it is complete, then `usage`, then `done` (docs/streaming.md).
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe (docs/idempotency.md): the same key with the same body within 24 hours gets the first answer again, with Idempotent-Replayed: true, and nothing is charged or queued twice. 1–255 printable ASCII characters; a UUID is a good key. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -427,6 +430,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -453,6 +458,7 @@ export type paths = {
                                 source_confidence?: number;
                             };
                         };
+                        "text/event-stream": string;
                     };
                 };
                 /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
@@ -466,6 +472,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -481,6 +489,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -503,6 +513,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -525,6 +537,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -541,12 +555,38 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still running; retry after it has finished. Codes: idempotency_key_in_use. */
+                409: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -563,6 +603,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -574,7 +616,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The document is within the size limit but beyond what the service will process. Codes: document_too_complex. */
+                /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: document_too_complex, idempotency_key_reused. */
                 422: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -585,12 +627,13 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
-                            error: "document_too_complex";
+                            error: "document_too_complex" | "idempotency_key_reused";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -609,6 +652,8 @@ export type paths = {
                         "X-RateLimit-Reset"?: number;
                         /** @description Seconds until a request slot frees (429 rate_limit_reached only). */
                         "Retry-After"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -624,6 +669,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -646,6 +693,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -667,6 +716,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -853,7 +904,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The document is within the size limit but beyond what the service will process. Codes: document_too_complex. */
+                /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: document_too_complex. */
                 422: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -941,7 +992,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe (docs/idempotency.md): the same key with the same body within 24 hours gets the first answer again, with Idempotent-Replayed: true, and nothing is charged or queued twice. 1–255 printable ASCII characters; a UUID is a good key. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -985,6 +1039,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1022,6 +1078,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1037,6 +1095,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1059,6 +1119,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1081,6 +1143,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1097,12 +1161,38 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still running; retry after it has finished. Codes: idempotency_key_in_use. */
+                409: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1119,6 +1209,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1130,7 +1222,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The document is within the size limit but beyond what the service will process. Codes: document_too_complex. */
+                /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: document_too_complex, idempotency_key_reused. */
                 422: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -1141,12 +1233,13 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
-                            error: "document_too_complex";
+                            error: "document_too_complex" | "idempotency_key_reused";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1165,6 +1258,8 @@ export type paths = {
                         "X-RateLimit-Reset"?: number;
                         /** @description Seconds until a request slot frees (429 rate_limit_reached only). */
                         "Retry-After"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1180,6 +1275,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1202,6 +1299,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1223,6 +1322,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1258,7 +1359,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe (docs/idempotency.md): the same key with the same body within 24 hours gets the first answer again, with Idempotent-Replayed: true, and nothing is charged or queued twice. 1–255 printable ASCII characters; a UUID is a good key. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1298,6 +1402,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1325,6 +1431,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1340,6 +1448,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1362,6 +1472,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1384,6 +1496,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1400,12 +1514,38 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still running; retry after it has finished. Codes: idempotency_key_in_use. */
+                409: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1422,12 +1562,38 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
                             error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: idempotency_key_reused. */
+                422: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "idempotency_key_reused";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1446,6 +1612,8 @@ export type paths = {
                         "X-RateLimit-Reset"?: number;
                         /** @description Seconds until a request slot frees (429 rate_limit_reached only). */
                         "Retry-After"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1461,6 +1629,8 @@ export type paths = {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
                         "X-Request-Id"?: string;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1483,6 +1653,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1505,6 +1677,8 @@ export type paths = {
                         "X-RateLimit-Remaining"?: number;
                         /** @description Unix time in whole seconds when the next slot frees. */
                         "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {

@@ -72,24 +72,66 @@ async function refreshUsage() {
   }
 }
 
-function showResults(content, translations) {
-  const columns = [['source', content, false]];
-  for (const [code, text] of Object.entries(translations)) columns.push([code, text, languages.get(code)?.rtl ?? false]);
+// One column per requested target, in request order, filled as each target's document
+// arrives on the stream (POST /v1/translate with Accept: text/event-stream).
+function showColumns(content, targets) {
+  const columns = [['source', content], ...targets.map((code) => [code, undefined])];
   $('results').replaceChildren(
-    ...columns.map(([code, text, rtl]) => {
+    ...columns.map(([code, text]) => {
       const column = document.createElement('article');
-      column.className = 'column';
+      column.className = code === 'source' ? 'column' : 'column pending';
       column.dataset.target = code;
       const title = document.createElement('h2');
       title.textContent = code === 'source' ? 'Source' : `${code} — ${languages.get(code)?.name ?? code}`;
       const body = document.createElement('pre');
-      body.textContent = text;
+      body.textContent = text ?? 'translating…';
       if (code !== 'source') body.lang = code;
-      if (rtl) body.dir = 'rtl';
       column.append(title, body);
       return column;
     }),
   );
+}
+
+function showTranslation(code, text) {
+  const column = $('results').querySelector(`.column[data-target="${CSS.escape(code)}"]`);
+  if (!column) return;
+  const body = column.querySelector('pre');
+  body.textContent = text;
+  if (languages.get(code)?.rtl) body.dir = 'rtl';
+  column.classList.remove('pending');
+}
+
+// The events of a text/event-stream answer as they arrive: { event, data } with data parsed.
+async function* serverEvents(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
+      const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
+      if (event && data !== undefined) yield { event, data: JSON.parse(data) };
+    }
+  }
+}
+
+async function streamTranslation(body) {
+  const response = await fetch('/v1/translate', {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', authorization: `Bearer ${key()}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const answer = await response.json().catch(() => ({ error: 'server_error', message: `answer ${response.status} is not JSON` }));
+    throw Object.assign(new Error(answer.message), { code: answer.error, status: response.status });
+  }
+  return serverEvents(response);
 }
 
 async function translate() {
@@ -102,9 +144,18 @@ async function translate() {
   $('translate').disabled = true;
   say('Translating…');
   try {
-    const answer = await api('POST', '/v1/translate', { content, targets, ...(format ? { format } : {}) });
-    showResults(content, answer.translations);
-    const { usage } = answer;
+    const events = await streamTranslation({ content, targets, ...(format ? { format } : {}) });
+    showColumns(content, targets);
+    let arrived = 0;
+    let usage;
+    for await (const { event, data } of events) {
+      if (event === 'translation') {
+        showTranslation(data.target, data.text);
+        say(`Translating… ${++arrived} of ${targets.length} targets done.`);
+      } else if (event === 'usage') usage = data;
+      else if (event === 'error') throw Object.assign(new Error(data.message), { code: data.error });
+    }
+    if (!usage) throw Object.assign(new Error('the answer ended before it was complete'), { code: 'server_error' });
     $('detected').textContent = usage.detected_format
       ? `Detected format: ${usage.detected_format} (confidence ${usage.detection_confidence.toFixed(2)})`
       : `Format: ${format}`;

@@ -9,6 +9,7 @@ import * as translationMemory from './migrations/003-translation-memory.js';
 import * as glossaries from './migrations/004-glossaries.js';
 import * as keyChangeNotifications from './migrations/005-key-change-notifications.js';
 import * as memoryDeletionNotifications from './migrations/006-memory-deletion-notifications.js';
+import * as idempotencyKeys from './migrations/007-idempotency-keys.js';
 import * as accountAndMemoryChanges from './migrations/010-account-and-memory-changes.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-glossaries': glossaries,
   '005-key-change-notifications': keyChangeNotifications,
   '006-memory-deletion-notifications': memoryDeletionNotifications,
+  '007-idempotency-keys': idempotencyKeys,
   '010-account-and-memory-changes': accountAndMemoryChanges,
 };
 

@@ -110,6 +110,23 @@ export interface JobQueueCountsTable {
   active: number;
 }
 
+/** The first answer to a request sent with an Idempotency-Key (src/idempotency/). */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  idempotency_key: string;
+  /** sha256 of the route and the body. */
+  fingerprint: string;
+  /** The request holding the key while it runs. */
+  owner: string;
+  locked_until: number;
+  /** Null while the first request runs. */
+  status_code: number | null;
+  content_type: string | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -119,4 +136,5 @@ export interface DatabaseSchema {
   job_queue_counts: JobQueueCountsTable;
   translation_memory: TranslationMemoryTable;
   glossaries: GlossariesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

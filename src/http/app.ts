@@ -15,6 +15,7 @@ import { refuseWhileClosing } from './plugins/closing.js';
 import { requireHost } from './plugins/host.js';
 import { AccessLog } from './plugins/access-log.js';
 import { authHook } from './plugins/auth.js';
+import { idempotencyHooks, type IdempotencyHooks } from './plugins/idempotency.js';
 import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
@@ -39,6 +40,8 @@ export interface ProtectedHooks {
   readonly authenticated: onRequestHookHandler[];
   /** Authentication, then the per-user rate limit. */
   readonly limited: onRequestHookHandler[];
+  /** The Idempotency-Key hooks of the POST routes that charge or enqueue: spread into the route's options. */
+  readonly idempotent: IdempotencyHooks;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -67,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('user', undefined);
   app.decorateRequest('work', undefined);
+  app.decorateRequest('idempotency', undefined);
   // First of the onRequest hooks, so all of a request's work runs in its turn.
   handleInTurns(app);
   registerRequestId(app);
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hooks: ProtectedHooks = {
     authenticated: [authenticate],
     limited: [authenticate, rateLimitHook(deps) as onRequestHookHandler],
+    idempotent: idempotencyHooks(deps),
   };
 
   // Before the routes: the reference collects their schemas as they are added.

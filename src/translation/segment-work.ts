@@ -54,13 +54,34 @@ export interface Pair {
   readonly unique: number;
 }
 
-/** Translates the distinct segments of `documents` (planned together per format) into every target. */
-export async function translateSegments(documents: readonly PreparedDocument[], options: TranslateOptions): Promise<SegmentWork> {
+/**
+ * Told the moment every segment of one target is translated (the planner finishes targets
+ * at different times): the target's index and, per document, its segments' translations.
+ */
+export type TargetTranslated = (target: number, translations: string[][]) => void;
+
+/**
+ * Translates the distinct segments of `documents` (planned together per format) into every
+ * target; `onTargetTranslated`, if given, hears of each target as soon as it is whole.
+ */
+export async function translateSegments(
+  documents: readonly PreparedDocument[],
+  options: TranslateOptions,
+  onTargetTranslated?: TargetTranslated,
+): Promise<SegmentWork> {
   const { targets, engine, glossary, memory } = options;
   const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
   const keys = memory ? memoryKeys(memory, unique, engineTargets, options) : undefined;
+  const translationsOf = (row: readonly (string | undefined)[]): string[][] =>
+    positions.map((indexes) =>
+      indexes.map((index) => {
+        const text = row[index]!;
+        const restore = unique[index]!.restore;
+        return restore ? restore(text) : text;
+      }),
+    );
+  const done = new TargetRows(engineTargets.length, unique.length, onTargetTranslated && ((target, row) => onTargetTranslated(target, translationsOf(row))));
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
@@ -69,7 +90,7 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
     pending = pending.filter(({ target, unique: u }) => {
       const hit = stored.get(keys[target]![u]!);
       if (hit === undefined) return true;
-      done[target]![u] = hit;
+      done.fill(target, u, hit);
       tally.cached++;
       return false;
     });
@@ -78,16 +99,9 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
   if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory });
 
+  const byTarget = done.rows.map(translationsOf);
   return {
-    translations: positions.map((indexes) =>
-      done.map((row) =>
-        indexes.map((index) => {
-          const text = row[index]!;
-          const restore = unique[index]!.restore;
-          return restore ? restore(text) : text;
-        }),
-      ),
-    ),
+    translations: positions.map((_, document) => byTarget.map((target) => target[document]!)),
     usage: {
       inputTokens: tally.inputTokens,
       outputTokens: tally.outputTokens,
@@ -139,7 +153,7 @@ async function translatePending(
           waits.push(
             untilAborted(claim.result, cancel.signal).then((translation) => {
               if (translation === undefined) return;
-              done[pair.target]![pair.unique] = translation;
+              done.fill(pair.target, pair.unique, translation);
               tally.cached++;
             }),
           );
@@ -150,7 +164,7 @@ async function translatePending(
         cancel.abort(error);
         throw error;
       });
-      pending = pending.filter(({ target, unique: u }) => done[target]![u] === undefined);
+      pending = pending.filter(({ target, unique: u }) => !done.has(target, u));
     }
     // Everything arrived, but nobody wants it now: the request fails uncharged (what was
     // translated is in memory for the retry).
@@ -163,6 +177,37 @@ async function translatePending(
     signal?.removeEventListener('abort', onAbort);
     // Followers of a key this request led but did not translate translate it themselves.
     for (const settle of settles) settle(undefined);
+  }
+}
+
+/**
+ * Each target's translations of the unique segments as they arrive, and how many are still
+ * missing: a target whose last segment arrives is reported at once (streaming answers).
+ */
+class TargetRows {
+  readonly rows: (string | undefined)[][];
+  readonly #missing: number[];
+
+  constructor(
+    targets: number,
+    segments: number,
+    private readonly onWhole: ((target: number, row: readonly (string | undefined)[]) => void) | undefined,
+  ) {
+    this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
+    this.#missing = new Array<number>(targets).fill(segments);
+    // A document without segments is whole in every target before any work.
+    if (segments === 0) for (let target = 0; target < targets; target++) this.onWhole?.(target, this.rows[target]!);
+  }
+
+  has(target: number, unique: number): boolean {
+    return this.rows[target]![unique] !== undefined;
+  }
+
+  fill(target: number, unique: number, text: string): void {
+    const row = this.rows[target]!;
+    if (row[unique] !== undefined) return;
+    row[unique] = text;
+    if (--this.#missing[target]! === 0) this.onWhole?.(target, row);
   }
 }
 
@@ -230,7 +275,7 @@ export function distinctSegments(
 interface CallContext {
   readonly unique: readonly UniqueSegment[];
   readonly engineTargets: readonly EngineLanguage[];
-  readonly done: (string | undefined)[][];
+  readonly done: TargetRows;
   readonly options: TranslateOptions;
   readonly cancel: AbortController;
   readonly tally: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; calls: number; cached: number; misses: number };
@@ -279,7 +324,7 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
         validated.push({ target: t, unique: Number(segment.id), text });
       }
     }
-    for (const { target, unique: u, text } of validated) done[target]![u] = text;
+    for (const { target, unique: u, text } of validated) done.fill(target, u, text);
     await remember(validated, context);
   });
 }

@@ -68,11 +68,23 @@ export interface SourcedTranslation extends DocumentTranslation {
   readonly sourceDetection?: SourceDetection;
 }
 
+/**
+ * How a caller follows one document's translation as it happens (a streamed answer):
+ * `started` once every check has passed and the reservation is held, so failures before it
+ * are the usual error answers; then `targetDone` for each target, in the order targets
+ * finish. The work may still fail after either, and is then not charged.
+ */
+export interface TranslationProgress {
+  started(): void;
+  targetDone(target: string, text: string): void;
+}
+
 export async function translateForUser(
   deps: TranslationServiceDeps,
   user: User,
   input: TranslateInput,
   cancellation: Cancellation,
+  progress?: TranslationProgress,
 ): Promise<SourcedTranslation> {
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
@@ -80,6 +92,7 @@ export async function translateForUser(
     assertModelAccess(user, input.model);
     const estimate = estimateTokens(input.content.length, input.targets.length);
     return await withReservation(deps, user, estimate, async () => {
+      progress?.started();
       const started = performance.now();
       const { source, detections } = await resolveSource(input.source, [prepared]);
       const sourceDetection = detections?.[0];
@@ -91,6 +104,7 @@ export async function translateForUser(
           engine: deps.engines[input.model],
           cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
+          ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
           ...context,
         }),
       );

@@ -104,6 +104,11 @@ export interface TranslateOptions {
   readonly glossary?: AppliedGlossary;
   /** Formality and context for the model; part of the memory key. */
   readonly instructions?: TranslationInstructions;
+  /**
+   * Told each target's rendered documents (in the order given) as soon as that target is
+   * complete, before the others are (streaming answers); targets come in the order they finish.
+   */
+  readonly onTargetDone?: (target: RequestedTarget, documents: readonly string[]) => void;
 }
 
 export async function translatePrepared(
@@ -140,6 +145,8 @@ export async function translatePreparedAll(
   documents: readonly PreparedDocument[],
   options: TranslateOptions,
 ): Promise<DocumentsTranslation> {
+  const { onTargetDone } = options;
+  if (onTargetDone) return translateTargetByTarget(documents, options, onTargetDone);
   const work = await translateSegments(documents, options);
   const rendered = await Promise.all(
     documents.map(async (document, index) => {
@@ -152,6 +159,42 @@ export async function translatePreparedAll(
       return { translations, ...(document.detection ? { detection: document.detection } : {}) };
     }),
   );
+  const { usage, calls, cachedSegments, glossaryMisses } = work;
+  return { documents: rendered, usage, calls, cachedSegments, glossaryMisses };
+}
+
+/**
+ * As translatePreparedAll, but each target is rendered the moment its last segment is
+ * translated and handed to `onTargetDone`, while other targets' calls still run.
+ */
+async function translateTargetByTarget(
+  documents: readonly PreparedDocument[],
+  options: TranslateOptions,
+  onTargetDone: NonNullable<TranslateOptions['onTargetDone']>,
+): Promise<DocumentsTranslation> {
+  const renders: Promise<string[]>[] = new Array(options.targets.length);
+  const work = await translateSegments(documents, options, (t, translations) => {
+    const target = options.targets[t]!;
+    const render = Promise.all(
+      documents.map(async (document, index) => {
+        const rendered = await document.renderAll([
+          { key: target.requested, target: { code: target.language.code, rtl: target.language.rtl }, translations: translations[index]! },
+        ]);
+        return rendered[target.requested]!;
+      }),
+    ).then((texts) => {
+      onTargetDone(target, texts);
+      return texts;
+    });
+    // Awaited below; a failure meanwhile must not count as unhandled.
+    render.catch(() => {});
+    renders[t] = render;
+  });
+  const byTarget = await Promise.all(renders);
+  const rendered = documents.map((document, index) => ({
+    translations: Object.fromEntries(options.targets.map((target, t) => [target.requested, byTarget[t]![index]!])),
+    ...(document.detection ? { detection: document.detection } : {}),
+  }));
   const { usage, calls, cachedSegments, glossaryMisses } = work;
   return { documents: rendered, usage, calls, cachedSegments, glossaryMisses };
 }

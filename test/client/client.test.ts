@@ -104,6 +104,73 @@ for (const backend of testBackends()) {
       assert.equal(usage.tokens_used, single.usage.total_tokens + batch.usage.total_tokens);
     });
 
+    it('a POST whose answer is lost is retried under the same Idempotency-Key: one job, one charge', async () => {
+      now = T0;
+      const { key, userId } = await t.key('starter');
+      const sentKeys: (string | null)[] = [];
+      let lost = 0;
+      // The request reaches the service and is done; its answer never reaches the caller.
+      const losingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === 'POST') sentKeys.push(new Headers(init.headers).get('idempotency-key'));
+        if (init?.method === 'POST' && lost++ % 2 === 0) {
+          await response.arrayBuffer();
+          throw new TypeError('fetch failed: the connection was reset');
+        }
+        return response;
+      };
+      const api = client(key, { fetch: losingFetch });
+      const job = await api.createJob({ content: 'Queued once.', targets: ['fr'] });
+      assert.equal(sentKeys.length, 2);
+      assert.match(sentKeys[0] ?? '', /^[0-9a-f-]{36}$/);
+      assert.equal(sentKeys[1], sentKeys[0], 'both attempts carry one key');
+      const jobs = await t.services.database.db.selectFrom('jobs').select('id').where('user_id', '=', userId).execute();
+      assert.deepEqual(jobs.map((row) => row.id), [job.job_id]);
+
+      const translated = await api.translate({ content: 'Paid once.', targets: ['de'], memory: false }, { idempotencyKey: 'my-own-key' });
+      assert.deepEqual(sentKeys.slice(2), ['my-own-key', 'my-own-key']);
+      assert.equal((await api.usage()).tokens_used, translated.usage.total_tokens, 'charged once for two attempts');
+      // Another call is another key.
+      await api.translate({ content: 'Paid once.', targets: ['de'], memory: false });
+      assert.notEqual(sentKeys[4], sentKeys[0]);
+      assert.notEqual(sentKeys[4], 'my-own-key');
+    });
+
+    it('translateStream yields each target, then the usage it charged; a failure after the start throws and is not retried', async () => {
+      now = T0;
+      const api = client(await keyOf('starter'));
+      const seen: string[] = [];
+      let usage: { total_tokens: number } | undefined;
+      for await (const event of api.translateStream({ content: 'Streamed, target by target.', targets: ['fr', 'ar', 'de'] })) {
+        if (event.type === 'translation') {
+          seen.push(event.target);
+          assertPseudo(event.text, 'Streamed, target by target.');
+        } else usage = event.usage;
+      }
+      assert.deepEqual(seen.sort(), ['ar', 'de', 'fr']);
+      assert.ok(usage && usage.total_tokens > 0);
+      assert.equal((await api.usage()).tokens_used, usage.total_tokens);
+
+      flaky.calls = 0;
+      (flaky as unknown as { failures: number }).failures = 1;
+      const fresh = client(await keyOf('starter'));
+      await assert.rejects(
+        (async () => {
+          for await (const _ of fresh.translateStream({ content: 'This one fails midway.', targets: ['fr'], memory: false })) void _;
+        })(),
+        (error: unknown) => error instanceof TranslateApiError && error.code === 'translation_error',
+      );
+      assert.equal(flaky.calls, 1, 'not retried once the stream had started');
+      assert.equal((await fresh.usage()).tokens_used, 0);
+      // A refusal before the stream starts is a typed error, as translate's.
+      await assert.rejects(
+        (async () => {
+          for await (const _ of fresh.translateStream({ content: 'x', targets: ['xx'] })) void _;
+        })(),
+        (error: unknown) => error instanceof TranslateApiError && error.status === 400 && error.code === 'invalid_language',
+      );
+    });
+
     it('fails with a typed error carrying the code, and does not retry a 400', async () => {
       const api = client(await keyOf('starter'));
       const seen = t.answers.length;

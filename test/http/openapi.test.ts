@@ -105,7 +105,7 @@ describe('the answer check', () => {
 
   it('fails an error code the route does not declare under that status', () => {
     const body = JSON.stringify({ error: 'not_found', message: 'x' });
-    assert.match(checkAnswers(document, [{ ...answered, status: 409, body }])[0]!, /does not describe status 409/);
+    assert.match(checkAnswers(document, [{ ...answered, status: 410, body }])[0]!, /does not describe status 410/);
     const wrongCode = JSON.stringify({ error: 'invalid_api_key', message: 'x' });
     assert.match(checkAnswers(document, [{ ...answered, status: 400, body: wrongCode }])[0]!, /does not match its schema/);
   });

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
+import type { ChunkTranslation, TranslateChunkInput, TranslationEngine } from '../../src/engines/engine.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pseudo, registryOf } from '../helpers/engines.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -75,7 +77,7 @@ describe('the playground at /', { skip: chromiumMissing() }, () => {
     await page.uncheck('#targets input[value="de"]');
     await page.check('#targets input[value="ar"]');
     await page.click('#translate');
-    await page.waitForSelector('.column[data-target="ar"]');
+    await page.waitForFunction(() => document.querySelector('#status')!.textContent!.startsWith('Done'));
     const french = await page.textContent('.column[data-target="fr"] pre');
     const arabic = page.locator('.column[data-target="ar"] pre');
     assert.notEqual(french, source);
@@ -149,5 +151,67 @@ describe('the playground at /', { skip: chromiumMissing() }, () => {
 
   it('loaded nothing from another origin', () => {
     assert.deepEqual(offsite, []);
+  });
+});
+
+/**
+ * The pseudo engine with calls for `slow` held until `release()`, planned one call per target
+ * (a small output budget per call), so targets finish at different times.
+ */
+class OneSlowTarget implements TranslationEngine {
+  readonly id = 'one-slow-target';
+  readonly budget = { maxInputTokens: 6000, maxOutputTokens: 16384, callOutputTokens: 50, parallelCalls: 4 };
+  private readonly inner = pseudo();
+  private gate: (() => void) | undefined;
+  private readonly opened = new Promise<void>((resolve) => (this.gate = resolve));
+  constructor(private readonly slow: string) {}
+  async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
+    if (input.targets.some((target) => target.code === this.slow)) await this.opened;
+    return this.inner.translate(input);
+  }
+  release(): void {
+    this.gate!();
+  }
+}
+
+describe('the playground shows targets as they arrive', { skip: chromiumMissing() }, () => {
+  let t: TestApp;
+  let context: BrowserContext;
+  let page: Page;
+  const engine = new OneSlowTarget('fr');
+  const profile = mkdtempSync(join(tmpdir(), 'playground-chromium-'));
+
+  before(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'memory' }, engines: registryOf(engine) });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#targets input[value="ar"]');
+    await page.fill('#key', (await t.key('starter')).key);
+    await page.dispatchEvent('#key', 'change');
+  });
+  after(async () => {
+    engine.release();
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true });
+    await t.close();
+  });
+
+  it('fills a target\'s column as soon as it is translated, while a slower target still waits', async () => {
+    const source = 'Our support team answers every question within one business day, including weekends and public holidays, and tells you who is looking after your request.';
+    await page.fill('#content', source);
+    // fr and de are checked by default.
+    await page.click('#translate');
+    await page.waitForSelector('.column[data-target="de"]:not(.pending)');
+    assert.equal(unmark((await page.textContent('.column[data-target="de"] pre'))!), source);
+    assert.equal(await page.getAttribute('.column[data-target="fr"]', 'class'), 'column pending');
+    assert.equal(await page.textContent('.column[data-target="fr"] pre'), 'translating…');
+    assert.equal(await page.textContent('#status'), 'Translating… 1 of 2 targets done.');
+    engine.release();
+    await page.waitForFunction(() => document.querySelector('#status')!.textContent!.startsWith('Done'));
+    assert.equal(unmark((await page.textContent('.column[data-target="fr"] pre'))!), source);
+    assert.equal(await page.getAttribute('.column[data-target="fr"]', 'class'), 'column');
   });
 });

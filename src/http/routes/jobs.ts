@@ -30,6 +30,7 @@ const submitSchema = limitedRoute({
   answers: { 202: JobCreated },
   // not_found: a glossary_id naming no glossary of the caller's, answered before the job is stored.
   errors: [...BODY_ERRORS, ...BILLED_ERRORS, 'not_found'],
+  idempotent: true,
 });
 
 const viewSchema = authenticatedRoute({
@@ -48,7 +49,7 @@ export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (plain: FastifyInstance): Promise<void> => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.post('/jobs', { schema: submitSchema, onRequest: hooks.limited }, async (request, reply) => {
+    app.post('/jobs', { schema: submitSchema, onRequest: hooks.limited, ...hooks.idempotent }, async (request, reply) => {
       const input = parseTranslateBody(request.body);
       const job = await submitJob(deps, userOf(request), input);
       return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(Number(job.created_at)).toISOString() });

@@ -24,6 +24,9 @@ export const LIMITED_ERRORS = ['invalid_api_key', 'rate_limit_reached'] as const
 /** A route that reads a JSON body: size, parse and field checks (docs/contract.md §3.4, §3.6). */
 export const BODY_ERRORS = ['invalid_request', 'invalid_format', 'invalid_language', 'payload_too_large'] as const satisfies readonly ErrorCode[];
 
+/** A POST route that takes an Idempotency-Key (src/http/plugins/idempotency.ts). */
+export const IDEMPOTENCY_ERRORS = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[];
+
 /** A route that spends tokens: tier access and the free tier's pre-check (docs/contract.md §3.7). */
 export const BILLED_ERRORS = ['advanced_not_available', 'token_limit_reached'] as const satisfies readonly ErrorCode[];
 
@@ -34,7 +37,8 @@ const SUMMARY: Record<number, string> = {
   404: 'Nothing here, or no job of yours with this id.',
   408: 'The request did not arrive in time; the connection is closed.',
   413: 'The body is larger than 2 MiB (2,097,152 bytes).',
-  422: 'The document is within the size limit but beyond what the service will process.',
+  409: 'A request with this Idempotency-Key is still running; retry after it has finished.',
+  422: 'The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request.',
   429: 'A limit is reached: the rate limit (with Retry-After) or the free tier\'s monthly tokens.',
   431: 'The request line and headers are larger than 16 KiB.',
   500: 'The work failed (nothing is charged); safe to retry.',

@@ -31,3 +31,23 @@ export function limitedHeaders(status: number): Headers {
     ...(status === 429 ? { 'Retry-After': RETRY_AFTER } : {}),
   };
 }
+
+/** On the answers of a route that takes an Idempotency-Key, when the answer is a stored one. */
+export const REPLAYED: Headers = {
+  'Idempotent-Replayed': Type.Literal('true', {
+    description: 'This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again.',
+  }),
+};
+
+/** The request header of the routes that take an Idempotency-Key (documented; checked in code). */
+export const IdempotencyRequestHeaders = Type.Object({
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7E]+$',
+      description:
+        'Makes a retry safe (docs/idempotency.md): the same key with the same body within 24 hours gets the first answer again, with Idempotent-Replayed: true, and nothing is charged or queued twice. 1–255 printable ASCII characters; a UUID is a good key.',
+    }),
+  ),
+});

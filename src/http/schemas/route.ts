@@ -6,8 +6,8 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors.js';
-import { ANY_ROUTE_ERRORS, AUTH_ERRORS, LIMITED_ERRORS, TRANSPORT_ERRORS, errorResponses } from './errors.js';
-import { limitedHeaders, plainHeaders, type Headers } from './headers.js';
+import { ANY_ROUTE_ERRORS, AUTH_ERRORS, IDEMPOTENCY_ERRORS, LIMITED_ERRORS, TRANSPORT_ERRORS, errorResponses } from './errors.js';
+import { IdempotencyRequestHeaders, limitedHeaders, plainHeaders, REPLAYED, type Headers } from './headers.js';
 
 export const BEARER_AUTH = 'bearerAuth';
 
@@ -27,6 +27,10 @@ export interface RouteDescription<Answers extends Record<number, TSchema>> {
   readonly answerHeaders?: Record<number, Headers>;
   /** The codes this route itself can answer, beyond those of its access level. */
   readonly errors: readonly ErrorCode[];
+  /** The 200 answer may also be Server-Sent Events (Accept: text/event-stream), described by this schema. */
+  readonly eventStream?: TSchema;
+  /** Takes an Idempotency-Key (src/http/plugins/idempotency.ts): its header, 409/422 and Idempotent-Replayed. */
+  readonly idempotent?: boolean;
 }
 
 /** A route anyone may call. */
@@ -50,21 +54,28 @@ function schemaOf<A extends Record<number, TSchema>>(
   headersFor: (status: number) => Headers,
   secured: boolean,
 ) {
+  const idempotent = route.idempotent === true;
+  // A replayed answer, errors included, carries Idempotent-Replayed.
+  const headersOf = idempotent ? (status: number) => Object.assign({}, headersFor(status), REPLAYED) : headersFor;
   const answers: Record<number, TSchema> = {};
   for (const [status, schema] of Object.entries(route.answers) as [string, TSchema][]) {
     const extra = route.answerHeaders?.[Number(status)] ?? {};
-    answers[Number(status)] = Object.assign({}, schema, {
-      description: schema.description ?? 'Success.',
-      headers: Object.assign({}, headersFor(Number(status)), extra),
-    });
+    const headers = Object.assign({}, headersOf(Number(status)), extra);
+    const description = schema.description ?? 'Success.';
+    answers[Number(status)] =
+      route.eventStream && Number(status) === 200
+        ? ({ description, headers, content: { 'application/json': { schema }, 'text/event-stream': { schema: route.eventStream } } } as unknown as TSchema)
+        : Object.assign({}, schema, { description, headers });
   }
-  const errors = errorResponses([...ANY_ROUTE_ERRORS, ...TRANSPORT_ERRORS, ...accessErrors, ...route.errors], headersFor);
+  const codes = [...ANY_ROUTE_ERRORS, ...TRANSPORT_ERRORS, ...accessErrors, ...route.errors, ...(idempotent ? IDEMPOTENCY_ERRORS : [])];
+  const errors = errorResponses(codes, headersOf);
   return {
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.body ? { body: route.body } : {}),
     ...(route.params ? { params: route.params } : {}),
+    ...(idempotent ? { headers: IdempotencyRequestHeaders } : {}),
     ...(secured ? { security: [{ [BEARER_AUTH]: [] }] } : {}),
     // Typed as the success answers only: handlers return those; errors leave through the error handler.
     response: Object.assign({}, errors, answers) as unknown as A,

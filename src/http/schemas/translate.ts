@@ -96,6 +96,29 @@ export const TranslateAnswer = Type.Object(
   strict,
 );
 
+/** The data of a streamed answer's `translation` event: one target's whole document. */
+export const TranslationEventData = Type.Object(
+  {
+    target: Type.String({ description: 'The target code as the request spelled it.' }),
+    text: Type.String({ description: 'The whole translated document in that target.' }),
+  },
+  strict,
+);
+
+/** The usage event's data is the JSON answer's `usage`. */
+export const UsageEventData = TranslateAnswer.properties.usage;
+
+/** POST /v1/translate with Accept: text/event-stream (docs/streaming.md). */
+export const TranslateEvents = Type.String({
+  description: [
+    'Server-Sent Events, each `event: <name>` then `data: <one line of JSON>`:',
+    '`translation` `{target, text}` once per target, as soon as that target\'s document is complete (targets arrive in the order they finish);',
+    'then `usage` (the `usage` object of the JSON answer); then `done` `{}`.',
+    'A failure after the stream started is one `error` event `{error, message}` (the codes of this route\'s error answers) instead of `usage` and `done`, and nothing is charged.',
+    'Refusals before the work starts (bad body, tier, token pre-check, rate limit) are the usual JSON error answers.',
+  ].join(' '),
+});
+
 export const BatchAnswer = Type.Object(
   {
     results: Type.Array(Type.Object({ id: Type.String(), translations: Translations }, strict), { description: 'In request order.' }),
