@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   advanced_not_available: 403,
   not_found: 404,
   request_timeout: 408,
+  job_finished: 409,
+  webhook_limit_reached: 409,
   payload_too_large: 413,
   document_too_complex: 422,
   token_limit_reached: 429,

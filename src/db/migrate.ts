@@ -9,6 +9,8 @@ import * as translationMemory from './migrations/003-translation-memory.js';
 import * as glossaries from './migrations/004-glossaries.js';
 import * as keyChangeNotifications from './migrations/005-key-change-notifications.js';
 import * as memoryDeletionNotifications from './migrations/006-memory-deletion-notifications.js';
+import * as jobCancelAndList from './migrations/008-job-cancel-and-list.js';
+import * as webhooks from './migrations/009-webhooks.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
@@ -17,6 +19,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-glossaries': glossaries,
   '005-key-change-notifications': keyChangeNotifications,
   '006-memory-deletion-notifications': memoryDeletionNotifications,
+  '008-job-cancel-and-list': jobCancelAndList,
+  '009-webhooks': webhooks,
 };
 
 const provider: MigrationProvider = {
