@@ -67,6 +67,24 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** The bearer token GET /metrics asks for; undefined: /metrics is not served (404). */
   readonly metricsToken: string | undefined;
+  /** Webhook endpoints and their deliveries (docs/webhooks.md). */
+  readonly webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: plain http and loopback/private/link-local addresses allowed (tests, private networks). */
+  readonly allowPrivate: boolean;
+  /** One attempt, connect to answer, at most. */
+  readonly timeoutMs: number;
+  /** The wait before retry n is about base × 2^(n-1), at most maxIntervalMs, ±25 % jitter. */
+  readonly retryBaseMs: number;
+  readonly retryMaxIntervalMs: number;
+  /** Attempts in all, the first included; then the delivery is `failed`. */
+  readonly maxAttempts: number;
+  /** Endpoints one user may have. */
+  readonly maxPerUser: number;
+  /** Deliveries one worker process sends at once. */
+  readonly concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -190,6 +208,15 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer('HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * SECOND,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * SECOND,
     metricsToken: metricsToken(read('METRICS_TOKEN')),
+    webhooks: {
+      allowPrivate: oneOf('WEBHOOK_ALLOW_PRIVATE', 'false', ['true', 'false']) === 'true',
+      timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60) * SECOND,
+      retryBaseMs: integer('WEBHOOK_RETRY_BASE_SECONDS', 5, 1, 3600) * SECOND,
+      retryMaxIntervalMs: integer('WEBHOOK_RETRY_MAX_INTERVAL_SECONDS', 4 * 3600, 1, 7 * 24 * 3600) * SECOND,
+      maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
+      maxPerUser: integer('WEBHOOK_MAX_PER_USER', 20, 1, 1000),
+      concurrency: integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
+    },
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(

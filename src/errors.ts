@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   request_timeout: 408,
   idempotency_key_in_use: 409,
+  job_finished: 409,
+  webhook_limit_reached: 409,
   payload_too_large: 413,
   document_too_complex: 422,
   idempotency_key_reused: 422,

@@ -16,9 +16,17 @@ import type {
   GlossaryList,
   GlossaryRequest,
   GlossarySummary,
+  DeliveryList,
+  DeliveryListQuery,
   JobCreated,
+  JobList,
+  JobListQuery,
   JobRequest,
   JobView,
+  WebhookCreated,
+  WebhookEndpoint,
+  WebhookList,
+  WebhookRequest,
   Languages,
   TranslateRequest,
   TranslateResult,
@@ -129,6 +137,21 @@ export class TranslateClient {
   }
 
   /**
+   * DELETE /v1/jobs/{id}: a pending job is canceled at once (its view, status `canceled`); a
+   * processing one stops before its next model call (its view, with `cancel_requested_at`).
+   * A finished job is TranslateApiError `job_finished` — also when a first call's answer was
+   * lost and the retry finds the job it canceled.
+   */
+  async cancelJob(jobId: string, options: CallOptions = {}): Promise<JobView> {
+    return (await this.call<JobView>('DELETE', `/v1/jobs/${encodeURIComponent(jobId)}`, undefined, options)).body;
+  }
+
+  /** GET /v1/jobs: your jobs, newest first; pass `next_cursor` as `cursor` for the next page. */
+  async listJobs(query: JobListQuery = {}, options: CallOptions = {}): Promise<JobList> {
+    return (await this.call<JobList>('GET', `/v1/jobs${queryString(query)}`, undefined, options)).body;
+  }
+
+  /**
    * Polls a job until it completes (its view, with translations) or fails
    * (TranslateJobFailedError), waiting between reads as long as the service suggests
    * in Retry-After (docs/decisions/0021).
@@ -139,6 +162,7 @@ export class TranslateClient {
       const { body: job, retryAfterSeconds } = await this.call<JobView>('GET', `/v1/jobs/${encodeURIComponent(jobId)}`, undefined, options);
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw new TranslateJobFailedError(job.job_id, job.error);
+      if (job.status === 'canceled') throw new TranslateJobFailedError(job.job_id, 'the job was canceled');
       const waitMs = retryAfterSeconds === undefined ? DEFAULT_POLL_MS : retryAfterSeconds * 1000;
       options.onPoll?.(job, waitMs);
       if (Date.now() + waitMs > deadline) throw new TranslateNetworkError(`job ${jobId} did not finish within ${options.timeoutMs} ms`);
@@ -184,6 +208,31 @@ export class TranslateClient {
   /** DELETE /v1/glossaries/{id}. */
   async deleteGlossary(glossaryId: string, options: CallOptions = {}): Promise<void> {
     await this.call<undefined>('DELETE', glossaryPath(glossaryId), undefined, options);
+  }
+
+  /** POST /v1/webhooks: an endpoint for job events; the answer's `secret` (Standard Webhooks) is shown only this once. */
+  async createWebhook(request: WebhookRequest, options: CallOptions = {}): Promise<WebhookCreated> {
+    return (await this.call<WebhookCreated>('POST', '/v1/webhooks', request, options)).body;
+  }
+
+  /** GET /v1/webhooks: your endpoints, newest first, without their secrets. */
+  async listWebhooks(options: CallOptions = {}): Promise<WebhookList> {
+    return (await this.call<WebhookList>('GET', '/v1/webhooks', undefined, options)).body;
+  }
+
+  /** GET /v1/webhooks/{id}. */
+  async getWebhook(webhookId: string, options: CallOptions = {}): Promise<WebhookEndpoint> {
+    return (await this.call<WebhookEndpoint>('GET', webhookPath(webhookId), undefined, options)).body;
+  }
+
+  /** DELETE /v1/webhooks/{id}: its deliveries not yet sent are dropped. */
+  async deleteWebhook(webhookId: string, options: CallOptions = {}): Promise<void> {
+    await this.call<undefined>('DELETE', webhookPath(webhookId), undefined, options);
+  }
+
+  /** GET /v1/webhooks/{id}/deliveries: recent deliveries, newest first, with their attempts and last answer. */
+  async listWebhookDeliveries(webhookId: string, query: DeliveryListQuery = {}, options: CallOptions = {}): Promise<DeliveryList> {
+    return (await this.call<DeliveryList>('GET', `${webhookPath(webhookId)}/deliveries${queryString(query)}`, undefined, options)).body;
   }
 
   /** DELETE /v1/memory: forgets every translation the service stored for you. */
@@ -284,6 +333,18 @@ function retryAfterOf(response: Response): number | undefined {
 /** The call's own key, or a fresh one shared by all its attempts. */
 function withIdempotencyKey(options: IdempotentCallOptions): IdempotentCallOptions {
   return options.idempotencyKey !== undefined ? options : Object.assign({}, options, { idempotencyKey: globalThis.crypto.randomUUID() });
+}
+
+function webhookPath(webhookId: string): string {
+  return `/v1/webhooks/${encodeURIComponent(webhookId)}`;
+}
+
+/** `?a=1&b=x` of the members that are set; '' when none is. */
+function queryString(query: Readonly<Record<string, string | number | undefined>>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 function glossaryPath(glossaryId: string): string {

@@ -1350,7 +1350,156 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your jobs, newest first
+         * @description Does not spend the rate limit. Page with limit and the next_cursor of the previous page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only jobs with this status; another value is 400. */
+                    status?: "pending" | "processing" | "completed" | "failed" | "canceled";
+                    /** @description Jobs per page. */
+                    limit?: number;
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            jobs: {
+                                /** Format: uuid */
+                                job_id: string;
+                                status: "pending" | "processing" | "completed" | "failed" | "canceled";
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                updated_at: string;
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Queue a document for translation in the background
@@ -1748,6 +1897,11 @@ export type paths = {
                             completed_at: null;
                             /** @description 1 + the pending or processing jobs of all users created before this one; omitted when it cannot be counted. */
                             queue_position?: number;
+                            /**
+                             * Format: date-time
+                             * @description Processing, and canceled by its owner: the job stops before its next model call.
+                             */
+                            cancel_requested_at?: string;
                         } | {
                             /** Format: uuid */
                             job_id: string;
@@ -1789,6 +1943,34 @@ export type paths = {
                             status: "failed";
                             /** @description A plain sentence, no internals. */
                             error: string;
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            canceled_at: string;
+                            /** @description What the model calls made before the job stopped cost, charged; zero when it never ran. */
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                            };
                         };
                     };
                 };
@@ -1908,7 +2090,356 @@ export type paths = {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel a job
+         * @description A pending job is canceled at once (200, nothing charged). A processing job stops before its next model call (202, cancel_requested_at set); it is charged only for the calls already made. A finished job answers 409 job_finished.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The job_id POST /v1/jobs answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Always 200, whatever the status. While the job waits, poll again after the Retry-After seconds this answer carries. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            job_id: string;
+                            status: "pending" | "processing";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            completed_at: null;
+                            /** @description 1 + the pending or processing jobs of all users created before this one; omitted when it cannot be counted. */
+                            queue_position?: number;
+                            /**
+                             * Format: date-time
+                             * @description Processing, and canceled by its owner: the job stops before its next model call.
+                             */
+                            cancel_requested_at?: string;
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "completed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            completed_at: string;
+                            translations: {
+                                [key: string]: string;
+                            };
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                                /** @description Segment × target pairs served from translation memory: no model call, no tokens. */
+                                cached_segments: number;
+                                /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
+                                glossary_misses?: number;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description A plain sentence, no internals. */
+                            error: string;
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            canceled_at: string;
+                            /** @description What the model calls made before the job stopped cost, charged; zero when it never ran. */
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                            };
+                        };
+                    };
+                };
+                /** @description Always 200, whatever the status. While the job waits, poll again after the Retry-After seconds this answer carries. */
+                202: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            job_id: string;
+                            status: "pending" | "processing";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            completed_at: null;
+                            /** @description 1 + the pending or processing jobs of all users created before this one; omitted when it cannot be counted. */
+                            queue_position?: number;
+                            /**
+                             * Format: date-time
+                             * @description Processing, and canceled by its owner: the job stops before its next model call.
+                             */
+                            cancel_requested_at?: string;
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "completed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            completed_at: string;
+                            translations: {
+                                [key: string]: string;
+                            };
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                                /** @description Segment × target pairs served from translation memory: no model call, no tokens. */
+                                cached_segments: number;
+                                /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
+                                glossary_misses?: number;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description A plain sentence, no internals. */
+                            error: string;
+                        } | {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            canceled_at: string;
+                            /** @description What the model calls made before the job stopped cost, charged; zero when it never ran. */
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                /** @description `advanced` needs a paid tier; default `standard`. */
+                                model: "standard" | "advanced";
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error. Codes: job_finished. */
+                409: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "job_finished";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3048,6 +3579,815 @@ export type paths = {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook endpoints, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            webhooks: {
+                                /** Format: uuid */
+                                webhook_id: string;
+                                url: string;
+                                /** @description The events to receive; another name is 400. */
+                                events: ("job.completed" | "job.failed" | "job.canceled")[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Deliveries follow the Standard Webhooks specification (docs/webhooks.md). The answer carries the signing secret, shown once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https; never a loopback, private, link-local or metadata address (checked again at each delivery). Redirects are not followed. */
+                        url: string;
+                        /** @description The events to receive; another name is 400. */
+                        events: ("job.completed" | "job.failed" | "job.canceled")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                201: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            webhook_id: string;
+                            url: string;
+                            /** @description The events to receive; another name is 400. */
+                            events: ("job.completed" | "job.failed" | "job.canceled")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                            /** @description The Standard Webhooks signing secret: shown this once. Verify each delivery's webhook-signature with it. */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error. Codes: webhook_limit_reached. */
+                409: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "webhook_limit_reached";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The body is larger than 2 MiB (2,097,152 bytes). Codes: payload_too_large. */
+                413: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (without its secret) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook_id POST /v1/webhooks answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            webhook_id: string;
+                            url: string;
+                            /** @description The events to receive; another name is 400. */
+                            events: ("job.completed" | "job.failed" | "job.canceled")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, milliseconds.
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its deliveries not yet sent are dropped.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The webhook_id POST /v1/webhooks answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done; no body. */
+                204: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent deliveries to an endpoint, newest first
+         * @description Each with its status, attempts and the last answer's HTTP status.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The webhook_id POST /v1/webhooks answered. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            deliveries: {
+                                /** @description Sent as webhook-id; the same on every attempt. */
+                                delivery_id: string;
+                                event: "job.completed" | "job.failed" | "job.canceled";
+                                /** Format: uuid */
+                                job_id: string;
+                                status: "pending" | "sending" | "succeeded" | "failed";
+                                attempts: number;
+                                /** @description The HTTP status of the last attempt's answer; null when there was none. */
+                                response_status: number | null;
+                                /** @description Why the last attempt failed; null after a success or before any attempt. */
+                                error: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, milliseconds.
+                                 */
+                                created_at: string;
+                                last_attempt_at: string | null;
+                                /** @description Pending: when the next attempt is due. */
+                                next_attempt_at: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request. */
+                400: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No API key, a malformed Authorization header, or an unknown or revoked key. Codes: invalid_api_key. */
+                401: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_api_key";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Nothing here, or no job of yours with this id. Codes: not_found. */
+                404: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request did not arrive in time; the connection is closed. Codes: request_timeout. */
+                408: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
+                431: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "headers_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The work failed (nothing is charged); safe to retry. Codes: server_error. */
+                500: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "server_error";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached right now, or this server is shutting down; retry. Codes: service_unavailable. */
+                503: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "service_unavailable";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

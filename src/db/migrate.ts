@@ -10,6 +10,8 @@ import * as glossaries from './migrations/004-glossaries.js';
 import * as keyChangeNotifications from './migrations/005-key-change-notifications.js';
 import * as memoryDeletionNotifications from './migrations/006-memory-deletion-notifications.js';
 import * as idempotencyKeys from './migrations/007-idempotency-keys.js';
+import * as jobCancelAndList from './migrations/008-job-cancel-and-list.js';
+import * as webhooks from './migrations/009-webhooks.js';
 import * as accountAndMemoryChanges from './migrations/010-account-and-memory-changes.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +22,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-key-change-notifications': keyChangeNotifications,
   '006-memory-deletion-notifications': memoryDeletionNotifications,
   '007-idempotency-keys': idempotencyKeys,
+  '008-job-cancel-and-list': jobCancelAndList,
+  '009-webhooks': webhooks,
   '010-account-and-memory-changes': accountAndMemoryChanges,
 };
 

@@ -49,7 +49,7 @@ export interface TokenReservationsTable {
 export interface JobsTable {
   id: string;
   user_id: string;
-  status: 'pending' | 'processing' | 'completed' | 'failed';
+  status: 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
   /** The request as JSON: content, targets, format, source, model. */
   request: string;
   created_at: number;
@@ -73,6 +73,10 @@ export interface JobsTable {
   cached_segments: number | null;
   /** Completed with a glossary: required terms the answer still missed after its repair. */
   glossary_misses: number | null;
+  /** Processing: when its owner asked to cancel it; the worker stops before its next model call. */
+  cancel_requested_at: Generated<number | null>;
+  /** Canceled: when it stopped. */
+  canceled_at: Generated<number | null>;
 }
 
 /** A user's validated segment translations, by a sha256 of everything that shaped them (src/memory/key.ts). */
@@ -127,6 +131,39 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+/** A user's webhook endpoint (src/webhooks/README.md). */
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** `whsec_` + base64 of the signing key; needed in clear to sign, shown to its owner once. */
+  secret: string;
+  created_at: number;
+}
+
+/** One event for one endpoint, sent (and retried) by workers; its id is the `webhook-id`. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  event_type: string;
+  /** The job the event is about. */
+  subject_id: string;
+  status: 'pending' | 'sending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  locked_by: string | null;
+  lease_expires_at: number | null;
+  /** The HTTP status of the last attempt's answer; null when it had none (timeout, refused address). */
+  response_status: number | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -137,4 +174,6 @@ export interface DatabaseSchema {
   translation_memory: TranslationMemoryTable;
   glossaries: GlossariesTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

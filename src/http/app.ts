@@ -29,6 +29,7 @@ import { playgroundRoutes } from './routes/playground.js';
 import { memoryRoutes } from './routes/memory.js';
 import { translateRoutes } from './routes/translate.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(usageRoutes(deps, hooks));
       await v1.register(memoryRoutes(deps, hooks));
       await v1.register(glossaryRoutes(deps, hooks));
+      await v1.register(webhookRoutes(deps, hooks));
     },
     { prefix: '/v1' },
   );

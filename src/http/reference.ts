@@ -46,6 +46,7 @@ export async function registerReference(app: FastifyInstance, version: string): 
         { name: 'translation', description: 'Translate documents now' },
         { name: 'jobs', description: 'Translate documents in the background' },
         { name: 'glossaries', description: 'Terms a translation must use or keep (docs/glossaries.md)' },
+        { name: 'webhooks', description: 'Signed callbacks when a job finishes, per Standard Webhooks (docs/webhooks.md)' },
         { name: 'account', description: 'Your usage, your translation memory and what the service offers' },
         { name: 'service', description: 'The service itself' },
       ],

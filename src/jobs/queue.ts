@@ -16,6 +16,7 @@ import type { Formality } from '../engines/engine.js';
 import type { JobRow } from './dialect.js';
 import { adjustQueueCounts, countedQueuePosition, releaseQueueCounts } from './queue-counts.js';
 import { isLive } from './status-filters.js';
+import { enqueueEvents } from '../webhooks/outbox.js';
 
 /** What POST /jobs accepted, replayed by the worker. */
 export interface JobRequest {
@@ -132,8 +133,8 @@ export function jobCompletions(db: Db): TransactionBatcher<Completion, boolean> 
 
 /**
  * Completes `completions` inside `trx`: each job's row first (guarded by its lease),
- * then, for those still ours, the charges, reservations and queue counts in one
- * statement each — in a fixed order of rows, so concurrent batches cannot deadlock.
+ * then, for those still ours, the charges, reservations, queue counts and job.completed
+ * webhook deliveries in one statement each — in a fixed order of rows, so concurrent batches cannot deadlock.
  */
 async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: readonly Completion[]): Promise<boolean[]> {
   const done: boolean[] = [];
@@ -169,6 +170,11 @@ async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: rea
     trx,
     completed.map(({ job }) => job.created_at),
   );
+  await enqueueEvents(
+    trx,
+    completed.map(({ job }) => ({ userId: job.user_id, type: 'job.completed', subjectId: job.id })),
+    completed[0]!.now,
+  );
   return done;
 }
 
@@ -185,11 +191,12 @@ export async function failJob(
       .where('id', '=', jobId)
       .where('locked_by', '=', workerId)
       .where('status', '=', 'processing')
-      .returning('created_at')
+      .returning(['created_at', 'user_id'])
       .executeTakeFirst();
     if (!failed) return false;
     await releaseJobReservation(trx, jobId);
     await adjustQueueCounts(trx, failed.created_at, -1);
+    await enqueueEvents(trx, [{ userId: failed.user_id, type: 'job.failed', subjectId: jobId }], now);
     return true;
   });
 }

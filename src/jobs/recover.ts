@@ -1,37 +1,55 @@
 /**
  * Sweeps that keep the queue honest: a job whose worker died (its lease lapsed) goes
- * back to `pending` — or fails, if it has used all its attempts — and finished jobs
+ * back to `pending` — or fails, if it has used all its attempts, or is canceled, if its
+ * owner asked for that — and finished jobs
  * older than the retention period are deleted.
  */
 import type { Db } from '../db/database.js';
 import { releaseJobReservation } from '../usage/ledger.js';
+import { enqueueEvents } from '../webhooks/outbox.js';
 import { adjustQueueCounts } from './queue-counts.js';
 import { isFinished, isProcessing } from './status-filters.js';
 
 export const INTERRUPTED_TOO_OFTEN = 'the job was interrupted too many times and was not completed';
 
 /** Returns how many jobs went back to pending and how many failed. */
-export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeued: number; failed: number }> {
+export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeued: number; failed: number; canceled: number }> {
   return db.transaction().execute(async (trx) => {
+    // Its owner asked to cancel it and its worker is gone: canceled, charging nothing (what
+    // the lost worker's calls cost is unknown, and a failed run is never charged).
+    const canceled = await trx
+      .updateTable('jobs')
+      .set({ status: 'canceled', canceled_at: now, updated_at: now, locked_by: null, lease_expires_at: null, input_tokens: 0, output_tokens: 0 })
+      .where(isProcessing)
+      .where('lease_expires_at', '<', now)
+      .where('cancel_requested_at', 'is not', null)
+      .returning(['id', 'created_at', 'user_id'])
+      .execute();
+    for (const job of canceled) {
+      await releaseJobReservation(trx, job.id);
+      await adjustQueueCounts(trx, job.created_at, -1);
+    }
+    await enqueueEvents(trx, canceled.map((job) => ({ userId: job.user_id, type: 'job.canceled', subjectId: job.id })), now);
     const exhausted = await trx
       .updateTable('jobs')
       .set({ status: 'failed', error: INTERRUPTED_TOO_OFTEN, updated_at: now, locked_by: null, lease_expires_at: null })
       .where(isProcessing)
       .where('lease_expires_at', '<', now)
       .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
-      .returning(['id', 'created_at'])
+      .returning(['id', 'created_at', 'user_id'])
       .execute();
     for (const job of exhausted) {
       await releaseJobReservation(trx, job.id);
       await adjustQueueCounts(trx, job.created_at, -1);
     }
+    await enqueueEvents(trx, exhausted.map((job) => ({ userId: job.user_id, type: 'job.failed', subjectId: job.id })), now);
     const requeued = await trx
       .updateTable('jobs')
       .set({ status: 'pending', run_at: now, updated_at: now, locked_by: null, lease_expires_at: null })
       .where(isProcessing)
       .where('lease_expires_at', '<', now)
       .executeTakeFirst();
-    return { requeued: Number(requeued.numUpdatedRows), failed: exhausted.length };
+    return { requeued: Number(requeued.numUpdatedRows), failed: exhausted.length, canceled: canceled.length };
   });
 }
 

@@ -11,6 +11,7 @@ import { instructionsOf } from '../translation/instructions.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
+import { gatedEngine, JobCanceled } from './cancel-gate.js';
 import { parseJobRequest } from './queue.js';
 import { workContext, type WorkContextDeps } from '../translation/work-context.js';
 
@@ -26,6 +27,8 @@ export type JobOutcome =
       readonly cachedInputTokens: number;
     }
   | { readonly kind: 'retry'; readonly error: string }
+  /** Its owner canceled it; `usage` is what the calls made before that cost. */
+  | { readonly kind: 'canceled'; readonly usage: Usage }
   | { readonly kind: 'failed'; readonly error: string };
 
 export const INTERNAL_FAILURE = 'the job failed because of an internal error';
@@ -36,9 +39,12 @@ export async function runJob(
   signal: AbortSignal,
   documents: PrepareOptions = {},
   storage?: WorkContextDeps,
+  /** Asked before every model call; true stops the job as `canceled`. Default: never. */
+  isCanceled?: () => Promise<boolean>,
 ): Promise<JobOutcome> {
+  const request = parseJobRequest(job);
+  const gate = gatedEngine(engines[request.model], isCanceled ?? (async () => false));
   try {
-    const request = parseJobRequest(job);
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));
     const source = request.source === undefined ? undefined : findLanguage(request.source);
     // Without storage (unit tests of the loop) there is no memory and no glossary.
@@ -61,7 +67,7 @@ export async function runJob(
       prepared,
       targets,
       ...(hinted ? { source: hinted } : {}),
-      engine: engines[request.model],
+      engine: gate.engine,
       cancellation: { signal },
       ...(instructions ? { instructions } : {}),
       ...context,
@@ -78,6 +84,7 @@ export async function runJob(
       cachedInputTokens: result.usage.cachedInputTokens ?? 0,
     };
   } catch (error) {
+    if (error instanceof JobCanceled) return { kind: 'canceled', usage: gate.usage() };
     if (error instanceof EngineError) return { kind: error.retryable ? 'retry' : 'failed', error: boundMessage(error.message) };
     if (isServiceError(error)) return { kind: 'failed', error: error.message };
     throw error;

@@ -13,14 +13,26 @@ import { estimateTokens } from '../usage/estimate.js';
 import { workContext } from '../translation/work-context.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
+import { requestCancel } from './cancel.js';
+import { listJobsOf, type JobPage } from './list.js';
+import { JOB_STATUSES, type JobStatus } from './status-filters.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
+import { stateOfRow } from './view.js';
 
 /**
  * A job as its owner may see it. The HTTP answer's shape (snake_case, ISO timestamps)
  * is built by the route (src/http/routes/jobs.ts).
  */
 export type JobState =
-  | { id: string; status: 'pending' | 'processing'; createdAt: Date; updatedAt: Date; queuePosition?: number }
+  | {
+      id: string;
+      status: 'pending' | 'processing';
+      createdAt: Date;
+      updatedAt: Date;
+      queuePosition?: number;
+      /** Processing, and its owner asked to cancel it: it stops before its next model call. */
+      cancelRequestedAt?: Date;
+    }
   | {
       id: string;
       status: 'completed';
@@ -38,7 +50,16 @@ export type JobState =
         glossaryMisses?: number;
       };
     }
-  | { id: string; status: 'failed'; error: string };
+  | { id: string; status: 'failed'; error: string }
+  | {
+      id: string;
+      status: 'canceled';
+      createdAt: Date;
+      updatedAt: Date;
+      canceledAt: Date;
+      /** What the model calls made before it stopped cost (charged); zero when it never ran. */
+      usage: { inputTokens: number; outputTokens: number; model: string };
+    };
 
 /** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
@@ -82,42 +103,69 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
 }
 
 export async function getJobState(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobState> {
-  if (!UUID.test(id)) throw notFound();
   const { db } = deps.database;
-  const job = await findJobForUser(db, id.toLowerCase(), user.id);
+  const job = await findJobForUser(db, jobIdOf(id), user.id);
   if (!job) throw notFound();
-  const createdAt = date(job.created_at);
-  const updatedAt = date(job.updated_at);
-  switch (job.status) {
-    case 'pending':
-    case 'processing': {
-      const state: JobState = { id: job.id, status: job.status, createdAt, updatedAt };
-      try {
-        state.queuePosition = await queuePosition(db, job);
-      } catch (error) {
-        log(error); // spec §2.4: omitted when the count fails
-      }
-      return state;
+  const state = stateOfRow(job);
+  if (state.status === 'pending' || state.status === 'processing') {
+    try {
+      state.queuePosition = await queuePosition(db, job);
+    } catch (error) {
+      log(error); // spec §2.4: omitted when the count fails
     }
-    case 'completed':
-      return {
-        id: job.id,
-        status: 'completed',
-        createdAt,
-        updatedAt,
-        completedAt: date(job.completed_at ?? job.updated_at),
-        translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
-        usage: {
-          inputTokens: Number(job.input_tokens ?? 0),
-          outputTokens: Number(job.output_tokens ?? 0),
-          model: job.model,
-          cachedSegments: Number(job.cached_segments ?? 0),
-          ...(job.glossary_misses !== null && job.glossary_misses !== undefined ? { glossaryMisses: Number(job.glossary_misses) } : {}),
-        },
-      };
-    case 'failed':
-      return { id: job.id, status: 'failed', error: job.error ?? 'the job failed' };
   }
+  return state;
+}
+
+/**
+ * DELETE /v1/jobs/{id}: a pending job is canceled at once; a processing one is asked to
+ * stop before its next model call (its worker records `canceled` and charges the calls
+ * made); a finished one is 409 job_finished.
+ */
+export async function cancelJob(deps: JobServiceDeps, user: User, id: string): Promise<JobState> {
+  const { db } = deps.database;
+  const outcome = await requestCancel(db, { jobId: jobIdOf(id), userId: user.id, now: deps.clock() });
+  if (outcome === 'not_found') throw notFound();
+  if (outcome === 'finished') throw new ServiceError('job_finished', 'the job has already finished; only a pending or processing job can be canceled');
+  const job = await findJobForUser(db, jobIdOf(id), user.id);
+  if (!job) throw notFound();
+  return stateOfRow(job);
+}
+
+/** GET /v1/jobs' query as it arrived: strings, checked here. */
+export interface JobListQuery {
+  readonly status?: unknown;
+  readonly limit?: unknown;
+  readonly cursor?: unknown;
+}
+
+export const JOB_PAGE_DEFAULT = 20;
+export const JOB_PAGE_MAX = 100;
+
+/** The caller's own jobs, newest first (list.ts); an unknown status or a bad limit or cursor is 400. */
+export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery): Promise<JobPage> {
+  const { status, limit, cursor } = query;
+  if (status !== undefined && !(JOB_STATUSES as readonly unknown[]).includes(status)) {
+    throw new ServiceError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);
+  }
+  let pageSize = JOB_PAGE_DEFAULT;
+  if (limit !== undefined) {
+    pageSize = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
+    if (!(pageSize >= 1 && pageSize <= JOB_PAGE_MAX)) throw new ServiceError('invalid_request', `limit must be a whole number from 1 to ${JOB_PAGE_MAX}`);
+  }
+  if (cursor !== undefined && typeof cursor !== 'string') throw new ServiceError('invalid_request', 'cursor must be given once');
+  return listJobsOf(deps.database.db, {
+    userId: user.id,
+    limit: pageSize,
+    ...(status !== undefined ? { status: status as JobStatus } : {}),
+    ...(cursor !== undefined ? { cursor } : {}),
+  });
+}
+
+/** The id as stored (lower-case UUID); anything else cannot name a job. */
+function jobIdOf(id: string): string {
+  if (!UUID.test(id)) throw notFound();
+  return id.toLowerCase();
 }
 
 function assertParsesAsJson(content: string): void {
@@ -132,6 +180,3 @@ function notFound(): ServiceError {
   return new ServiceError('not_found', 'no job with this id');
 }
 
-function date(ms: number): Date {
-  return new Date(Number(ms));
-}

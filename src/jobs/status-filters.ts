@@ -9,4 +9,8 @@ import { sql } from 'kysely';
 export const isPending = sql<boolean>`status = 'pending'`;
 export const isProcessing = sql<boolean>`status = 'processing'`;
 export const isLive = sql<boolean>`status in ('pending', 'processing')`;
-export const isFinished = sql<boolean>`status in ('completed', 'failed')`;
+export const isFinished = sql<boolean>`status in ('completed', 'failed', 'canceled')`;
+
+/** Every status a job can have, as GET /v1/jobs?status= accepts them. */
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];

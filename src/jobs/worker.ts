@@ -5,7 +5,7 @@
  * third of its length. On stop: no new claims, running jobs get the grace period, and
  * whatever is still running is aborted and returned to `pending`.
  *
- * Emits `job:start`, `job:complete`, `job:retry`, `job:fail`, `job:release` (with the
+ * Emits `job:start`, `job:complete`, `job:retry`, `job:fail`, `job:cancel`, `job:release` (with the
  * job id) so tests and logs can follow along without sleeping.
  */
 import { EventEmitter } from 'node:events';
@@ -19,6 +19,7 @@ import type { TranslationMemory } from '../memory/translation-memory.js';
 import { jobDuration, secondsSince } from '../metrics/metrics.js';
 import { deleteExpiredReservations } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
+import { isCancelRequested, recordCanceled } from './cancel.js';
 import { failJob, jobCompletions, renewLease, returnJobToQueue, type Completion } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
@@ -146,11 +147,14 @@ export class JobWorker extends EventEmitter {
       let outcome;
       const startedAt = performance.now();
       try {
-        outcome = await runJob(job, this.options.engines, entry.controller.signal, this.options.documents, {
-          database: { db },
-          memory: this.options.memory,
-          clock: this.clock,
-        });
+        outcome = await runJob(
+          job,
+          this.options.engines,
+          entry.controller.signal,
+          this.options.documents,
+          { database: { db }, memory: this.options.memory, clock: this.clock },
+          () => isCancelRequested(db, job.id),
+        );
       } catch (error) {
         if (entry.controller.signal.aborted) return; // released or lease lost: someone else finishes it
         log.error({ err: error }, 'job failed unexpectedly');
@@ -175,6 +179,12 @@ export class JobWorker extends EventEmitter {
           this.emit('job:complete', job.id);
         }
         else log.warn('job was no longer ours at completion; its result was dropped and nothing charged');
+      } else if (outcome.kind === 'canceled') {
+        const done = await recordCanceled(db, { jobId: job.id, workerId: this.workerId, usage: outcome.usage, now });
+        if (done) {
+          log.info({ ...outcome.usage }, 'job canceled by its owner before its next model call');
+          this.emit('job:cancel', job.id);
+        }
       } else if (outcome.kind === 'retry' && job.attempts < job.max_attempts) {
         const runAt = now + this.backoff(job.attempts);
         await returnJobToQueue(db, { jobId: job.id, workerId: this.workerId, runAt, refundAttempt: false, now });
@@ -210,7 +220,8 @@ export class JobWorker extends EventEmitter {
     const { db, logger, retentionMs } = this.options;
     try {
       const now = this.clock();
-      const { requeued, failed } = await recoverLapsedLeases(db, now);
+      const { requeued, failed, canceled } = await recoverLapsedLeases(db, now);
+      if (canceled > 0) logger.warn({ canceled }, 'jobs whose owner canceled them while their worker stopped answering are canceled');
       if (requeued > 0) {
         logger.warn({ requeued }, 'jobs whose worker stopped answering went back to the queue');
         await this.options.dialect.notify(db);

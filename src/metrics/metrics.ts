@@ -103,3 +103,18 @@ export const rateLimitStoreFallbacks = new Counter({
 export function secondsSince(startedAt: number): number {
   return (performance.now() - startedAt) / 1000;
 }
+
+export const webhookDeliveries = new Counter({
+  name: 'translate_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome: sent (2xx), retried (failed, another attempt scheduled), failed (failed for good).',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const webhookDeliveryDuration = new Histogram({
+  name: 'translate_webhook_delivery_duration_seconds',
+  help: 'Time one webhook attempt took (resolve, connect, answer), by outcome (ok, failed).',
+  labelNames: ['outcome'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});

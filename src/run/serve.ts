@@ -10,7 +10,7 @@ import { buildApp } from '../http/app.js';
 import { createServices } from '../services.js';
 import { createFirstKeyIfNone } from './first-key.js';
 import { onShutdownSignal } from './shutdown.js';
-import { createJobWorker, describeEngines } from './start-up.js';
+import { createJobWorker, createWebhookSender, describeEngines } from './start-up.js';
 
 export interface ServeOptions {
   readonly workers: boolean;
@@ -21,6 +21,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const services = await createServices(config);
   const { logger } = services;
   const worker = options.workers ? createJobWorker(services) : undefined;
+  const sender = worker ? createWebhookSender(services, worker) : undefined;
   const app = await buildApp(services);
   // Signals are handled from the first moment; a shutdown lets start-up finish first, so
   // nothing it opened is left behind and the exit code stays 0.
@@ -32,10 +33,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     const { port } = app.server.address() as { port: number };
     await createFirstKeyIfNone(services, port);
     await worker?.start();
+    await sender?.start();
   })();
   onShutdownSignal(logger, async () => {
     await startup.catch(() => {});
-    await Promise.all([closeHttp(app), worker?.stop(config.shutdownGraceMs)]);
+    await Promise.all([closeHttp(app), worker?.stop(config.shutdownGraceMs), sender?.close(config.shutdownGraceMs)]);
     await services.close();
   }, config.shutdownGraceMs);
   await startup;

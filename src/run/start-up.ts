@@ -1,6 +1,11 @@
-/** What `serve` and `worker` both do on start: make the job worker, say which engines serve the models. */
+/**
+ * What `serve` and `worker` both do on start: make the job worker and the webhook sender
+ * beside it, say which engines serve the models.
+ */
+import { finishedJobView } from '../jobs/view.js';
 import { JobWorker } from '../jobs/worker.js';
 import type { Services } from '../services.js';
+import { WebhookSender } from '../webhooks/sender.js';
 
 export function createJobWorker(services: Services): JobWorker {
   const { config } = services;
@@ -17,6 +22,26 @@ export function createJobWorker(services: Services): JobWorker {
     memoryRetentionMs: config.translationMemoryMs,
     clock: services.clock,
   });
+}
+
+/**
+ * The webhook sender of a worker process, nudged whenever its job worker finishes a job
+ * (the finished state and its deliveries commit together); deliveries written by other
+ * processes are found on its poll.
+ */
+export function createWebhookSender(services: Services, worker: JobWorker): WebhookSender {
+  const { config, database } = services;
+  const sender = new WebhookSender({
+    db: database.db,
+    config: config.webhooks,
+    // Every event is about a job; its data is the job's view as GET /v1/jobs/{id} shows it.
+    eventData: (_event, jobId) => finishedJobView(database.db, jobId),
+    logger: services.logger.child({ component: 'webhooks' }),
+    clock: services.clock,
+    retentionMs: config.jobRetentionMs,
+  });
+  for (const event of ['job:complete', 'job:fail', 'job:cancel']) worker.on(event, () => sender.nudge());
+  return sender;
 }
 
 export function describeEngines(services: Services): void {

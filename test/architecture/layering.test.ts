@@ -54,6 +54,11 @@ const RULES: readonly Rule[] = [
     why: 'cache/ is the one change-feed-validated cache and the feed it hears from the database; accounts/ and memory/ configure it, it knows neither (docs/caches.md)',
   },
   { room: 'jobs', mayNotImport: ['http', 'run'], why: 'the job queue runs in worker processes, which have no HTTP layer' },
+  {
+    room: 'webhooks',
+    mayNotImport: ['http', 'run', 'jobs', 'translation'],
+    why: 'webhooks/ stores and sends events; jobs/ writes them in its transactions, so webhooks/ must not know jobs/ (the event data is handed in by run/, docs/decisions/0069)',
+  },
   { room: 'translation', mayNotImport: ['http', 'run'], why: 'the synchronous routes and the worker call the same translateDocument' },
   { room: 'db', mayNotImport: ['http', 'run'], why: 'storage serves every layer and is served by none' },
   { room: 'http', mayNotImport: ['run'], why: 'http/ is the Fastify app as a value; listening and process lifetime live in run/' },

@@ -319,6 +319,34 @@ for (const backend of testBackends()) {
       );
     });
 
+    it('cancels and lists jobs, and registers, reads, lists and deletes a webhook endpoint', async () => {
+      now = T0;
+      const api = client(await keyOf('scale'));
+      const first = await api.createJob({ content: 'First', targets: ['fr'] });
+      now = T0 + 1;
+      const second = await api.createJob({ content: 'Second', targets: ['fr'] });
+      now = T0;
+      const canceled = await api.cancelJob(first.job_id);
+      assert.equal(canceled.status, 'canceled');
+      await assert.rejects(api.cancelJob(first.job_id), (error: unknown) => error instanceof TranslateApiError && error.status === 409 && error.code === 'job_finished');
+      await assert.rejects(api.waitForJob(first.job_id), (error: unknown) => error instanceof TranslateJobFailedError && /canceled/.test(error.message));
+      const page = await api.listJobs({ limit: 1 });
+      assert.deepEqual(page.jobs.map((job) => job.job_id), [second.job_id]);
+      const rest = await api.listJobs({ limit: 1, cursor: page.next_cursor! });
+      assert.deepEqual(rest.jobs.map((job) => job.job_id), [first.job_id]);
+      assert.deepEqual((await api.listJobs({ status: 'canceled' })).jobs.map((job) => job.job_id), [first.job_id]);
+      await api.cancelJob(second.job_id);
+
+      const created = await api.createWebhook({ url: 'https://93.184.216.34/hooks', events: ['job.completed', 'job.canceled'] });
+      assert.match(created.secret, /^whsec_/);
+      assert.deepEqual((await api.listWebhooks()).webhooks.map((w) => w.webhook_id), [created.webhook_id]);
+      assert.deepEqual((await api.getWebhook(created.webhook_id)).events, ['job.completed', 'job.canceled']);
+      assert.deepEqual((await api.listWebhookDeliveries(created.webhook_id, { limit: 5 })).deliveries, []);
+      await assert.rejects(api.createWebhook({ url: 'https://169.254.169.254/', events: ['job.failed'] }), (error: unknown) => error instanceof TranslateApiError && error.code === 'invalid_request');
+      await api.deleteWebhook(created.webhook_id);
+      assert.deepEqual((await api.listWebhooks()).webhooks, []);
+    });
+
     it('reports a failed job as TranslateJobFailedError', async () => {
       const api = client(await keyOf('scale'));
       const job = await api.createJob({ content: 'Doomed', targets: ['fr'] });

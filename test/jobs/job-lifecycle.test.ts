@@ -33,8 +33,8 @@ for (const backend of testBackends()) {
       assert.equal(claimed?.id, job.id);
       assert.equal(claimed?.attempts, 1, 'the attempt is counted when claiming');
 
-      assert.deepEqual(await recoverLapsedLeases(q.database.db, now + 500), { requeued: 0, failed: 0 }, 'a live lease is left alone');
-      assert.deepEqual(await recoverLapsedLeases(q.database.db, now + 1_001), { requeued: 1, failed: 0 });
+      assert.deepEqual(await recoverLapsedLeases(q.database.db, now + 500), { requeued: 0, failed: 0, canceled: 0 }, 'a live lease is left alone');
+      assert.deepEqual(await recoverLapsedLeases(q.database.db, now + 1_001), { requeued: 1, failed: 0, canceled: 0 });
       const back = await q.database.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
       assert.equal(back.status, 'pending');
       assert.equal(back.locked_by, null);
@@ -84,7 +84,7 @@ for (const backend of testBackends()) {
         const claimed = await q.dialect.claim(q.database.db, `dying-${attempt}`, 1_000, now + attempt * 10_000);
         assert.equal(claimed?.id, job.id);
         const swept = await recoverLapsedLeases(q.database.db, now + attempt * 10_000 + 2_000);
-        assert.deepEqual(swept, attempt < 3 ? { requeued: 1, failed: 0 } : { requeued: 0, failed: 1 });
+        assert.deepEqual(swept, attempt < 3 ? { requeued: 1, failed: 0, canceled: 0 } : { requeued: 0, failed: 1, canceled: 0 });
       }
       const row = await q.database.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'failed');

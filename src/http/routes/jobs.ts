@@ -3,10 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import type { PublicModel } from '../../engines/registry.js';
-import { getJobState, submitJob, type JobState } from '../../jobs/service.js';
+import { cancelJob, getJobState, listJobs, submitJob, type JobListQuery, type JobState } from '../../jobs/service.js';
+import { jobViewOf } from '../../jobs/view.js';
 import { userOf } from '../plugins/auth.js';
 import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
-import { JobCreated, JobParams, JobView } from '../schemas/jobs.js';
+import { JobCreated, JobList, JobListQuery as JobListQuerySchema, JobParams, JobView } from '../schemas/jobs.js';
 import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
 import { TranslateBody } from '../schemas/translate.js';
 import { parseTranslateBody } from '../schemas/translate-body.js';
@@ -45,6 +46,26 @@ const viewSchema = authenticatedRoute({
   errors: ['not_found'],
 });
 
+const listSchema = authenticatedRoute({
+  tag: 'jobs',
+  summary: 'Your jobs, newest first',
+  description: 'Does not spend the rate limit. Page with limit and the next_cursor of the previous page.',
+  query: JobListQuerySchema,
+  answers: { 200: JobList },
+  errors: [],
+});
+
+const cancelSchema = authenticatedRoute({
+  tag: 'jobs',
+  summary: 'Cancel a job',
+  description:
+    'A pending job is canceled at once (200, nothing charged). A processing job stops before its next model call (202, ' +
+    'cancel_requested_at set); it is charged only for the calls already made. A finished job answers 409 job_finished.',
+  params: JobParams,
+  answers: { 200: JobView, 202: JobView },
+  errors: ['not_found', 'job_finished'],
+});
+
 export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
   return async (plain: FastifyInstance): Promise<void> => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -55,49 +76,34 @@ export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(Number(job.created_at)).toISOString() });
     });
 
+    app.get('/jobs', { schema: listSchema, onRequest: hooks.authenticated }, async (request) => {
+      const page = await listJobs(deps, userOf(request), request.query as JobListQuery);
+      return {
+        jobs: page.jobs.map((job) => ({
+          job_id: job.id,
+          status: job.status,
+          model: job.model as PublicModel,
+          created_at: job.createdAt.toISOString(),
+          updated_at: job.updatedAt.toISOString(),
+        })),
+        next_cursor: page.nextCursor,
+      };
+    });
+
     app.get('/jobs/:id', { schema: viewSchema, onRequest: hooks.authenticated }, async (request, reply) => {
       const job = await getJobState(deps, userOf(request), (request.params as { id: string }).id, (error) =>
         request.log.warn({ err: error }, 'queue position could not be counted; omitted'),
       );
       const pollAfter = pollAfterSeconds(job);
       if (pollAfter !== undefined) void reply.header('retry-after', pollAfter);
-      return jobView(job);
+      return jobViewOf(job) as JobView;
+    });
+
+    app.delete('/jobs/:id', { schema: cancelSchema, onRequest: hooks.authenticated }, async (request, reply) => {
+      const job = await cancelJob(deps, userOf(request), (request.params as { id: string }).id);
+      // 200: canceled now; 202: processing, stops before its next model call.
+      return reply.status(job.status === 'canceled' ? 200 : 202).send(jobViewOf(job) as JobView);
     });
   };
 }
 
-function jobView(job: JobState): JobView {
-  switch (job.status) {
-    case 'pending':
-    case 'processing':
-      return {
-        job_id: job.id,
-        status: job.status,
-        created_at: job.createdAt.toISOString(),
-        updated_at: job.updatedAt.toISOString(),
-        completed_at: null,
-        ...(job.queuePosition !== undefined ? { queue_position: job.queuePosition } : {}),
-      };
-    case 'completed': {
-      const { inputTokens, outputTokens, model, cachedSegments, glossaryMisses } = job.usage;
-      return {
-        job_id: job.id,
-        status: 'completed',
-        created_at: job.createdAt.toISOString(),
-        updated_at: job.updatedAt.toISOString(),
-        completed_at: job.completedAt.toISOString(),
-        translations: job.translations,
-        usage: {
-          input_tokens: inputTokens,
-          output_tokens: outputTokens,
-          total_tokens: inputTokens + outputTokens,
-          model: model as PublicModel,
-          cached_segments: cachedSegments,
-          ...(glossaryMisses !== undefined ? { glossary_misses: glossaryMisses } : {}),
-        },
-      };
-    }
-    case 'failed':
-      return { job_id: job.id, status: 'failed', error: job.error };
-  }
-}

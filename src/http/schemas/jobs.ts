@@ -20,6 +20,9 @@ const WaitingJob = Type.Object(
     queue_position: Type.Optional(
       Type.Integer({ minimum: 1, description: '1 + the pending or processing jobs of all users created before this one; omitted when it cannot be counted.' }),
     ),
+    cancel_requested_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Processing, and canceled by its owner: the job stops before its next model call.' }),
+    ),
   },
   strict,
 );
@@ -48,9 +51,51 @@ const CompletedJob = Type.Object(
 
 const FailedJob = Type.Object({ job_id: JobId, status: Type.Literal('failed'), error: Type.String({ description: 'A plain sentence, no internals.' }) }, strict);
 
-export const JobView = Type.Union([WaitingJob, CompletedJob, FailedJob], {
+const CanceledJob = Type.Object(
+  {
+    job_id: JobId,
+    status: Type.Literal('canceled'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    canceled_at: Timestamp,
+    usage: Type.Object(
+      {
+        input_tokens: Type.Integer({ minimum: 0 }),
+        output_tokens: Type.Integer({ minimum: 0 }),
+        total_tokens: Type.Integer({ minimum: 0 }),
+        model: ModelName,
+      },
+      { ...strict, description: 'What the model calls made before the job stopped cost, charged; zero when it never ran.' },
+    ),
+  },
+  strict,
+);
+
+export const JobView = Type.Union([WaitingJob, CompletedJob, FailedJob, CanceledJob], {
   description: 'Always 200, whatever the status. While the job waits, poll again after the Retry-After seconds this answer carries.',
 });
+
+export const JOB_STATUS_NAMES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
+const JobStatus = Type.Union(JOB_STATUS_NAMES.map((status) => Type.Literal(status)));
+
+export const JobListQuery = Type.Object({
+  status: Type.Optional(Type.String({ enum: [...JOB_STATUS_NAMES], description: 'Only jobs with this status; another value is 400.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Jobs per page.' })),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
+});
+
+const JobSummary = Type.Object(
+  { job_id: JobId, status: JobStatus, model: ModelName, created_at: Timestamp, updated_at: Timestamp },
+  { ...strict, description: 'A job without its document or result: GET /v1/jobs/{id} has those.' },
+);
+
+export const JobList = Type.Object(
+  {
+    jobs: Type.Array(JobSummary, { description: 'Newest first.' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
+  },
+  strict,
+);
 
 export type JobCreated = Static<typeof JobCreated>;
 export type JobView = Static<typeof JobView>;

@@ -15,12 +15,14 @@ export const BEARER_AUTH = 'bearerAuth';
 export const NoContent = Type.Null({ description: 'Done; no body.' });
 
 export interface RouteDescription<Answers extends Record<number, TSchema>> {
-  readonly tag: 'translation' | 'jobs' | 'glossaries' | 'account' | 'service';
+  readonly tag: 'translation' | 'jobs' | 'glossaries' | 'webhooks' | 'account' | 'service';
   readonly summary: string;
   readonly description?: string;
   /** Described for the document and the client; checked in code (docs/decisions/0001). */
   readonly body?: TSchema;
   readonly params?: TSchema;
+  /** The query string, described like the body (checked in code). */
+  readonly query?: TSchema;
   /** Success answers by status, e.g. `{ 200: TranslateAnswer }`. */
   readonly answers: Answers;
   /** Extra headers of a success answer, by status (e.g. Retry-After on a waiting job). */
@@ -76,6 +78,7 @@ function schemaOf<A extends Record<number, TSchema>>(
     ...(route.body ? { body: route.body } : {}),
     ...(route.params ? { params: route.params } : {}),
     ...(idempotent ? { headers: IdempotencyRequestHeaders } : {}),
+    ...(route.query ? { querystring: route.query } : {}),
     ...(secured ? { security: [{ [BEARER_AUTH]: [] }] } : {}),
     // Typed as the success answers only: handlers return those; errors leave through the error handler.
     response: Object.assign({}, errors, answers) as unknown as A,
