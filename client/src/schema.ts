@@ -2374,7 +2374,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Error. Codes: job_finished. */
+                /** @description A request with this Idempotency-Key is still running; retry after it has finished. Codes: job_finished. */
                 409: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -3819,7 +3819,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Error. Codes: webhook_limit_reached. */
+                /** @description A request with this Idempotency-Key is still running; retry after it has finished. Codes: webhook_limit_reached. */
                 409: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
