@@ -25,11 +25,11 @@ const skip = testBackends().includes('postgres')
   : 'SKIPPED: TEST_DATABASES does not include postgres';
 
 describe('Idempotency-Key across two API processes on PostgreSQL', { skip }, () => {
-  test('the second process refuses a running key with 409, then replays the first answer; charged and queued once', { timeout: 60_000 }, async () => {
+  test('the second process refuses a running key with 409, then replays the first answer; charged and queued once', { timeout: 180_000 }, async () => {
     assert.ok(existsSync(CLI), `${CLI} does not exist: run "npm run build" first (npm test does it in pretest)`);
     const provider = await startFakeProvider();
     const echo = echoTranslator({ input: 40, output: 30 });
-    provider.fallback((request, index) => ({ ...(echo(request, index) as Extract<FakeReply, { json: unknown }>), delayMs: 1_500 }));
+    provider.fallback((request, index) => ({ ...(echo(request, index) as Extract<FakeReply, { json: unknown }>), delayMs: 4_000 }));
     const database = await createTestDatabase('postgres');
     const env = {
       PATH: process.env.PATH ?? '',
