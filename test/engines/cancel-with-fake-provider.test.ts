@@ -44,7 +44,8 @@ for (const backend of testBackends()) {
       // One call at a time, each small: the document needs several calls in a row.
       const { engine } = openaiEngine(provider, { concurrency: 1, budget: { callOutputTokens: 150, parallelCalls: 1 } });
       const worker = q.worker({ engines: engines(engine) });
-      const canceled = waitForEvents(worker, 'job:cancel', [job.id], 15_000);
+      // Generous: the first job of a process loads the language detector and the document pool.
+      const canceled = waitForEvents(worker, 'job:cancel', [job.id], 60_000);
       await worker.start();
       await provider.waitForRequests(1);
       assert.equal(await requestCancel(q.database.db, { jobId: job.id, userId, now: Date.now() }), 'requested');
