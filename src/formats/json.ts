@@ -29,7 +29,7 @@ export const NON_PROSE: readonly RegExp[] = [
   // version ranges: comparators joined by spaces, ` - ` and `||`, the first with a number (not a lone `x`)
   new RegExp(String.raw`^\s*${comparator(String.raw`\d+`)}(?:(?:\s+-\s+|\s*\|\|\s*|\s+)${comparator(String.raw`(?:\d+|[xX*])`)})*\s*$`),
   /^(?:npm|jsr|workspace|catalog|file|link|portal|patch|git|github|gitlab|bitbucket):\S*$/, // dependency specifiers
-  /^(?:true|false|null|undefined|nan)$/i,
+  /^(?:true|false|null|undefined)$/i, // (not `NaN`: a locale writes it its own way, see PROSE_NAME)
   /^[a-z][a-z0-9+.-]*:\/\/\S*$/i, // URLs
   /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // UUID
@@ -52,8 +52,14 @@ export const NON_PROSE: readonly RegExp[] = [
   /^[^\p{L}]*$/u, // no letters at all
 ];
 
-/** A capitalised hyphenated name (`Antigua-et-Barbuda`, `Guinea-Bissau`) is prose, though kebab-case otherwise. */
-export const PROSE_NAME = /^[A-Z][a-z]+(?:-[A-Za-z]+)+$/;
+/**
+ * Prose, though a NON_PROSE pattern matches (docs/formats.md § json): a capitalised
+ * hyphenated name (`Antigua-et-Barbuda`, `Guinea-Bissau`) or word (`E-mail`, `T-shirt`),
+ * single letters joined by `-` or `/` (the sort labels `A-Z` and `Z-A`, `N/A`, `Y/N`:
+ * a target writes them with its own alphabet or words), and `NaN` (CLDR gives it a
+ * spelling per locale: `Intl.NumberFormat('ar').format(NaN)` is `ليس رقمًا`).
+ */
+export const PROSE_NAME = /^(?:[A-Z][a-z]+(?:-[A-Za-z]+)+|[A-Z]-[a-z]+|[A-Za-z](?:[-/][A-Za-z])+|NaN)$/;
 
 /**
  * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern but

@@ -11,7 +11,7 @@ import type { DocumentLimits } from './limits.js';
 import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
 import * as charCodes from './char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
-const { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
+const { AMPERSAND, ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
 
 export interface Span {
   readonly start: number;
@@ -51,6 +51,18 @@ const EMAIL = String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:
  * further than the next, so a text full of them stays linear.
  */
 const TAG = String.raw`<\/?[A-Za-z0-9][\w.:-]*(?:\s(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*)?\/?>`;
+/**
+ * A character reference (`&gt;`, `&#39;`, `&#x27;`, `&nbsp;`): markup like the tags
+ * around it, which a translation must keep as it is or the page shows `&ĝţ;`.
+ */
+const REFERENCE = String.raw`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`;
+/**
+ * A host name in angle brackets, with a port or a path (`<www.example.org>`,
+ * `<docs.example.org/guide>`): an address written the way people write one, though
+ * without a scheme CommonMark does not make it an autolink. Its last label starts with a
+ * letter, so `<1.5>` is no host; `<Enter>` has no dot.
+ */
+const BRACKETED_ADDRESS = String.raw`<(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{1,62}(?::[0-9]{1,5})?(?:[/?#][^\s<>]*)?>`;
 
 /** One placeholder syntax: its pattern, and the characters every match of it holds (see `nextCandidate`). */
 interface Syntax {
@@ -75,8 +87,10 @@ const SYNTAXES: readonly Syntax[] = [
   { pattern: PRINTF, holds: '%' },
   { pattern: URL, holds: ':w' },
   { pattern: EMAIL, holds: '@' },
+  { pattern: BRACKETED_ADDRESS, holds: '<' },
   { pattern: String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`, holds: ':', option: 'colonMarkers' },
   { pattern: TAG, holds: '<', option: 'markup' },
+  { pattern: REFERENCE, holds: '&', option: 'markup' },
   // Last: a `{` that no syntax above matched may start an ICU argument (`readIcu`).
   { pattern: String.raw`\{`, holds: '{}' },
 ];
@@ -190,17 +204,17 @@ function hasCode(text: string, code: number, from: number, to: number): boolean 
   return false;
 }
 
-/** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
+/** `[{}%$<:@&]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
 export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
   return candidateIn(text, from, to, to) !== -1;
 }
 
-/** By char code below 128: 1 for a character of CANDIDATE_CHARS (`{}%$<:@` today), 2 for `w` (a candidate where `www.` starts). */
+/** By char code below 128: 1 for a character of CANDIDATE_CHARS (`{}%$<:@&` today), 2 for `w` (a candidate where `www.` starts). */
 const CANDIDATE_CHAR = new Uint8Array(128);
 for (const c of CANDIDATE_CHARS) CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
 CANDIDATE_CHAR[LOWER_W] = 2;
 
-/** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
+/** Where `[{}%$<:@&]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
 function candidateIn(text: string, from: number, to: number, end: number): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
@@ -220,7 +234,7 @@ function startsWww(text: string, i: number, end: number): boolean {
 const CANDIDATE = new RegExp(`[${CANDIDATE_CHARS.replace(/[\]\\^-]/g, '\\$&')}]|www\\.`, 'g');
 
 /**
- * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, or
+ * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@&`, or
  * the `w` of `www.`), or -1. Every alternative of the pattern starts with one, or (a URL
  * scheme's `:`, an e-mail's `@`, the `.` of `www.`) reaches one through characters that
  * are not `{`/`}`; so no match starts before it but those, and none at all without one,
@@ -490,6 +504,7 @@ function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: 
       c === RIGHT_BRACE ||
       c === LESS_THAN ||
       c === DOLLAR ||
+      c === AMPERSAND ||
       // (No e-mail address crosses `to`: at the top it is the end of the text, in an ICU body a `}`.)
       ((c === PERCENT || c === LOWER_W) /* w */ && (noAtSign ??= !hasCode(text, AT, from, to)))
     ) {
