@@ -140,8 +140,10 @@ export interface HtmlOptions {
   /**
    * HTML embedded in markdown: line breaks are structure there (a line that starts with
    * `<` opens an HTML block, an indented `- ` a list), so they become atomic tokens
-   * instead of collapsing to spaces, and atomic elements at a segment's edges stay
-   * outside it, where nothing a translation adds can land in front of them.
+   * instead of collapsing to spaces, and the tag that opens the HTML block (with its
+   * end tag) stays outside any segment, where nothing a translation adds (a
+   * right-to-left mark, a word) can land in front of it. Segments are otherwise the
+   * html adapter's, right-to-left wrap included.
    */
   readonly inMarkdown?: boolean;
   /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
@@ -177,6 +179,8 @@ class SegmentMaker implements TreeHandler {
   readonly #fullDocument: boolean;
   readonly #maxDepth: number;
   readonly #placeholders: PlaceholderScanner;
+  /** In markdown, where the tag opening the HTML block starts (see HtmlOptions.inMarkdown); else -1. */
+  readonly #blockOpening: number;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -189,6 +193,7 @@ class SegmentMaker implements TreeHandler {
     this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
     this.#placeholders = options.placeholders ?? new PlaceholderScanner();
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
+    this.#blockOpening = options.inMarkdown === true ? skipLeadingSpace(source, from, to) : -1;
   }
 
   build(): void {
@@ -199,7 +204,10 @@ class SegmentMaker implements TreeHandler {
   /** Ends the current run: its segment, then the attribute segments inside it. */
   #flush(): void {
     const run = this.#run;
-    if (run.length > 0) runSegment(this.sink, this.#placeholders, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+    if (run.length > 0) {
+      const block = this.#blocks[this.#blocks.length - 1] ?? 'body';
+      runSegment(this.sink, this.#placeholders, this.source, run, block, this.options.inMarkdown === true, this.#blockOpening);
+    }
     if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     run.next();
   }
@@ -322,38 +330,24 @@ export function htmlDrafts(
   return { drafts: drafts.drafts, patches };
 }
 
-/** An atom, or one tag of a pair that encloses no text (`<x2/>`, `<span></span>`). */
-function wrapsNoText(source: string, run: Run, index: number): boolean {
-  const type = run.types[index]!;
-  if (type === ATOM) return true;
-  if (type === TEXT) return false;
-  // `<x2/>` parses as an open tag that never closes, but it wraps nothing.
-  if (type === OPEN && source.slice(run.starts[index], run.ends[index]).endsWith('/>')) return true;
-  const step = type === OPEN ? 1 : -1;
-  for (let i = index + step; i >= 0 && i < run.length; i += step) {
-    const other = run.types[i]!;
-    if (other === TEXT) {
-      if (/\S/.test(source.slice(run.starts[i], run.ends[i]))) return false;
-    } else if (other !== ATOM && run.pairs[i] === run.pairs[index]) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /**
  * Gives a run of inline items to `sink` as one segment: outer whitespace stays outside
  * it, gaps between items (bytes no event covered) are atoms, and a tag whose partner is
- * outside the segment is an atom too.
+ * outside the segment is an atom too. An item starting at `keptOutside` (the tag that
+ * opens a markdown HTML block) and its partner are left out of the segment.
  */
-function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean): void {
+function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean, keptOutside: number): void {
   const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
   let start = -1;
   let end = -1;
+  let partnerLeftOut = NO_ITEM;
   for (; first <= last; first++) {
-    if (inMarkdown && wrapsNoText(source, run, first)) continue;
+    if (starts[first] === keptOutside && types[first] !== TEXT) {
+      if (types[first] === OPEN) partnerLeftOut = partners[first]!;
+      continue;
+    }
     if (types[first] !== TEXT) {
       start = starts[first]!;
       break;
@@ -365,7 +359,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
     }
   }
   for (; last >= first; last--) {
-    if (inMarkdown && wrapsNoText(source, run, last)) continue;
+    if (last === partnerLeftOut) continue;
     if (types[last] !== TEXT) {
       end = ends[last]!;
       break;
