@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { getAdapter } from '../../src/formats/index.js';
-import { pseudoRender, RTL } from './helpers.js';
+import { byteExactProblem } from './byte-exact.js';
+import { LTR, pseudoRender, RTL } from './helpers.js';
 
 /** Where the wrap is, shown as ⟪ ⟫, with every other pseudo mark removed. */
 const wraps = (text: string): string =>
@@ -54,4 +55,39 @@ describe('the right-to-left wrap of HTML inside markdown', () => {
     }
     assert.equal(asMarkdown('<span>\nHello there\n</span>\n'), '<span>\n⟪Hello there⟫\n</span>\n');
   });
+});
+
+describe('an HTML block inside a markdown block quote', () => {
+  const quoted = [
+    '> <details>',
+    '> <summary>Show the <b>details</b></summary>',
+    '> Some text about',
+    '> the details',
+    '> </details>',
+    '',
+    '> > <div align="center">',
+    '> > Nested quote text',
+    '> > </div>',
+    '',
+    '- > <p>',
+    '  > In a list item',
+    '  > </p>',
+    '',
+  ].join('\n');
+  const types = (text: string) => JSON.stringify(fromMarkdown(text), (key, value: unknown) => (key === 'position' || key === 'value' ? undefined : value));
+
+  for (const [name, content] of [['mdast', quoted], ['marked', `${quoted}${FILLER}`]] as const) {
+    it(`keeps each line's quote prefix out of the text (${name})`, () => {
+      const doc = getAdapter('markdown').extract(content);
+      for (const segment of doc.segments) assert.doesNotMatch(segment.text, /(?:^|\n)\s*>/, segment.text);
+      assert.ok(doc.segments.some((s) => s.text === 'Some text about<x1/>the details'), JSON.stringify(doc.segments.map((s) => s.text)));
+      for (const target of [LTR, RTL]) {
+        const out = pseudoRender(doc, target);
+        assert.doesNotMatch(out, /&gt;/);
+        assert.equal(types(out), types(content));
+        assert.equal(byteExactProblem(doc, target), undefined);
+      }
+      assert.ok(asMarkdown(content).startsWith('> <details>\n> <summary>⟪Show the <b>details</b>⟫</summary>\n> ⟪Some text about'));
+    });
+  }
 });

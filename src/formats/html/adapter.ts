@@ -146,6 +146,12 @@ export interface HtmlOptions {
    * html adapter's, right-to-left wrap included.
    */
   readonly inMarkdown?: boolean;
+  /**
+   * HTML in a markdown block quote: how many `>` open each of its lines. The `>`s after a
+   * line break are the quote's, not text (given as text, a translation escaped them to
+   * `&gt;` and the line left the quote).
+   */
+  readonly quoteDepth?: number;
   /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
   readonly limits?: DocumentLimits;
   /** The document's placeholder scanner (markdown hands its own to the HTML inside it); a new one when omitted. */
@@ -181,6 +187,8 @@ class SegmentMaker implements TreeHandler {
   readonly #placeholders: PlaceholderScanner;
   /** In markdown, where the tag opening the HTML block starts (see HtmlOptions.inMarkdown); else -1. */
   readonly #blockOpening: number;
+  /** In a markdown block quote, the quote prefixes of the block's lines (see HtmlOptions.quoteDepth). */
+  readonly #prefixes: QuotePrefixes | undefined;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -194,6 +202,7 @@ class SegmentMaker implements TreeHandler {
     this.#placeholders = options.placeholders ?? new PlaceholderScanner();
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
     this.#blockOpening = options.inMarkdown === true ? skipLeadingSpace(source, from, to) : -1;
+    this.#prefixes = options.inMarkdown === true && (options.quoteDepth ?? 0) > 0 ? quotePrefixes(source, from, to, options.quoteDepth!) : undefined;
   }
 
   build(): void {
@@ -206,7 +215,7 @@ class SegmentMaker implements TreeHandler {
     const run = this.#run;
     if (run.length > 0) {
       const block = this.#blocks[this.#blocks.length - 1] ?? 'body';
-      runSegment(this.sink, this.#placeholders, this.source, run, block, this.options.inMarkdown === true, this.#blockOpening);
+      runSegment(this.sink, this.#placeholders, this.source, run, block, this.options.inMarkdown === true, this.#blockOpening, this.#prefixes);
     }
     if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     run.next();
@@ -336,7 +345,16 @@ export function htmlDrafts(
  * outside the segment is an atom too. An item starting at `keptOutside` (the tag that
  * opens a markdown HTML block) and its partner are left out of the segment.
  */
-function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean, keptOutside: number): void {
+function runSegment(
+  sink: SegmentSink,
+  placeholders: PlaceholderScanner,
+  source: string,
+  run: Run,
+  block: string,
+  inMarkdown: boolean,
+  keptOutside: number,
+  prefixes: QuotePrefixes | undefined,
+): void {
   const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
@@ -352,7 +370,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
       start = starts[first]!;
       break;
     }
-    const s = skipLeadingSpace(source, starts[first]!, ends[first]!);
+    const s = prefixes ? prefixes.skipLeading(source, starts[first]!, ends[first]!) : skipLeadingSpace(source, starts[first]!, ends[first]!);
     if (s < ends[first]!) {
       start = s;
       break;
@@ -364,7 +382,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
       end = ends[last]!;
       break;
     }
-    const e = skipTrailingSpace(source, starts[last]!, ends[last]!);
+    const e = prefixes ? prefixes.skipTrailing(source, starts[last]!, ends[last]!) : skipTrailingSpace(source, starts[last]!, ends[last]!);
     if (e > starts[last]!) {
       end = e;
       break;
@@ -379,7 +397,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
     const e = Math.min(ends[i]!, end);
     if (s > cursor) sink.mark(ATOM, cursor, s, 0);
     if (type === TEXT) {
-      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e);
+      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e, prefixes);
       else placeholders.mask(sink, source, s, e, HTML_TEXT);
     } else if (type === ATOM) {
       sink.mark(ATOM, s, e, 0);
@@ -398,16 +416,85 @@ function kindOf(block: string): SegmentKind {
   return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 
-/** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
-function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number): void {
+/** Text whose line breaks (with the next line's indentation and quote prefix) are atoms, so they survive as they are. */
+function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number, prefixes: QuotePrefixes | undefined): void {
   const raw = source.slice(start, end);
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
+    if (lineBreak.index < last) continue; // (inside the quote prefix taken with the last one)
     if (lineBreak.index > last) placeholders.mask(sink, source, start + last, start + lineBreak.index, HTML_TEXT);
-    sink.mark(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
-    last = lineBreak.index + lineBreak[0].length;
+    let breakEnd = start + lineBreak.index + lineBreak[0].length;
+    const prefixEnd = prefixes?.endOf(start + lineBreak.index + (raw.charCodeAt(lineBreak.index) === CARRIAGE_RETURN ? 2 : 1));
+    if (prefixEnd !== undefined) {
+      let after = prefixEnd;
+      while (after < end && (source.charCodeAt(after) === SPACE || source.charCodeAt(after) === TAB)) after++;
+      breakEnd = Math.min(end, Math.max(breakEnd, after));
+    }
+    sink.mark(ATOM, start + lineBreak.index, breakEnd, 0);
+    last = breakEnd - start;
   }
   if (last < raw.length) placeholders.mask(sink, source, start + last, end, HTML_TEXT);
+}
+
+/**
+ * The quote prefixes (`> `, `> > `) opening the lines of an HTML block in a markdown
+ * block quote, after its first line: to the html rules they are whitespace, not text.
+ */
+class QuotePrefixes {
+  /** Line start → the end of its prefix, and the reverse. */
+  readonly #ends = new Map<number, number>();
+  readonly #starts = new Map<number, number>();
+
+  add(start: number, end: number): void {
+    this.#ends.set(start, end);
+    this.#starts.set(end, start);
+  }
+
+  /** The end of the prefix opening the line that starts at `lineStart`, if it has one. */
+  endOf(lineStart: number): number | undefined {
+    return this.#ends.get(lineStart);
+  }
+
+  /** skipLeadingSpace, also over the prefixes after line breaks. */
+  skipLeading(source: string, start: number, end: number): number {
+    let i = skipLeadingSpace(source, start, end);
+    for (let lineStart = lineStartBefore(source, start, i); lineStart >= 0; lineStart = lineStartBefore(source, start, i)) {
+      const prefixEnd = this.#ends.get(lineStart);
+      if (prefixEnd === undefined || prefixEnd <= i || prefixEnd > end) break;
+      i = skipLeadingSpace(source, prefixEnd, end);
+    }
+    return i;
+  }
+
+  /** skipTrailingSpace, also over the prefixes after line breaks. */
+  skipTrailing(source: string, start: number, end: number): number {
+    let i = skipTrailingSpace(source, start, end);
+    for (let prefixStart = this.#starts.get(i); prefixStart !== undefined && prefixStart >= start; prefixStart = this.#starts.get(i)) {
+      i = skipTrailingSpace(source, start, prefixStart);
+    }
+    return i;
+  }
+}
+
+/** The start of the last line that begins in `source(from, at]` (just after a line break), or -1. */
+function lineStartBefore(source: string, from: number, at: number): number {
+  for (let i = at - 1; i >= from; i--) {
+    const c = source.charCodeAt(i);
+    if (c === LINE_FEED) return i + 1;
+    if (c !== SPACE && c !== TAB && c !== CARRIAGE_RETURN) return -1;
+  }
+  return -1;
+}
+
+/** The prefixes of the lines of `source[from, to)` after the first: up to `depth` `>`, each after optional indentation. */
+function quotePrefixes(source: string, from: number, to: number, depth: number): QuotePrefixes {
+  const prefixes = new QuotePrefixes();
+  const prefix = new RegExp(String.raw`(?:[ \t]*>){1,${depth}}`, 'y');
+  for (let i = source.indexOf('\n', from); i >= 0 && i < to; i = source.indexOf('\n', i + 1)) {
+    prefix.lastIndex = i + 1;
+    if (prefix.test(source) && prefix.lastIndex <= to) prefixes.add(i + 1, prefix.lastIndex);
+  }
+  return prefixes;
 }
 
 /**
