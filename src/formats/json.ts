@@ -62,6 +62,22 @@ export const NON_PROSE: readonly RegExp[] = [
 export const PROSE_NAME = /^(?:[A-Z][a-z]+(?:-[A-Za-z]+)+|[A-Z]-[a-z]+|[A-Za-z](?:[-/][A-Za-z])+|NaN)$/;
 
 /**
+ * Capitalised words joined by `/` (`Yes/No`, `Read/Write`, `Show/hide`, `AM/PM`): a UI
+ * label, prose though a path matches it, unless it is an IANA time zone (`Europe/Paris`,
+ * `America/Argentina/Salta`, `US/Eastern`), whose first part names an area.
+ */
+const SLASHED_LABEL = /^[A-Z][A-Za-z]*(?:\/[A-Za-z]+)+$/;
+const TIME_ZONE_AREAS = new Set([
+  ...Intl.supportedValuesOf('timeZone').map((zone) => zone.slice(0, zone.indexOf('/'))),
+  // (older names that tz data still links: `US/Eastern`, `Etc/GMT`)
+  'US', 'Canada', 'Brazil', 'Chile', 'Mexico', 'Etc', 'SystemV',
+]);
+const isSlashedLabel = (value: string): boolean => SLASHED_LABEL.test(value) && !TIME_ZONE_AREAS.has(value.slice(0, value.indexOf('/')));
+
+/** Prose though a NON_PROSE pattern matches it: PROSE_NAME or a slashed label. */
+export const isProseException = (value: string): boolean => PROSE_NAME.test(value) || isSlashedLabel(value);
+
+/**
  * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern but
  * version ranges (`>=1.0.0-beta <2`, `1.x || 2.x`): only blank, numbers (`1 000`, with
  * `e`), ISO date-times (`T`, `Z`, one space), letterless values and ranges may hold a
@@ -87,10 +103,10 @@ function hasSureLetter(value: string): boolean {
   return SURE_LETTER.test(value);
 }
 
-/** True when a JSON string value is prose a translator should see: PROSE_NAME, or no NON_PROSE pattern matches. */
+/** True when a JSON string value is prose a translator should see: an exception (isProseException), or no NON_PROSE pattern matches. */
 export function isProse(value: string): boolean {
   if (value.includes(' ') && !mayStartRange(value.charCodeAt(0)) && hasSureLetter(value)) return true;
-  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return PROSE_NAME.test(value);
+  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return isProseException(value);
   return true;
 }
 

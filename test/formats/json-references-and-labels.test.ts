@@ -66,8 +66,12 @@ describe('short prose values in JSON', () => {
     assert.equal(out.nan, 'ÑáÑ');
   });
 
-  it('still leaves what is not prose: booleans as strings, locale codes, ids, headers, versions', () => {
-    for (const value of ['true', 'null', 'undefined', 'en-US', 'pt-BR', 'v-if', 'x-data', 'X-Request-Id', 'a.b', 'A-Z0', '1.x', 'snake_case']) {
+  it('translates capitalised words joined by a slash: Yes/No, Show/hide, AM/PM', () => {
+    for (const value of ['Yes/No', 'Show/hide', 'Read/Write', 'AM/PM', 'On/Off']) assert.equal(isProse(value), true, value);
+  });
+
+  it('still leaves what is not prose: booleans as strings, locale codes, ids, headers, versions, paths, time zones', () => {
+    for (const value of ['true', 'null', 'undefined', 'en-US', 'pt-BR', 'v-if', 'x-data', 'X-Request-Id', 'a.b', 'A-Z0', '1.x', 'snake_case', 'src/lib', 'text/html', 'Europe/Paris', 'America/Argentina/Salta', 'US/Eastern']) {
       assert.equal(isProse(value), false, value);
     }
   });
