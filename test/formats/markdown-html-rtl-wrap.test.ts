@@ -43,6 +43,9 @@ describe('the right-to-left wrap of HTML inside markdown', () => {
   it('starts outside an inline tag that opens a paragraph, as in an HTML block', () => {
     assert.equal(asMarkdown('<b>Note:</b> the service keeps your files\n'), '⟪<b>Note:</b> the service keeps your files⟫\n');
     assert.equal(asMarkdown('Read <a href="x">the guide</a>\n'), '⟪Read <a href="x">the guide</a>⟫\n');
+    // Only at the very edge: a tag with a character after it (an unmatched backtick)
+    // leaves the mark by the last word, so the backtick keeps its neighbours and its form.
+    assert.equal(asMarkdown('#### set(spec) -> Promise<Boolean>`\n'), '#### ⟪set(spec) -> Promise⟫<Boolean>`\n');
     // Markdown delimiters are still crossed: a mark beside `_` would stop it closing.
     assert.equal(asMarkdown('_Note_ **bold <b>x</b>**\n'), '_⟪Note_ **bold <b>x</b>⟫**\n');
   });

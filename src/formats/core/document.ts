@@ -425,8 +425,9 @@ const HTML_TAG_START = /^<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/;
  * A mark is neither whitespace nor punctuation to a markdown reader: glued to a
  * delimiter it changes whether `_`/`**` can open or close, and glued to a URL it becomes
  * part of a GFM autolink. Next to a letter it behaves like one more letter. An HTML tag
- * (`isTag`) is neither, so a mark stops before it, where the html adapter puts it
- * (`<b>Note:</b> text` is wrapped outside the `<b>`, in a paragraph as in an HTML block).
+ * (`isTag`) at the very edge is neither, so a mark stops before it, where the html
+ * adapter puts it (`<b>Note:</b> text` is wrapped outside the `<b>`, in a paragraph as
+ * in an HTML block).
  */
 function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const pieces = text.split(/(<\/?g\d+>|<x\d+\/>)/);
@@ -434,11 +435,15 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   if (lead) {
     pieces[0] = pieces[0]!.slice(lead.length);
     let at = -1;
+    // A tag is a stop only with no character before it: a punctuation mark beside the
+    // mark would be read next to a letter-like character and escaped where it was not.
+    let bare = true;
     for (let i = 0; i < pieces.length; i++) {
-      if (i % 2 === 1 ? isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
+      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
         at = i;
         break;
       }
+      if (i % 2 === 0 && pieces[i] !== '') bare = false;
     }
     if (at === -1) pieces[0] = lead + pieces[0];
     else if (at % 2 === 1) pieces[at - 1] += lead;
@@ -449,11 +454,13 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   if (trail) {
     pieces[lastIndex] = pieces[lastIndex]!.slice(0, -trail.length);
     let at = -1;
+    let bare = true;
     for (let i = lastIndex; i >= 0; i--) {
-      if (i % 2 === 1 ? isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
+      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
         at = i;
         break;
       }
+      if (i % 2 === 0 && pieces[i] !== '') bare = false;
     }
     if (at === -1) pieces[lastIndex] += trail;
     else if (at % 2 === 1) pieces[at + 1] = trail + pieces[at + 1]!;
