@@ -13,12 +13,18 @@
  *  - structure: a pseudo translation (LTR and RTL) keeps the structure — the markdown
  *               node tree minus text, the JSON value minus prose, the HTML tag sequence;
  *  - detection: detectFormat without a hint names the same format (a .md file without
- *               any markdown syntax, a LICENSE.md, is right to come back plain).
+ *               any markdown syntax, a LICENSE.md, is right to come back plain);
+ *  - references: (json) every character reference of a string value comes back as it was;
+ *  - untranslated: (html) no text a reader is shown is left in plain ASCII words
+ *               (test/formats/document-kinds.ts: the two things the byte check cannot see).
+ * The files are also counted by the kinds that broke after the byte check passed
+ * (issue 31): i18n catalogs, Texinfo manuals, READMEs with HTML blocks; the table names
+ * the folders each kind was read from.
  * A file the adapter rejects (JSON with comments, say) is counted apart, not as a failure.
  * Run by hand; it is not part of `npm test` (the set of files changes with the lockfile).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { dirname, extname, join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { detectFormat } from '../../src/formats/detect.js';
 import type { Format } from '../../src/formats/format.js';
@@ -26,6 +32,8 @@ import { getAdapter } from '../../src/formats/index.js';
 import { identityRender, LTR, pseudoRender, RTL, unpseudo } from '../../test/formats/helpers.js';
 import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { htmlShape, markdownShape } from '../../test/formats/structure.js';
+import { documentKind, referencesProblem, untranslatedTextProblem } from '../../test/formats/document-kinds.js';
+import type { DocumentKind } from '../../test/formats/document-kinds.js';
 
 const FORMAT_BY_EXTENSION: Record<string, Format> = {
   '.md': 'markdown',
@@ -36,7 +44,7 @@ const FORMAT_BY_EXTENSION: Record<string, Format> = {
 };
 const MAX_BYTES = 4 * 1024 * 1024;
 
-type Check = 'identity' | 'bytes' | 'structure' | 'detection';
+type Check = 'identity' | 'bytes' | 'structure' | 'detection' | 'references' | 'untranslated';
 interface Failure {
   readonly file: string;
   readonly check: Check;
@@ -83,6 +91,7 @@ function main(): void {
   const stats = new Map<Format, { files: number; bytes: number; ms: number; rejected: number; failed: number; inexact: number; segments: number; plainMarkdown: number }>();
   const failures: Failure[] = [];
   const rejected: string[] = [];
+  const kinds = new Map<DocumentKind, { files: number; inexact: number; failed: number; folders: Set<string> }>();
   for (const dir of dirs) {
     for (const file of walk(dir)) {
       const size = statSync(file).size;
@@ -122,6 +131,13 @@ function main(): void {
             break;
           }
         }
+        if (format === 'json') {
+          const problem = referencesProblem(content, pseudoRender(doc, LTR));
+          if (problem) fileFailures.push({ file: name, check: 'references', detail: problem });
+        } else if (format === 'html') {
+          const problem = untranslatedTextProblem(pseudoRender(doc, LTR));
+          if (problem) fileFailures.push({ file: name, check: 'untranslated', detail: problem });
+        }
       } catch (error) {
         if ((error as { code?: string }).code === 'invalid_request') {
           stat.rejected++;
@@ -135,6 +151,13 @@ function main(): void {
       else if (detected !== format) fileFailures.push({ file: name, check: 'detection', detail: `detected ${detected}` });
       if (fileFailures.length > 0) stat.failed++;
       failures.push(...fileFailures);
+      const kind = documentKind(format, file, content);
+      const counted = kinds.get(kind) ?? { files: 0, inexact: 0, failed: 0, folders: new Set<string>() };
+      kinds.set(kind, counted);
+      counted.files++;
+      if (fileFailures.some((f) => f.check === 'bytes')) counted.inexact++;
+      if (fileFailures.some((f) => f.check !== 'detection')) counted.failed++;
+      counted.folders.add(relative(process.cwd(), dirname(file)));
     }
   }
 
@@ -146,12 +169,31 @@ function main(): void {
     const exact = `${judged - s.inexact}/${judged} (${((100 * (judged - s.inexact)) / Math.max(1, judged)).toFixed(1)}%)`;
     console.log(`| ${format} | ${s.files} | ${mib.toFixed(2)} | ${s.rejected} | ${exact} | ${s.failed} | ${s.plainMarkdown} | ${s.segments} | ${(mib / (s.ms / 1000)).toFixed(1)} |`);
   }
+  console.log('\n| kind | files | byte-exact | files failing a check but detection | read from |');
+  console.log('|---|---:|---:|---:|---|');
+  for (const [kind, k] of [...kinds].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const folders = kind === 'other' ? '' : folderSummary(k.folders);
+    console.log(`| ${kind} | ${k.files} | ${k.files - k.inexact}/${k.files} | ${k.failed} | ${folders} |`);
+  }
   const byCheck = new Map<Check, number>();
   for (const failure of failures) byCheck.set(failure.check, (byCheck.get(failure.check) ?? 0) + 1);
   console.log(`\nfailures by check: ${[...byCheck].map(([check, n]) => `${check} ${n}`).join(', ') || 'none'}`);
   if (rejected.length > 0) console.log(`\nrejected:\n${rejected.slice(0, show).map((line) => `- ${line}`).join('\n')}`);
   for (const failure of failures.filter((f) => !only || f.check === only).slice(0, show)) console.log(`- [${failure.check}] ${failure.file}: ${failure.detail}`);
   if (failures.length > 0) process.exitCode = 1;
+}
+
+/** The folders a kind was read from, by their package or manual (`node_modules/yargs`, `/usr/share/doc/gettext`), with counts. */
+function folderSummary(folders: Set<string>): string {
+  const roots = new Map<string, number>();
+  for (const folder of folders) {
+    const parts = folder.split('/');
+    const at = parts.lastIndexOf('node_modules');
+    const doc = parts.indexOf('doc');
+    const root = at >= 0 ? parts.slice(0, at + (parts[at + 1]?.startsWith('@') ? 3 : 2)).join('/') : doc >= 0 ? parts.slice(0, doc + 2).join('/') : folder;
+    roots.set(root, (roots.get(root) ?? 0) + 1);
+  }
+  return [...roots.keys()].sort().join(', ');
 }
 
 /** A markdown file with no markdown syntax (a LICENSE.md): plain is the right answer for it. */

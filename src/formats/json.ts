@@ -29,7 +29,7 @@ export const NON_PROSE: readonly RegExp[] = [
   // version ranges: comparators joined by spaces, ` - ` and `||`, the first with a number (not a lone `x`)
   new RegExp(String.raw`^\s*${comparator(String.raw`\d+`)}(?:(?:\s+-\s+|\s*\|\|\s*|\s+)${comparator(String.raw`(?:\d+|[xX*])`)})*\s*$`),
   /^(?:npm|jsr|workspace|catalog|file|link|portal|patch|git|github|gitlab|bitbucket):\S*$/, // dependency specifiers
-  /^(?:true|false|null|undefined|nan)$/i,
+  /^(?:true|false|null|undefined)$/i, // (not `NaN`: a locale writes it its own way, see PROSE_NAME)
   /^[a-z][a-z0-9+.-]*:\/\/\S*$/i, // URLs
   /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // UUID
@@ -52,8 +52,30 @@ export const NON_PROSE: readonly RegExp[] = [
   /^[^\p{L}]*$/u, // no letters at all
 ];
 
-/** A capitalised hyphenated name (`Antigua-et-Barbuda`, `Guinea-Bissau`) is prose, though kebab-case otherwise. */
-export const PROSE_NAME = /^[A-Z][a-z]+(?:-[A-Za-z]+)+$/;
+/**
+ * Prose, though a NON_PROSE pattern matches (docs/formats.md § json): a capitalised
+ * hyphenated name (`Antigua-et-Barbuda`, `Guinea-Bissau`) or word (`E-mail`, `T-shirt`),
+ * single letters joined by `-` or `/` (the sort labels `A-Z` and `Z-A`, `N/A`, `Y/N`:
+ * a target writes them with its own alphabet or words), and `NaN` (CLDR gives it a
+ * spelling per locale: `Intl.NumberFormat('ar').format(NaN)` is `ليس رقمًا`).
+ */
+export const PROSE_NAME = /^(?:[A-Z][a-z]+(?:-[A-Za-z]+)+|[A-Z]-[a-z]+|[A-Za-z](?:[-/][A-Za-z])+|NaN)$/;
+
+/**
+ * Capitalised words joined by `/` (`Yes/No`, `Read/Write`, `Show/hide`, `AM/PM`): a UI
+ * label, prose though a path matches it, unless it is an IANA time zone (`Europe/Paris`,
+ * `America/Argentina/Salta`, `US/Eastern`), whose first part names an area.
+ */
+const SLASHED_LABEL = /^[A-Z][A-Za-z]*(?:\/[A-Za-z]+)+$/;
+const TIME_ZONE_AREAS = new Set([
+  ...Intl.supportedValuesOf('timeZone').map((zone) => zone.slice(0, zone.indexOf('/'))),
+  // (older names that tz data still links: `US/Eastern`, `Etc/GMT`)
+  'US', 'Canada', 'Brazil', 'Chile', 'Mexico', 'Etc', 'SystemV',
+]);
+const isSlashedLabel = (value: string): boolean => SLASHED_LABEL.test(value) && !TIME_ZONE_AREAS.has(value.slice(0, value.indexOf('/')));
+
+/** Prose though a NON_PROSE pattern matches it: PROSE_NAME or a slashed label. */
+export const isProseException = (value: string): boolean => PROSE_NAME.test(value) || isSlashedLabel(value);
 
 /**
  * A space and an ASCII letter other than `e E T Z` rule out every NON_PROSE pattern but
@@ -81,10 +103,10 @@ function hasSureLetter(value: string): boolean {
   return SURE_LETTER.test(value);
 }
 
-/** True when a JSON string value is prose a translator should see: PROSE_NAME, or no NON_PROSE pattern matches. */
+/** True when a JSON string value is prose a translator should see: an exception (isProseException), or no NON_PROSE pattern matches. */
 export function isProse(value: string): boolean {
   if (value.includes(' ') && !mayStartRange(value.charCodeAt(0)) && hasSureLetter(value)) return true;
-  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return PROSE_NAME.test(value);
+  for (let i = 0; i < NON_PROSE_COMBINED.length; i++) if (NON_PROSE_COMBINED[i]!.test(value)) return isProseException(value);
   return true;
 }
 

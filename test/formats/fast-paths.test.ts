@@ -18,7 +18,7 @@ import type { Format } from '../../src/formats/format.js';
 import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
-import { isProse, NON_PROSE, PROSE_NAME } from '../../src/formats/json.js';
+import { isProse, isProseException, NON_PROSE } from '../../src/formats/json.js';
 import { findPlaceholders, scanRange, SpanList } from '../../src/formats/core/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
@@ -61,9 +61,9 @@ describe('isProse', () => {
     return text.slice(0, i) + c + text.slice(i + remove);
   });
   const value = fc.oneof(matching, mutated, fc.array(chars, { maxLength: 8 }).map((p) => p.join('')));
-  it('is true exactly when no NON_PROSE pattern matches, or for a capitalised hyphenated name', () => {
+  it('is true exactly when no NON_PROSE pattern matches, or for a prose exception (a capitalised hyphenated name, a label)', () => {
     fc.assert(
-      fc.property(value, (text) => isProse(text) === (PROSE_NAME.test(text) || !NON_PROSE.some((pattern) => pattern.test(text)))),
+      fc.property(value, (text) => isProse(text) === (isProseException(text) || !NON_PROSE.some((pattern) => pattern.test(text)))),
       { ...RUNS, numRuns: RUNS.numRuns * 20 },
     );
   });

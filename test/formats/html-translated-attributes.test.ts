@@ -20,7 +20,7 @@ describe('html attributes inside atomic elements', () => {
     '<svg><a title="Graphics link"><title>Graphics</title></a></svg>',
   ].join('\n');
 
-  it('translates label of track and alt of img/area inside video, audio, picture and map (docs/contract.md §4), nothing else in them; kbd is translated', () => {
+  it('translates label of track and alt of img/area inside video, audio, picture and map (docs/contract.md §4); kbd is translated', () => {
     const doc = html.extract(page);
     const attributes = doc.segments.filter((s) => s.kind === 'attr').map((s) => [s.ctx, s.text]);
     assert.deepEqual(attributes, [
@@ -31,8 +31,10 @@ describe('html attributes inside atomic elements', () => {
       ['kbd@title', 'Keyboard key'],
       ['track@label', 'Inline cue'],
     ]);
-    // The video's fallback text and code-like, untranslated and graphics content stay atoms or template.
-    assert.ok(!doc.segments.some((s) => /browser|Brand|Graphics/.test(s.text)));
+    // Code-like, untranslated and graphics content stay atoms or template; the video's
+    // fallback text is translated (test/formats/html-fallback-content.test.ts).
+    assert.ok(!doc.segments.some((s) => /Brand|Graphics/.test(s.text)));
+    assert.ok(doc.segments.some((s) => s.ctx === 'video' && /Your browser cannot play this video\.$/.test(s.text)));
     // A key's name is localised (Ctrl is Strg in German): kbd's text is part of its paragraph.
     assert.ok(doc.segments.some((s) => /Press <g1>Enter<\/g1>/.test(s.text)));
     assert.equal(identityRender(doc), page);

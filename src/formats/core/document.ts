@@ -417,19 +417,36 @@ const BIDI_RUN_END = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]+$/;
 const WORD = /[\p{L}\p{N}]/u;
 const WORD_END = /[\p{L}\p{N}][\p{M}]*(?![\s\S]*[\p{L}\p{N}])/u;
 
+/** An HTML start or end tag's first bytes (`<b>`, `</a>`, `<img `): not an autolink's `<https:`. */
+const HTML_TAG_START = /^<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/;
+
 /**
  * Moves bidi controls at the edges of a translation next to its first and last word.
  * A mark is neither whitespace nor punctuation to a markdown reader: glued to a
  * delimiter it changes whether `_`/`**` can open or close, and glued to a URL it becomes
- * part of a GFM autolink. Next to a letter it behaves like one more letter.
+ * part of a GFM autolink. Next to a letter it behaves like one more letter. An HTML tag
+ * (`isTag`) at the very edge is neither, so a mark stops before it, where the html
+ * adapter puts it (`<b>Note:</b> text` is wrapped outside the `<b>`, in a paragraph as
+ * in an HTML block).
  */
-function bidiInside(text: string): string {
+function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const pieces = text.split(/(<\/?g\d+>|<x\d+\/>)/);
   const lead = BIDI_RUN_START.exec(pieces[0]!)?.[0];
   if (lead) {
     pieces[0] = pieces[0]!.slice(lead.length);
-    const at = pieces.findIndex((piece, i) => i % 2 === 0 && WORD.test(piece));
+    let at = -1;
+    // A tag is a stop only with no character before it: a punctuation mark beside the
+    // mark would be read next to a letter-like character and escaped where it was not.
+    let bare = true;
+    for (let i = 0; i < pieces.length; i++) {
+      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
+        at = i;
+        break;
+      }
+      if (i % 2 === 0 && pieces[i] !== '') bare = false;
+    }
     if (at === -1) pieces[0] = lead + pieces[0];
+    else if (at % 2 === 1) pieces[at - 1] += lead;
     else pieces[at] = pieces[at]!.replace(WORD, (c) => lead + c);
   }
   const lastIndex = pieces.length - 1;
@@ -437,11 +454,16 @@ function bidiInside(text: string): string {
   if (trail) {
     pieces[lastIndex] = pieces[lastIndex]!.slice(0, -trail.length);
     let at = -1;
-    for (let i = lastIndex; i >= 0; i -= 2) if (WORD.test(pieces[i]!)) {
-      at = i;
-      break;
+    let bare = true;
+    for (let i = lastIndex; i >= 0; i--) {
+      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
+        at = i;
+        break;
+      }
+      if (i % 2 === 0 && pieces[i] !== '') bare = false;
     }
     if (at === -1) pieces[lastIndex] += trail;
+    else if (at % 2 === 1) pieces[at + 1] = trail + pieces[at + 1]!;
     else pieces[at] = pieces[at]!.replace(WORD_END, (c) => c + trail);
   }
   return pieces.join('');
@@ -650,10 +672,17 @@ export class TemplateDocument implements ExtractedDocument {
     if (problem) {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
-    if (info[at + BIDI]) translated = bidiInside(translated);
     const firstMark = info[at + FIRST_MARK]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
+    if (info[at + BIDI]) {
+      const source = this.source;
+      translated = bidiInside(translated, (token) => {
+        const entry = tokenEntry(token, firstMark, atoms);
+        const start = tokens[2 * entry]!;
+        return start >= 0 && HTML_TAG_START.test(source.slice(start, Math.min(tokens[2 * entry + 1]!, start + 40)));
+      });
+    }
     let escape = this.#escapes[info[at + ESCAPE]!]!;
     if (escape.forSegment) {
       const entry = (token: string): number => tokenEntry(token, firstMark, atoms);

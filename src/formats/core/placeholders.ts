@@ -11,7 +11,7 @@ import type { DocumentLimits } from './limits.js';
 import { ATOM, CLOSE, newPairId, OPEN } from './document.js';
 import * as charCodes from './char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
-const { ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
+const { AMPERSAND, ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
 
 export interface Span {
   readonly start: number;
@@ -51,6 +51,18 @@ const EMAIL = String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:
  * further than the next, so a text full of them stays linear.
  */
 const TAG = String.raw`<\/?[A-Za-z0-9][\w.:-]*(?:\s(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*)?\/?>`;
+/**
+ * A character reference (`&gt;`, `&#39;`, `&#x27;`, `&nbsp;`): markup like the tags
+ * around it, which a translation must keep as it is or the page shows `&ĝţ;`.
+ */
+const REFERENCE = String.raw`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`;
+/**
+ * A host name in angle brackets, with a port or a path (`<www.example.org>`,
+ * `<docs.example.org/guide>`): an address written the way people write one, though
+ * without a scheme CommonMark does not make it an autolink. Its last label starts with a
+ * letter, so `<1.5>` is no host; `<Enter>` has no dot.
+ */
+const BRACKETED_ADDRESS = String.raw`<(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{1,62}(?::[0-9]{1,5})?(?:[/?#][^\s<>]*)?>`;
 
 /** One placeholder syntax: its pattern, and the characters every match of it holds (see `nextCandidate`). */
 interface Syntax {
@@ -75,21 +87,28 @@ const SYNTAXES: readonly Syntax[] = [
   { pattern: PRINTF, holds: '%' },
   { pattern: URL, holds: ':w' },
   { pattern: EMAIL, holds: '@' },
+  { pattern: BRACKETED_ADDRESS, holds: '<' },
   { pattern: String.raw`(?<![\w:/\\.]):[A-Za-z_][A-Za-z0-9_]*`, holds: ':', option: 'colonMarkers' },
   { pattern: TAG, holds: '<', option: 'markup' },
+  { pattern: REFERENCE, holds: '&', option: 'markup' },
   // Last: a `{` that no syntax above matched may start an ICU argument (`readIcu`).
   { pattern: String.raw`\{`, holds: '{}' },
 ];
 
-/** The pattern for each combination of options: index 1 for colon markers, 2 for markup. */
-const PATTERNS = [[], ['colonMarkers'], ['markup'], ['colonMarkers', 'markup']].map(
-  (options) => new RegExp(SYNTAXES.filter((syntax) => syntax.option === undefined || options.includes(syntax.option)).map((syntax) => syntax.pattern).join('|'), 'g'),
+/** The syntaxes for each combination of options: index 1 for colon markers, 2 for markup. */
+const SYNTAXES_BY_OPTIONS = [[], ['colonMarkers'], ['markup'], ['colonMarkers', 'markup']].map((options) =>
+  SYNTAXES.filter((syntax) => syntax.option === undefined || options.includes(syntax.option)),
 );
+const PATTERNS = SYNTAXES_BY_OPTIONS.map((syntaxes) => new RegExp(syntaxes.map((syntax) => syntax.pattern).join('|'), 'g'));
 /** Each pattern anchored at one position (sticky), for testing a candidate without a match array. */
 const STICKY_PATTERNS = PATTERNS.map((pattern) => new RegExp(pattern.source, 'y'));
 const patternIndex = (options: PlaceholderOptions): number => (options.colonMarkers ? 1 : 0) + (options.markup ? 2 : 0);
-/** The characters some syntax holds, `w` (for `www.`) apart. */
-const CANDIDATE_CHARS = [...new Set(SYNTAXES.flatMap((syntax) => [...syntax.holds]))].filter((c) => c !== 'w').join('');
+/**
+ * The characters some syntax of each combination of options holds, `w` (for `www.`)
+ * apart: `&` only where references are markup, so html's and markdown's text runs full
+ * of `&amp;` keep the fast path of a run without a candidate.
+ */
+const CANDIDATE_CHARS = SYNTAXES_BY_OPTIONS.map((syntaxes) => [...new Set(syntaxes.flatMap((syntax) => [...syntax.holds]))].filter((c) => c !== 'w').join(''));
 
 /** Trailing punctuation belongs to the sentence, not the URL (unless it closes a paren in it). */
 function trimUrl(url: string): string {
@@ -190,22 +209,23 @@ function hasCode(text: string, code: number, from: number, to: number): boolean 
   return false;
 }
 
-/** `[{}%$<:@]|www\.` somewhere in `text[from, to)`, without a regex or a slice. */
-export function mayHoldPlaceholder(text: string, from: number, to: number): boolean {
-  return candidateIn(text, from, to, to) !== -1;
-}
+/**
+ * Per combination of options, by char code below 128: 1 for a character of its
+ * CANDIDATE_CHARS (`{}%$<:@`, and `&` with markup), 2 for `w` (a candidate where `www.` starts).
+ */
+const CANDIDATE_TABLES = CANDIDATE_CHARS.map((chars) => {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  table[LOWER_W] = 2;
+  return table;
+});
 
-/** By char code below 128: 1 for a character of CANDIDATE_CHARS (`{}%$<:@` today), 2 for `w` (a candidate where `www.` starts). */
-const CANDIDATE_CHAR = new Uint8Array(128);
-for (const c of CANDIDATE_CHARS) CANDIDATE_CHAR[c.charCodeAt(0)] = 1;
-CANDIDATE_CHAR[LOWER_W] = 2;
-
-/** Where `[{}%$<:@]|www\.` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
-function candidateIn(text: string, from: number, to: number, end: number): number {
+/** Where a candidate of `table` first starts in `text[from, to)` (`www.` ending before `end`), or -1. */
+function candidateIn(text: string, from: number, to: number, end: number, table: Uint8Array): number {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c < ASCII_END && CANDIDATE_CHAR[c] !== 0) {
-      if (CANDIDATE_CHAR[c] === 1) return i;
+    if (c < ASCII_END && table[c] !== 0) {
+      if (table[c] === 1) return i;
       if (startsWww(text, i, end)) return i;
     }
   }
@@ -217,10 +237,10 @@ function startsWww(text: string, i: number, end: number): boolean {
   return i + 3 < end && text.charCodeAt(i + 1) === LOWER_W && text.charCodeAt(i + 2) === LOWER_W && text.charCodeAt(i + 3) === DOT;
 }
 
-const CANDIDATE = new RegExp(`[${CANDIDATE_CHARS.replace(/[\]\\^-]/g, '\\$&')}]|www\\.`, 'g');
+const CANDIDATE_SEARCHES = CANDIDATE_CHARS.map((chars) => new RegExp(`[${chars.replace(/[\]\\^-]/g, '\\$&')}]|www\\.`, 'g'));
 
 /**
- * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, or
+ * The first index in `[from, to)` of a character every placeholder holds (`{}%$<:@`, `&` with markup, or
  * the `w` of `www.`), or -1. Every alternative of the pattern starts with one, or (a URL
  * scheme's `:`, an e-mail's `@`, the `.` of `www.`) reaches one through characters that
  * are not `{`/`}`; so no match starts before it but those, and none at all without one,
@@ -231,11 +251,12 @@ function nextCandidate(state: ScanState, text: string, from: number, to: number)
   // By char code: a few characters first (a regex call costs about as much as 16 of
   // them), all of them in a range of a larger text (a regex search could run far past `to`).
   const near = state.inRange ? to : Math.min(to, from + 16);
-  const found = candidateIn(text, from, near, state.rangeEnd);
+  const found = candidateIn(text, from, near, state.rangeEnd, state.candidates);
   if (found !== -1 || near === to) return found;
-  CANDIDATE.lastIndex = near;
-  if (!CANDIDATE.test(text)) return -1;
-  const end = CANDIDATE.lastIndex;
+  const search = state.candidateSearch;
+  search.lastIndex = near;
+  if (!search.test(text)) return -1;
+  const end = search.lastIndex;
   // `www.` is the only alternative longer than one character (and ends with `.`)
   const at = text.charCodeAt(end - 1) === DOT ? end - 4 : end - 1;
   return at < to ? at : -1;
@@ -302,6 +323,9 @@ class ScanState {
     /** The pattern for the scanner's options, and its sticky twin (their `lastIndex` is set before every use). */
     readonly pattern: RegExp,
     readonly sticky: RegExp,
+    /** The candidate characters of the scanner's options: a table by char code, and a search for them. */
+    readonly candidates: Uint8Array,
+    readonly candidateSearch: RegExp,
     readonly maxDepth: number,
   ) {}
 
@@ -337,7 +361,7 @@ export class PlaceholderScanner {
     this.blobs = options.blobs ?? false;
     this.limits = options.limits ?? DEFAULT_DOCUMENT_LIMITS;
     const index = patternIndex(options);
-    this.#state = new ScanState(PATTERNS[index]!, STICKY_PATTERNS[index]!, this.limits.maxPlaceholderDepth);
+    this.#state = new ScanState(PATTERNS[index]!, STICKY_PATTERNS[index]!, CANDIDATE_TABLES[index]!, CANDIDATE_SEARCHES[index]!, this.limits.maxPlaceholderDepth);
   }
 
   /** The spans of `text` into `list` (emptied first). */
@@ -406,7 +430,7 @@ export class PlaceholderScanner {
     const decode = run.decode;
     // A run with decoding (html, markdown) is often short and without a candidate: skip the
     // scan's set-up then. Without decoding, the scan's own first pass finds as much.
-    if (decode !== undefined && !mayHoldPlaceholder(text, from, to)) {
+    if (decode !== undefined && candidateIn(text, from, to, to, this.#state.candidates) === -1) {
       const plain = raw ?? text.slice(from, to);
       sink.text(decode === undefined ? plain : decode(plain));
       return;
@@ -490,6 +514,7 @@ function scan(text: string, from: number, to: number, ctx: ScanState, inPlural: 
       c === RIGHT_BRACE ||
       c === LESS_THAN ||
       c === DOLLAR ||
+      c === AMPERSAND ||
       // (No e-mail address crosses `to`: at the top it is the end of the text, in an ICU body a `}`.)
       ((c === PERCENT || c === LOWER_W) /* w */ && (noAtSign ??= !hasCode(text, AT, from, to)))
     ) {
@@ -685,7 +710,7 @@ function readBranches(text: string, start: number, headerEnd: number, to: number
         lastHash = i;
       } else if (c >= ASCII_END) {
         if (c === END) return -1;
-      } else if (CANDIDATE_CHAR[c] !== 0 && (c !== LOWER_W || startsWww(text, i, ctx.rangeEnd))) {
+      } else if (ctx.candidates[c] !== 0 && (c !== LOWER_W || startsWww(text, i, ctx.rangeEnd))) {
         // A placeholder or a nested message: the body ends at the `}` balancing its `{`.
         i = closeOf(ctx, spans, text, branchStack[top + 1]! - 1, to) - 1;
         if (i < 0) return -1;

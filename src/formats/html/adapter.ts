@@ -140,10 +140,18 @@ export interface HtmlOptions {
   /**
    * HTML embedded in markdown: line breaks are structure there (a line that starts with
    * `<` opens an HTML block, an indented `- ` a list), so they become atomic tokens
-   * instead of collapsing to spaces, and atomic elements at a segment's edges stay
-   * outside it, where nothing a translation adds can land in front of them.
+   * instead of collapsing to spaces, and the tag that opens the HTML block (with its
+   * end tag) stays outside any segment, where nothing a translation adds (a
+   * right-to-left mark, a word) can land in front of it. Segments are otherwise the
+   * html adapter's, right-to-left wrap included.
    */
   readonly inMarkdown?: boolean;
+  /**
+   * HTML in a markdown block quote: how many `>` open each of its lines. The `>`s after a
+   * line break are the quote's, not text (given as text, a translation escaped them to
+   * `&gt;` and the line left the quote).
+   */
+  readonly quoteDepth?: number;
   /** DEFAULT_DOCUMENT_LIMITS when omitted; only the nesting depth is read here. */
   readonly limits?: DocumentLimits;
   /** The document's placeholder scanner (markdown hands its own to the HTML inside it); a new one when omitted. */
@@ -177,6 +185,10 @@ class SegmentMaker implements TreeHandler {
   readonly #fullDocument: boolean;
   readonly #maxDepth: number;
   readonly #placeholders: PlaceholderScanner;
+  /** In markdown, where the tag opening the HTML block starts (see HtmlOptions.inMarkdown); else -1. */
+  readonly #blockOpening: number;
+  /** In a markdown block quote, the quote prefixes of the block's lines (see HtmlOptions.quoteDepth). */
+  readonly #prefixes: QuotePrefixes | undefined;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -189,6 +201,8 @@ class SegmentMaker implements TreeHandler {
     this.#maxDepth = (options.limits ?? DEFAULT_DOCUMENT_LIMITS).maxNestingDepth;
     this.#placeholders = options.placeholders ?? new PlaceholderScanner();
     this.#fullDocument = /<html[\s>/]/i.test(source.slice(from, Math.min(to, from + 65536)));
+    this.#blockOpening = options.inMarkdown === true ? skipLeadingSpace(source, from, to) : -1;
+    this.#prefixes = options.inMarkdown === true && (options.quoteDepth ?? 0) > 0 ? quotePrefixes(source, from, to, options.quoteDepth!) : undefined;
   }
 
   build(): void {
@@ -199,7 +213,10 @@ class SegmentMaker implements TreeHandler {
   /** Ends the current run: its segment, then the attribute segments inside it. */
   #flush(): void {
     const run = this.#run;
-    if (run.length > 0) runSegment(this.sink, this.#placeholders, this.source, run, this.#blocks[this.#blocks.length - 1] ?? 'body', this.options.inMarkdown === true);
+    if (run.length > 0) {
+      const block = this.#blocks[this.#blocks.length - 1] ?? 'body';
+      runSegment(this.sink, this.#placeholders, this.source, run, block, this.options.inMarkdown === true, this.#blockOpening, this.#prefixes);
+    }
     if (this.#attributes.length > 0) this.#attributes.flushTo(this.sink, this.#placeholders, this.source);
     run.next();
   }
@@ -322,55 +339,50 @@ export function htmlDrafts(
   return { drafts: drafts.drafts, patches };
 }
 
-/** An atom, or one tag of a pair that encloses no text (`<x2/>`, `<span></span>`). */
-function wrapsNoText(source: string, run: Run, index: number): boolean {
-  const type = run.types[index]!;
-  if (type === ATOM) return true;
-  if (type === TEXT) return false;
-  // `<x2/>` parses as an open tag that never closes, but it wraps nothing.
-  if (type === OPEN && source.slice(run.starts[index], run.ends[index]).endsWith('/>')) return true;
-  const step = type === OPEN ? 1 : -1;
-  for (let i = index + step; i >= 0 && i < run.length; i += step) {
-    const other = run.types[i]!;
-    if (other === TEXT) {
-      if (/\S/.test(source.slice(run.starts[i], run.ends[i]))) return false;
-    } else if (other !== ATOM && run.pairs[i] === run.pairs[index]) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /**
  * Gives a run of inline items to `sink` as one segment: outer whitespace stays outside
  * it, gaps between items (bytes no event covered) are atoms, and a tag whose partner is
- * outside the segment is an atom too.
+ * outside the segment is an atom too. An item starting at `keptOutside` (the tag that
+ * opens a markdown HTML block) and its partner are left out of the segment.
  */
-function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, run: Run, block: string, inMarkdown: boolean): void {
+function runSegment(
+  sink: SegmentSink,
+  placeholders: PlaceholderScanner,
+  source: string,
+  run: Run,
+  block: string,
+  inMarkdown: boolean,
+  keptOutside: number,
+  prefixes: QuotePrefixes | undefined,
+): void {
   const { types, starts, ends, pairs, partners } = run;
   let first = 0;
   let last = run.length - 1;
   let start = -1;
   let end = -1;
+  let partnerLeftOut = NO_ITEM;
   for (; first <= last; first++) {
-    if (inMarkdown && wrapsNoText(source, run, first)) continue;
+    if (starts[first] === keptOutside && types[first] !== TEXT) {
+      if (types[first] === OPEN) partnerLeftOut = partners[first]!;
+      continue;
+    }
     if (types[first] !== TEXT) {
       start = starts[first]!;
       break;
     }
-    const s = skipLeadingSpace(source, starts[first]!, ends[first]!);
+    const s = prefixes ? prefixes.skipLeading(source, starts[first]!, ends[first]!) : skipLeadingSpace(source, starts[first]!, ends[first]!);
     if (s < ends[first]!) {
       start = s;
       break;
     }
   }
   for (; last >= first; last--) {
-    if (inMarkdown && wrapsNoText(source, run, last)) continue;
+    if (last === partnerLeftOut) continue;
     if (types[last] !== TEXT) {
       end = ends[last]!;
       break;
     }
-    const e = skipTrailingSpace(source, starts[last]!, ends[last]!);
+    const e = prefixes ? prefixes.skipTrailing(source, starts[last]!, ends[last]!) : skipTrailingSpace(source, starts[last]!, ends[last]!);
     if (e > starts[last]!) {
       end = e;
       break;
@@ -385,7 +397,7 @@ function runSegment(sink: SegmentSink, placeholders: PlaceholderScanner, source:
     const e = Math.min(ends[i]!, end);
     if (s > cursor) sink.mark(ATOM, cursor, s, 0);
     if (type === TEXT) {
-      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e);
+      if (inMarkdown) textWithLineBreaks(sink, placeholders, source, s, e, prefixes);
       else placeholders.mask(sink, source, s, e, HTML_TEXT);
     } else if (type === ATOM) {
       sink.mark(ATOM, s, e, 0);
@@ -404,16 +416,85 @@ function kindOf(block: string): SegmentKind {
   return block === 'td' || block === 'th' ? 'cell' : 'block';
 }
 
-/** Text whose line breaks (with the next line's indentation) are atoms, so they survive as they are. */
-function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number): void {
+/** Text whose line breaks (with the next line's indentation and quote prefix) are atoms, so they survive as they are. */
+function textWithLineBreaks(sink: SegmentSink, placeholders: PlaceholderScanner, source: string, start: number, end: number, prefixes: QuotePrefixes | undefined): void {
   const raw = source.slice(start, end);
   let last = 0;
   for (const lineBreak of raw.matchAll(/\r?\n[ \t]*/g)) {
+    if (lineBreak.index < last) continue; // (inside the quote prefix taken with the last one)
     if (lineBreak.index > last) placeholders.mask(sink, source, start + last, start + lineBreak.index, HTML_TEXT);
-    sink.mark(ATOM, start + lineBreak.index, start + lineBreak.index + lineBreak[0].length, 0);
-    last = lineBreak.index + lineBreak[0].length;
+    let breakEnd = start + lineBreak.index + lineBreak[0].length;
+    const prefixEnd = prefixes?.endOf(start + lineBreak.index + (raw.charCodeAt(lineBreak.index) === CARRIAGE_RETURN ? 2 : 1));
+    if (prefixEnd !== undefined) {
+      let after = prefixEnd;
+      while (after < end && (source.charCodeAt(after) === SPACE || source.charCodeAt(after) === TAB)) after++;
+      breakEnd = Math.min(end, Math.max(breakEnd, after));
+    }
+    sink.mark(ATOM, start + lineBreak.index, breakEnd, 0);
+    last = breakEnd - start;
   }
   if (last < raw.length) placeholders.mask(sink, source, start + last, end, HTML_TEXT);
+}
+
+/**
+ * The quote prefixes (`> `, `> > `) opening the lines of an HTML block in a markdown
+ * block quote, after its first line: to the html rules they are whitespace, not text.
+ */
+class QuotePrefixes {
+  /** Line start → the end of its prefix, and the reverse. */
+  readonly #ends = new Map<number, number>();
+  readonly #starts = new Map<number, number>();
+
+  add(start: number, end: number): void {
+    this.#ends.set(start, end);
+    this.#starts.set(end, start);
+  }
+
+  /** The end of the prefix opening the line that starts at `lineStart`, if it has one. */
+  endOf(lineStart: number): number | undefined {
+    return this.#ends.get(lineStart);
+  }
+
+  /** skipLeadingSpace, also over the prefixes after line breaks. */
+  skipLeading(source: string, start: number, end: number): number {
+    let i = skipLeadingSpace(source, start, end);
+    for (let lineStart = lineStartBefore(source, start, i); lineStart >= 0; lineStart = lineStartBefore(source, start, i)) {
+      const prefixEnd = this.#ends.get(lineStart);
+      if (prefixEnd === undefined || prefixEnd <= i || prefixEnd > end) break;
+      i = skipLeadingSpace(source, prefixEnd, end);
+    }
+    return i;
+  }
+
+  /** skipTrailingSpace, also over the prefixes after line breaks. */
+  skipTrailing(source: string, start: number, end: number): number {
+    let i = skipTrailingSpace(source, start, end);
+    for (let prefixStart = this.#starts.get(i); prefixStart !== undefined && prefixStart >= start; prefixStart = this.#starts.get(i)) {
+      i = skipTrailingSpace(source, start, prefixStart);
+    }
+    return i;
+  }
+}
+
+/** The start of the last line that begins in `source(from, at]` (just after a line break), or -1. */
+function lineStartBefore(source: string, from: number, at: number): number {
+  for (let i = at - 1; i >= from; i--) {
+    const c = source.charCodeAt(i);
+    if (c === LINE_FEED) return i + 1;
+    if (c !== SPACE && c !== TAB && c !== CARRIAGE_RETURN) return -1;
+  }
+  return -1;
+}
+
+/** The prefixes of the lines of `source[from, to)` after the first: up to `depth` `>`, each after optional indentation. */
+function quotePrefixes(source: string, from: number, to: number, depth: number): QuotePrefixes {
+  const prefixes = new QuotePrefixes();
+  const prefix = new RegExp(String.raw`(?:[ \t]*>){1,${depth}}`, 'y');
+  for (let i = source.indexOf('\n', from); i >= 0 && i < to; i = source.indexOf('\n', i + 1)) {
+    prefix.lastIndex = i + 1;
+    if (prefix.test(source) && prefix.lastIndex <= to) prefixes.add(i + 1, prefix.lastIndex);
+  }
+  return prefixes;
 }
 
 /**

@@ -29,11 +29,14 @@ const NAMES: Readonly<Record<keyof typeof ElementKind, readonly string[]>> = {
     'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'link', 'main', 'menu', 'meta',
     'nav', 'noscript', 'ol', 'optgroup', 'option', 'p', 'section', 'select', 'summary', 'table', 'tbody', 'td',
     'tfoot', 'th', 'thead', 'title', 'tr', 'ul', 'base', 'datalist', 'search', 'frame',
+    // Their content is fallback content, shown to the readers whose browser cannot play
+    // or show the element: text like any other, a segment of its own (decision 0059).
+    'video', 'audio', 'object', 'canvas',
   ],
   Skipped: ['script', 'style', 'pre', 'template', 'textarea', 'xmp', 'plaintext'],
   Atomic: [
-    'code', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'video', 'audio', 'embed',
-    'canvas', 'picture', 'area', 'source', 'track', 'param', 'meter', 'progress', 'map', 'ruby', 'iframe', 'object',
+    'code', 'samp', 'var', 'svg', 'math', 'img', 'br', 'wbr', 'input', 'embed',
+    'picture', 'area', 'source', 'track', 'param', 'meter', 'progress', 'map', 'ruby', 'iframe',
   ],
   Void: ['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame'],
   NoAttributes: ['code', 'samp', 'var', 'svg', 'math', 'script', 'style', 'template'],

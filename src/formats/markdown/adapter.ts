@@ -354,7 +354,8 @@ class MarkdownExtractor {
         this.#inline(block.children, 'cell', 'table cell', cellEscape, true);
         return;
       case 'html': {
-        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true, placeholders: this.placeholders });
+        const quoteDepth = quoteDepthAt(this.source, block.start);
+        const { drafts } = htmlDrafts(this.source, block.start, block.end, { directionPatches: false, inMarkdown: true, quoteDepth, placeholders: this.placeholders });
         for (const draft of drafts) this.sink.add(draft);
         return;
       }
@@ -547,6 +548,13 @@ function alertMarkerAtom(source: string, children: InlineNode[]): InlineNode[] {
 }
 
 const HEADING_CTX = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
+/** How many block quotes the line holding `start` is in: the `>` before `start` on its line. */
+function quoteDepthAt(source: string, start: number): number {
+  let depth = 0;
+  for (let i = source.lastIndexOf('\n', start - 1) + 1; i < start; i++) if (source.charCodeAt(i) === GREATER_THAN) depth++;
+  return depth;
+}
 
 /** A character of a line's container prefix: space, tab or `>`. */
 function isPrefixChar(c: number): boolean {
