@@ -11,6 +11,19 @@ export interface EngineSegment {
   readonly text: string;
   readonly ctx?: string;
   readonly singleLine?: boolean;
+  /**
+   * The branches of the counted messages in `text` (docs/formats.md, "Plurals"): each
+   * `<gN>` pair that is a branch, with its selector (`one`, `few`, `=0`) and whether the
+   * message counts (`cardinal`) or orders (`ordinal`). The text already has the branches
+   * the call's targets need; the model words each for its category's numbers.
+   */
+  readonly pluralBranches?: readonly PluralBranchNote[];
+}
+
+export interface PluralBranchNote {
+  readonly pair: number;
+  readonly selector: string;
+  readonly type: 'cardinal' | 'ordinal';
 }
 
 export interface EngineLanguage {

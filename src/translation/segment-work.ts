@@ -15,6 +15,7 @@ import {
 } from '../engines/engine.js';
 import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
+import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import { memoryKey } from '../memory/key.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/user-memory.js';
@@ -38,8 +39,14 @@ export interface SegmentWork {
 }
 
 export interface UniqueSegment {
-  /** As the engine sees it: do-not-translate terms are extra `<xN/>` marks. */
+  /**
+   * As the engine sees it: do-not-translate terms are extra `<xN/>` marks, and a segment
+   * with counted messages is in the plural shape of the targets it is for
+   * (formats' `shapePlurals`), its branches named for the model.
+   */
   readonly segment: EngineSegment;
+  /** What the plural shape depends on (`pluralSignature`), for the memory key; '' without counted messages. */
+  readonly plurals: string;
   readonly format: Format;
   /** o200k count of the text when a document worker made it (unmasked text only). */
   readonly tokens: number | undefined;
@@ -58,13 +65,13 @@ export interface Pair {
 /** Translates the distinct segments of `documents` (planned together per format) into every target. */
 export async function translateSegments(documents: readonly PreparedDocument[], options: TranslateOptions): Promise<SegmentWork> {
   const { targets, engine, glossary, memory } = options;
-  const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
+  const { unique, positions, pairs } = distinctSegments(documents, glossary, engineTargets);
   const done: (string | undefined)[][] = engineTargets.map(() => new Array<string | undefined>(unique.length));
   const keys = memory ? memoryKeys(unique, engineTargets, options) : undefined;
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
-  let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
+  let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
     const stored = await memory.lookup([...new Set(keys.flat())]);
     pending = pending.filter(({ target, unique: u }) => {
@@ -80,9 +87,9 @@ export async function translateSegments(documents: readonly PreparedDocument[], 
   if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory });
 
   return {
-    translations: positions.map((indexes) =>
-      done.map((row) =>
-        indexes.map((index) => {
+    translations: documents.map((_, d) =>
+      done.map((row, t) =>
+        positions[t]![d]!.map((index) => {
           const text = row[index]!;
           const restore = unique[index]!.restore;
           return restore ? restore(text) : text;
@@ -187,44 +194,87 @@ export function memoryKeys(
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
         formality: instructions?.formality,
         context: instructions?.context,
+        ...(entry.plurals ? { plurals: entry.plurals } : {}),
       }),
     ),
   );
 }
 
-/** Identical segments are translated once: by format, line rule and text. */
+export interface DistinctSegments {
+  readonly unique: UniqueSegment[];
+  /** target → document → segment → index into `unique`. Targets share one array when no segment has counted messages. */
+  readonly positions: number[][][];
+  /** Every (target, unique segment) pair to translate: all of them, but for the plural shapes of other targets. */
+  readonly pairs: Pair[];
+}
+
+/**
+ * Identical segments are translated once: by format, line rule and text. A segment with
+ * counted messages is one unique segment per plural shape its targets need (Russian and
+ * Ukrainian share one; German another), each translated only into its own targets.
+ */
 export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
-): { unique: UniqueSegment[]; positions: number[][] } {
+  targets: readonly EngineLanguage[],
+): DistinctSegments {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
   const protectedTerms = glossary ? new TermMatcher(glossary.doNotTranslate, { ignoreCase: false }) : undefined;
   const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
-  const positions = documents.map((document) =>
-    document.segments.map((segment, i) => {
-      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
-      let index = uniqueIndex.get(key);
-      if (index === undefined) {
-        index = unique.length;
-        uniqueIndex.set(key, index);
-        const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(segment.text, protectedTerms) : undefined;
-        const text = guarded?.text ?? segment.text;
-        const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(text).map((m) => m.term)) : undefined;
-        unique.push({
-          segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}) },
-          format: document.format,
-          // Counts made in a document worker spare the loop one o200k pass over the document.
-          tokens: guarded ? undefined : document.tokenCounts?.[i],
-          ...(guarded ? { restore: guarded.restore } : {}),
-          terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
-        });
-      }
-      return index;
-    }),
+  const add = (document: PreparedDocument, i: number, text: string, plurals: string, branches: EngineSegment['pluralBranches']): number => {
+    const segment = document.segments[i]!;
+    const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${plurals}\u0000${text}`;
+    let index = uniqueIndex.get(key);
+    if (index === undefined) {
+      index = unique.length;
+      uniqueIndex.set(key, index);
+      const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(text, protectedTerms) : undefined;
+      const masked = guarded?.text ?? text;
+      const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(masked).map((m) => m.term)) : undefined;
+      const engineSegment: EngineSegment = { id: String(index), text: masked };
+      if (segment.singleLine) (engineSegment as { singleLine?: boolean }).singleLine = true;
+      if (branches !== undefined) (engineSegment as { pluralBranches?: EngineSegment['pluralBranches'] }).pluralBranches = branches;
+      unique.push({
+        segment: engineSegment,
+        plurals,
+        format: document.format,
+        // Counts made in a document worker spare the loop one o200k pass over the document.
+        tokens: guarded || text !== segment.text ? undefined : document.tokenCounts?.[i],
+        ...(guarded ? { restore: guarded.restore } : {}),
+        terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
+      });
+    }
+    return index;
+  };
+  const shared = documents.map((document) =>
+    document.segments.map((segment, i) => (segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1)),
   );
-  return { unique, positions };
+  const counted = shared.some((indexes) => indexes.includes(-1));
+  const positions = targets.map((target) =>
+    !counted
+      ? shared
+      : shared.map((indexes, d) =>
+          indexes.map((index, i) => {
+            if (index !== -1) return index;
+            const segment = documents[d]!.segments[i]!;
+            const shape = shapePlurals(segment, target.code)!;
+            const branches = [...shape.branches].map(([pair, { selector, type }]) => ({ pair, selector, type }));
+            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches);
+          }),
+        ),
+  );
+  const pairs: Pair[] = [];
+  if (!counted) for (let target = 0; target < targets.length; target++) for (let u = 0; u < unique.length; u++) pairs.push({ target, unique: u });
+  else {
+    for (let target = 0; target < targets.length; target++) {
+      const needed = new Uint8Array(unique.length);
+      for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
+      for (let u = 0; u < unique.length; u++) if (needed[u]) pairs.push({ target, unique: u });
+    }
+  }
+  return { unique, positions, pairs };
 }
 
 interface CallContext {
