@@ -260,7 +260,12 @@ export function distinctSegments(
             if (index !== -1) return index;
             const segment = documents[d]!.segments[i]!;
             const shape = shapePlurals(segment, target.code)!;
-            const branches = [...shape.branches].map(([pair, { selector, type }]) => ({ pair, selector, type }));
+            // In the order the model reads them.
+            const branches = [...shape.branches]
+              .map(([pair, { selector, type }]) => ({ pair, selector, type, at: shape.text.indexOf(`<g${pair}>`) }))
+              .filter((branch) => branch.at >= 0)
+              .sort((a, b) => a.at - b.at)
+              .map(({ pair, selector, type }) => ({ pair, selector, type }));
             return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches);
           }),
         ),

@@ -10,7 +10,7 @@ import { ServiceError } from '../../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
 import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
 import type { PluralMessage, Segment, SegmentKind } from '../../segments/segment.js';
-import { findIcuPlurals, renameSelector, shapePlurals, type MarkAlias, type PluralShape } from './plural-shape.js';
+import { findIcuPlurals, insideBranchesOnly, renameSelector, shapePlurals, type MarkAlias, type PluralShape } from './plural-shape.js';
 import * as charCodes from './char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
 const { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } = charCodes;
@@ -703,6 +703,7 @@ export class TemplateDocument implements ExtractedDocument {
     // A segment with counted messages is translated in the target's plural shape
     // (translation/ asks for it and checks it); one in the source's shape still renders.
     const shape = segment.plurals === undefined ? undefined : shapePlurals(segment, target.code);
+    if (shape !== undefined && segment.plurals!.some((message) => message.style === 'i18next')) translated = insideBranchesOnly(translated);
     let problem = markProblem(shape?.text ?? segment.text, translated);
     if (problem !== null && shape?.changed === true && markProblem(segment.text, translated) === null) problem = null;
     else if (problem === null && shape !== undefined && shape.aliases.size > 0) {

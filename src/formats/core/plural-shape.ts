@@ -265,3 +265,23 @@ export function findIcuPlurals(text: string, bytesOf: (mark: string) => string |
 export function renameSelector(bytes: string, category: PluralCategory, style: PluralMessage['style']): string {
   return style === 'icu' ? category + bytes.replace(/^other/, '') : bytes.replace(/_other(?=")/, `_${category}`);
 }
+
+/**
+ * A translation of an i18next key family with nothing outside its branches: the family's
+ * segment runs from its first key to its last value, so text a model wrote before the
+ * first branch or between two would land among the keys and break the JSON. Only the
+ * branches (and what they hold) are kept.
+ */
+export function insideBranchesOnly(translated: string): string {
+  let out = '';
+  let depth = 0;
+  let last = 0;
+  for (const match of translated.matchAll(/<\/?g\d+>|<x\d+\/>/g)) {
+    if (depth > 0) out += translated.slice(last, match.index);
+    if (match[0].charCodeAt(1) === 47 /* / */) depth--;
+    else if (match[0].charCodeAt(1) === 103 /* g */) depth++;
+    out += match[0];
+    last = match.index + match[0].length;
+  }
+  return depth > 0 ? out + translated.slice(last) : out;
+}
