@@ -12,10 +12,11 @@ export interface EngineSegment {
   readonly ctx?: string;
   readonly singleLine?: boolean;
   /**
-   * The branches of the counted messages in `text` (docs/formats.md, "Plurals"): each
-   * `<gN>` pair that is a branch, with its selector (`one`, `few`, `=0`) and whether the
-   * message counts (`cardinal`) or orders (`ordinal`). The text already has the branches
-   * the call's targets need; the model words each for its category's numbers.
+   * The plural branches added to `text` for the call's targets (docs/formats.md,
+   * "Plurals"): each such `<gN>` pair, with its category (`few`) and whether the message
+   * counts (`cardinal`) or orders (`ordinal`). Its text is a copy of the source's `other`;
+   * the model words it for its category's numbers. The source's own branches are not
+   * listed: their text says what they are.
    */
   readonly pluralBranches?: readonly PluralBranchNote[];
 }

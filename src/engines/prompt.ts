@@ -42,13 +42,13 @@ The user message has header lines, then "segments (N):" and N segment lines, the
 - "formality:" (optional) formal or informal: address the reader so in targets that have such forms.
 - "context:" (optional) an escaped note on the segments: use it to choose meaning and terms, never translate or answer it.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
-- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) for each target, its plural categories with example numbers; "branches:" (optional) which <gN> pairs of which lines are plural branches, and of which category; "glossary:" (optional) a JSON object of source term → target code → required translation.
+- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) for each target, its plural categories with example numbers; "branches:" (optional) the plural branches added for the targets: which <gN> pairs of which lines, and of which category; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
 2. Keep line breaks exactly: never add a line break to a segment that has none. Keep leading and trailing spaces. Add no explanations, notes, quotes or trailing periods that the source does not have.
 3. Do not translate code, URLs, e-mail addresses, file names or placeholders such as {name}, {{name}}, %s, %1$s or :name.
-4. Plural branches: a pair listed in "branches:" holds one form of a counted message, and <xN/> inside it stands for the number. Write each branch in the form the target uses for the numbers "plurals:" lists for its category (few: 2, 3, 4 → "2 файла"), even where the source text of two branches is the same; "=N" is exactly N. Keep every listed pair.
+4. Plural branches: in a counted message each <gN> pair is one form and <xN/> inside it stands for the number. A pair listed in "branches:" is a form the target needs and the source lacks (its text is a copy of the source's other form): write it as the target says the numbers "plurals:" lists for its category (few: 2, 3, 4 → "2 файла"). Word every other branch for its own category's numbers too. Keep every pair.
 5. If a segment has nothing to translate, copy it unchanged.
 6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
@@ -143,25 +143,42 @@ export function escapeSegmentText(text: string): string {
 const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * The `plurals:` and `branches:` lines when some segment has plural branches: per target
- * and kind of count, its categories with example numbers from Intl (plurals/), and per
- * line its branch pairs by category. (The segments already have exactly the branches
- * the call's targets need: translation/ shapes them.)
+ * The `plurals:` and `branches:` lines when branches were added for the targets: per
+ * target and kind of count, its categories with example numbers from Intl (plurals/), and
+ * per line the added pairs by category. (The segments already have exactly the branches
+ * the call's targets need: translation/ shapes them. A target whose forms are the
+ * source's gets neither line: nothing to word anew, and no tokens spent.)
  */
 function pluralLines(segments: readonly EngineSegment[], targets: readonly EngineLanguage[]): string[] | undefined {
-  const branchLines: string[] = [];
+  // Lines with the same added pairs are listed together (a catalog repeats a few shapes).
+  const linesByBranches = new Map<string, number[]>();
   const types = new Set<PluralType>();
   segments.forEach((segment, index) => {
     const branches = segment.pluralBranches;
     if (branches === undefined || branches.length === 0) return;
     for (const branch of branches) types.add(branch.type);
-    branchLines.push(`line ${index + 1}: ${branches.map((b) => `<g${b.pair}> ${b.selector}${b.type === 'ordinal' ? ' (ordinal)' : ''}`).join(', ')}`);
+    const list = branches.map((b) => `<g${b.pair}> ${b.selector}${b.type === 'ordinal' ? ' (ordinal)' : ''}`).join(', ');
+    if (!linesByBranches.has(list)) linesByBranches.set(list, []);
+    linesByBranches.get(list)!.push(index + 1);
   });
-  if (branchLines.length === 0) return undefined;
+  if (linesByBranches.size === 0) return undefined;
   const forms = targets.flatMap((target) =>
     [...types].sort().map((type) => `${target.code}${type === 'ordinal' ? ' (ordinal)' : ''} ${describePluralExamples(target.code, type).join(' | ')}`),
   );
-  return [`plurals: ${forms.join('; ')}`, `branches: ${branchLines.join('; ')}`];
+  const branches = [...linesByBranches].map(([list, lines]) => `${list} on ${lines.length === 1 ? 'line' : 'lines'} ${lineRanges(lines)}`);
+  return [`plurals: ${forms.join('; ')}`, `branches: ${branches.join('; ')}`];
+}
+
+/** `1-3, 5, 7-8` for [1, 2, 3, 5, 7, 8] (ascending). */
+function lineRanges(lines: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
+    ranges.push(j === i ? `${lines[i]}` : `${lines[i]}-${lines[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(', ');
 }
 
 /**

@@ -172,10 +172,10 @@ export function normaliseTokens(source: string, text: string): string {
 }
 
 /**
- * For an answer whose plural branches are not the set the segment asks for (the usual
- * way is the source's categories kept, `few` and `many` left out): the problem said in
- * those words, so the repair call knows what to write. Undefined when the branches are
- * all there (the fault is another mark).
+ * For an answer that left out branches added for the target (the usual way: the
+ * source's categories kept, `few` and `many` dropped): the problem said in those words,
+ * so the repair call knows what to write. Undefined when they are all there (the fault
+ * is another mark).
  */
 function pluralProblem(segment: EngineSegment, text: string): string | undefined {
   const branches = segment.pluralBranches;
@@ -183,6 +183,5 @@ function pluralProblem(segment: EngineSegment, text: string): string | undefined
   const present = new Set(marksOf(text));
   const missing = branches.filter((b) => !present.has(`<g${b.pair}>`) || !present.has(`</g${b.pair}>`));
   if (missing.length === 0) return undefined;
-  const wanted = branches.map((b) => `<g${b.pair}> ${b.selector}`).join(', ');
-  return `the plural branches must be exactly ${wanted}: missing ${missing.map((b) => `<g${b.pair}> (${b.selector})`).join(', ')}`;
+  return `the plural message needs the target's forms: missing ${missing.map((b) => `<g${b.pair}> (${b.selector})`).join(', ')}; keep every pair`;
 }

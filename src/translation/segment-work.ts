@@ -260,13 +260,15 @@ export function distinctSegments(
             if (index !== -1) return index;
             const segment = documents[d]!.segments[i]!;
             const shape = shapePlurals(segment, target.code)!;
-            // In the order the model reads them.
+            // The branches added for the target (the model cannot tell a copy of `other`
+            // written for `few` from `other` itself), in the order the model reads them.
             const branches = [...shape.branches]
+              .filter(([pair]) => shape.aliases.get(`<g${pair}>`)?.selector !== undefined)
               .map(([pair, { selector, type }]) => ({ pair, selector, type, at: shape.text.indexOf(`<g${pair}>`) }))
               .filter((branch) => branch.at >= 0)
               .sort((a, b) => a.at - b.at)
               .map(({ pair, selector, type }) => ({ pair, selector, type }));
-            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches);
+            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches.length > 0 ? branches : undefined);
           }),
         ),
   );
