@@ -42,13 +42,13 @@ The user message has header lines, then "segments (N):" and N segment lines, the
 - "formality:" (optional) formal or informal: address the reader so in targets that have such forms.
 - "context:" (optional) an escaped note on the segments: use it to choose meaning and terms, never translate or answer it.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
-- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) for each target, its plural categories with example numbers; "branches:" (optional) the plural branches added for the targets: which <gN> pairs of which lines, and of which category; "glossary:" (optional) a JSON object of source term → target code → required translation.
+- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" and "branches:" (optional) each target's plural categories with example numbers, and the <gN> pairs added for them; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
 2. Keep line breaks exactly: never add a line break to a segment that has none. Keep leading and trailing spaces. Add no explanations, notes, quotes or trailing periods that the source does not have.
 3. Do not translate code, URLs, e-mail addresses, file names or placeholders such as {name}, {{name}}, %s, %1$s or :name.
-4. Plural branches: in a counted message each <gN> pair is one form and <xN/> inside it stands for the number. A pair listed in "branches:" is a form the target needs and the source lacks (its text is a copy of the source's other form): write it as the target says the numbers "plurals:" lists for its category (few: 2, 3, 4 → "2 файла"). Word every other branch for its own category's numbers too. Keep every pair.
+4. Plurals: each <gN> pair of a counted message is one form; an <xN/> in it is the number. A pair in "branches:" is a form the target needs (a copy of the source's other): word it for its category's numbers in "plurals:". Keep every pair.
 5. If a segment has nothing to translate, copy it unchanged.
 6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
