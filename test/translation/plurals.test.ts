@@ -127,6 +127,19 @@ describe('ICU plurals come back in the target’s categories', () => {
   });
 });
 
+describe('hostile nesting', () => {
+  it('plurals nested 30 deep into Arabic (each level copied four times more) are refused as too complex, not grown as 5³⁰', async () => {
+    let message = 'x';
+    for (let level = 0; level < 30; level++) message = `{n${level}, plural, one {a} other {b ${message}}}`;
+    const started = performance.now();
+    await assert.rejects(translate(`Text ${message}`, 'plain', ['ar']), (error: Error & { code?: string }) => error.code === 'document_too_complex');
+    assert.ok(performance.now() - started < 5_000, 'refused quickly');
+    // Two levels, as real messages nest, are fine.
+    const answers = await translate('Text {a, plural, one {x} other {y {b, plural, one {z} other {w}}}}', 'plain', ['ar']);
+    assert.equal(icuPlurals(unpseudo(answers.ar!)).length, 1 + 5);
+  });
+});
+
 describe('i18next plural keys in JSON come back as the target’s keys', () => {
   const content = [
     '{',

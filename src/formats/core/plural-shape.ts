@@ -18,6 +18,18 @@
  */
 import { pluralCategories, type PluralCategory } from '../../plurals/index.js';
 import type { PluralMessage } from '../../segments/segment.js';
+import { tooComplex } from './limits.js';
+
+/**
+ * The most characters a shaped text may have per character of its source. Each new
+ * branch copies `other`, so messages nested in `other` multiply (Arabic adds four copies
+ * a level): two levels are ×25 at most, and a hostile text nested 32 deep must not grow
+ * as 5³². Past it the document is refused as too complex (422).
+ */
+export const MAX_SHAPE_GROWTH = 64;
+/** A floor for short texts, and a ceiling for long ones, of the shaped text's length. */
+const MIN_SHAPE_CHARS = 65_536;
+const MAX_SHAPE_CHARS = 4_000_000;
 
 /** Where a mark of a shaped text takes its bytes from. */
 export interface MarkAlias {
@@ -86,6 +98,7 @@ class Shaper {
   #lastAtom = 0;
   #lastPair = 0;
   #changed = false;
+  readonly #maxChars: number;
 
   constructor(
     private readonly text: string,
@@ -96,6 +109,7 @@ class Shaper {
       if (message.branches.length > 0) this.#byFirstPair.set(message.branches[0]!.pair, message);
       for (const branch of message.branches) this.#branches.set(branch.pair, { selector: branch.selector, type: message.type });
     }
+    this.#maxChars = Math.min(MAX_SHAPE_CHARS, Math.max(MIN_SHAPE_CHARS, MAX_SHAPE_GROWTH * text.length));
     for (const match of text.matchAll(MARK)) {
       if (match[1] !== undefined) this.#lastPair = Math.max(this.#lastPair, Number(match[1]));
       else this.#lastAtom = Math.max(this.#lastAtom, Number(match[2]));
@@ -178,6 +192,7 @@ class Shaper {
           this.#aliases.set(`</g${pair}>`, separator);
           this.#branches.set(pair, { selector: category, type: message.type });
           out += `<g${pair}>${this.#renumber(bodies[otherIndex]!)}</g${pair}>`;
+          if (out.length > this.#maxChars) throw tooComplex('the plural forms of ICU messages nested in one another', this.#maxChars);
         }
       }
       if (keep[i]) out += wrap(i);
