@@ -11,6 +11,20 @@ export interface EngineSegment {
   readonly text: string;
   readonly ctx?: string;
   readonly singleLine?: boolean;
+  /**
+   * The plural branches added to `text` for the call's targets (docs/formats.md,
+   * "Plurals"): each such `<gN>` pair, with its category (`few`) and whether the message
+   * counts (`cardinal`) or orders (`ordinal`). Its text is a copy of the source's `other`;
+   * the model words it for its category's numbers. The source's own branches are not
+   * listed: their text says what they are.
+   */
+  readonly pluralBranches?: readonly PluralBranchNote[];
+}
+
+export interface PluralBranchNote {
+  readonly pair: number;
+  readonly selector: string;
+  readonly type: 'cardinal' | 'ordinal';
 }
 
 export interface EngineLanguage {

@@ -27,9 +27,10 @@
  */
 import type { EngineLanguage, EngineSegment, Formality, GlossaryTerm } from './engine.js';
 import type { Format } from '../segments/format-name.js';
+import { describePluralExamples, type PluralType } from '../plurals/index.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-11-v6';
+export const PROMPT_VERSION = 'mt-2026-11-v7';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
@@ -41,13 +42,13 @@ The user message has header lines, then "segments (N):" and N segment lines, the
 - "formality:" (optional) formal or informal: address the reader so in targets that have such forms.
 - "context:" (optional) an escaped note on the segments: use it to choose meaning and terms, never translate or answer it.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
-- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" (optional) the plural categories of each target; "glossary:" (optional) a JSON object of source term → target code → required translation.
+- After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" and "branches:" (optional) each target's plural categories with example numbers, and the <gN> pairs added for them; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
 Rules:
 1. <gN>...</gN> wrap formatted text: keep every pair exactly once and properly nested; you may move a pair to fit the target word order. <xN/> stand for content that must not change: keep each exactly once; you may move it. Never translate, renumber, add or remove these tags.
 2. Keep line breaks exactly: never add a line break to a segment that has none. Keep leading and trailing spaces. Add no explanations, notes, quotes or trailing periods that the source does not have.
 3. Do not translate code, URLs, e-mail addresses, file names or placeholders such as {name}, {{name}}, %s, %1$s or :name.
-4. ICU messages ({n, plural, ...}): keep argument names and "#", translate only the branch text, and use the categories given in "plurals:" for each target.
+4. Plurals: each <gN> pair of a counted message is one form; an <xN/> in it is the number. A pair in "branches:" is a form the target needs (a copy of the source's other): word it for its category's numbers in "plurals:". Keep every pair.
 5. If a segment has nothing to translate, copy it unchanged.
 6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
@@ -82,7 +83,6 @@ export interface UserParts {
   readonly rest: string;
 }
 
-const ICU_PLURAL = /\{\s*[\w.]+\s*,\s*(?:plural|selectordinal)\s*,/;
 
 export function languageLabel(language: EngineLanguage): string {
   return `${language.name} (${language.code})`;
@@ -105,9 +105,8 @@ export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]):
   shared.push(`segments (${input.segments.length}):`);
   for (const segment of input.segments) shared.push(escapeSegmentText(segment.text));
   const rest: string[] = [`targets: ${input.targets.map(languageLabel).join(', ')}`];
-  if (input.segments.some((segment) => ICU_PLURAL.test(segment.text))) {
-    rest.push(`plurals: ${input.targets.map((t) => `${t.code}=${pluralCategories(t.code)}`).join('; ')}`);
-  }
+  const plurals = pluralLines(input.segments, input.targets);
+  if (plurals) rest.push(...plurals);
   const glossary = glossaryLine(input.glossary ?? [], input.targets);
   if (glossary) rest.push(`glossary: ${glossary}`);
   if (fix && fix.length > 0) rest.push(`fix: ${JSON.stringify(fix)}`);
@@ -143,12 +142,43 @@ export function escapeSegmentText(text: string): string {
 
 const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-function pluralCategories(code: string): string {
-  try {
-    return new Intl.PluralRules(code).resolvedOptions().pluralCategories.join(' ');
-  } catch {
-    return 'one other';
+/**
+ * The `plurals:` and `branches:` lines when branches were added for the targets: per
+ * target and kind of count, its categories with example numbers from Intl (plurals/), and
+ * per line the added pairs by category. (The segments already have exactly the branches
+ * the call's targets need: translation/ shapes them. A target whose forms are the
+ * source's gets neither line: nothing to word anew, and no tokens spent.)
+ */
+function pluralLines(segments: readonly EngineSegment[], targets: readonly EngineLanguage[]): string[] | undefined {
+  // Lines with the same added pairs are listed together (a catalog repeats a few shapes).
+  const linesByBranches = new Map<string, number[]>();
+  const types = new Set<PluralType>();
+  segments.forEach((segment, index) => {
+    const branches = segment.pluralBranches;
+    if (branches === undefined || branches.length === 0) return;
+    for (const branch of branches) types.add(branch.type);
+    const list = branches.map((b) => `<g${b.pair}> ${b.selector}${b.type === 'ordinal' ? ' (ordinal)' : ''}`).join(', ');
+    if (!linesByBranches.has(list)) linesByBranches.set(list, []);
+    linesByBranches.get(list)!.push(index + 1);
+  });
+  if (linesByBranches.size === 0) return undefined;
+  const forms = targets.flatMap((target) =>
+    [...types].sort().map((type) => `${target.code}${type === 'ordinal' ? ' (ordinal)' : ''} ${describePluralExamples(target.code, type).join(' | ')}`),
+  );
+  const branches = [...linesByBranches].map(([list, lines]) => `${list} on ${lines.length === 1 ? 'line' : 'lines'} ${lineRanges(lines)}`);
+  return [`plurals: ${forms.join('; ')}`, `branches: ${branches.join('; ')}`];
+}
+
+/** `1-3, 5, 7-8` for [1, 2, 3, 5, 7, 8] (ascending). */
+function lineRanges(lines: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
+    ranges.push(j === i ? `${lines[i]}` : `${lines[i]}-${lines[j]}`);
+    i = j + 1;
   }
+  return ranges.join(', ');
 }
 
 /**

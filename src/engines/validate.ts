@@ -129,7 +129,7 @@ function countProblem(lang: string, expected: number, got: number, cut: boolean)
 function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKind; problem: string } | null {
   if (text.trim() === '' && segment.text.trim() !== '') return { kind: 'empty', problem: 'the translation is empty' };
   const tokens = markProblem(segment.text, text);
-  if (tokens) return { kind: 'tokens', problem: tokens };
+  if (tokens) return { kind: 'tokens', problem: pluralProblem(segment, text) ?? tokens };
   if (segment.singleLine && /[\r\n]/.test(text) && !/[\r\n]/.test(segment.text)) {
     return { kind: 'line-break', problem: 'must stay on one line, without line breaks' };
   }
@@ -169,4 +169,19 @@ export function normaliseTokens(source: string, text: string): string {
     const token = kind === 'x' ? `<x${number}/>` : closing ? `</g${number}>` : `<g${number}>`;
     return known.has(token) ? token : original;
   });
+}
+
+/**
+ * For an answer that left out branches added for the target (the usual way: the
+ * source's categories kept, `few` and `many` dropped): the problem said in those words,
+ * so the repair call knows what to write. Undefined when they are all there (the fault
+ * is another mark).
+ */
+function pluralProblem(segment: EngineSegment, text: string): string | undefined {
+  const branches = segment.pluralBranches;
+  if (branches === undefined || branches.length === 0) return undefined;
+  const present = new Set(marksOf(text));
+  const missing = branches.filter((b) => !present.has(`<g${b.pair}>`) || !present.has(`</g${b.pair}>`));
+  if (missing.length === 0) return undefined;
+  return `the plural message needs the target's forms: missing ${missing.map((b) => `<g${b.pair}> (${b.selector})`).join(', ')}; keep every pair`;
 }

@@ -9,6 +9,7 @@ import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
 
 export { detectFormat } from './detect.js';
+export { pluralSignature, shapePlurals, type PluralShape } from './core/plural-shape.js';
 
 const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   plain: plainAdapter,

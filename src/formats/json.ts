@@ -12,6 +12,7 @@ import type { DocumentLimits } from './core/limits.js';
 import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
 import type { TextRun } from './core/placeholders.js';
 import { DocumentBuilder } from './core/document.js';
+import { addKeyFamily, findKeyFamilies } from './json-plural-keys.js';
 import * as charCodes from './core/char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
 const { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } = charCodes;
@@ -162,6 +163,8 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
   // Without a surrogate anywhere (always, in a one-byte string) no placeholder needs its
   // escaped spelling; the test is one pass, and none at all for a one-byte string.
   const surrogates = SURROGATE.test(content);
+  // i18next plural key families (json-plural-keys.ts): one segment each, met at the last member's value.
+  const families = findKeyFamilies(content);
   const scanner = createScanner(content, false);
   const next = (): number => {
     for (;;) {
@@ -191,7 +194,17 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
       }
       case JsonSyntax.String: {
         const value = scanner.getTokenValue();
-        if (isProse(value)) {
+        const family = families?.get(scanner.getTokenOffset());
+        if (family !== undefined) {
+          if (family !== null) {
+            addKeyFamily(out, family, jsonStringEscape, (member) => {
+              const start = member.valueOffset + 1;
+              if (member.value.length === member.valueLength - 2) {
+                placeholders.mask(out, content, start, start + member.value.length, surrogates ? SOURCE_WITH_SURROGATES : SOURCE_RUN, member.value);
+              } else placeholders.mask(out, member.value, 0, member.value.length, DECODED_VALUE);
+            });
+          }
+        } else if (isProse(value)) {
           const offset = scanner.getTokenOffset();
           const length = scanner.getTokenLength();
           const start = offset + 1;

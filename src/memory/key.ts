@@ -28,6 +28,12 @@ export interface MemoryKeyParts {
   readonly formality: string | undefined;
   /** The request's context text; undefined for none. Hashed apart, since it may hold any character. */
   readonly context: string | undefined;
+  /**
+   * What the segment's plural shape depends on (the source's selectors and the target's
+   * CLDR categories per message, `pluralSignature`); absent for a segment without counted
+   * messages, whose key is as it always was.
+   */
+  readonly plurals?: string;
 }
 
 /** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
@@ -45,6 +51,8 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
     parts.context === undefined ? '' : digest(parts.context),
+    // Last and only when present, so keys of segments without plurals are unchanged.
+    ...(parts.plurals ? [`plurals:${parts.plurals}`] : []),
   ].join('\u0000');
   // One-shot hash of the joined string: the same digest as updating a Hash with the head,
   // NUL and the text in turn, without a Hash object per key (which showed in the request profile).

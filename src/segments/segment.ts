@@ -13,6 +13,27 @@
  */
 export type SegmentKind = 'block' | 'heading' | 'cell' | 'attr' | 'value' | 'line';
 
+/**
+ * One counted message in a segment (docs/formats.md, "Plurals"): an ICU `plural` or
+ * `selectordinal`, or a family of i18next plural keys in JSON. Each branch is a pair of
+ * the segment's text, `<gN>` … `</gN>`, named by its selector (`one`, `=0`).
+ */
+export interface PluralMessage {
+  /** `cardinal` for `plural` and i18next's `_one`…, `ordinal` for `selectordinal` and `_ordinal_one`…. */
+  readonly type: 'cardinal' | 'ordinal';
+  /** How a new branch's opening bytes are written: ICU `few {`, i18next `"key_few": "`. */
+  readonly style: 'icu' | 'i18next';
+  /** In source order. */
+  readonly branches: readonly PluralBranch[];
+}
+
+export interface PluralBranch {
+  /** `zero` … `other`, or an exact value `=0`. */
+  readonly selector: string;
+  /** The N of the branch's `<gN>` pair. */
+  readonly pair: number;
+}
+
 export interface Segment {
   /** `s1`, `s2`, … in document order. */
   readonly id: string;
@@ -26,6 +47,8 @@ export interface Segment {
   readonly ctx?: string;
   /** Headings, table cells and attributes must stay on one line. */
   readonly singleLine?: boolean;
+  /** The counted messages in the text, in order of their first branch; absent when there are none. */
+  readonly plurals?: readonly PluralMessage[];
 }
 
 /** Every segment mark of a text: `<gN>`, `</gN>`, `<xN/>`. Global: use with matchAll or a copy. */

@@ -35,8 +35,8 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     assertModelAccess(user, input.model);
     const engine = deps.engines[input.model];
     const engineTargets = input.targets.map((target) => target.language);
-    const { unique } = distinctSegments([prepared], context.glossary);
-    let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
+    const { unique, pairs } = distinctSegments([prepared], context.glossary, engineTargets);
+    let pending: Pair[] = pairs;
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
       // The source in the memory key is what /translate would use.
@@ -44,7 +44,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
       const keys = memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
-      cachedSegments = engineTargets.length * unique.length - pending.length;
+      cachedSegments = pairs.length - pending.length;
     }
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;
     const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? countTokens(entry.segment.text)]));

@@ -15,6 +15,7 @@ import {
 } from '../engines/engine.js';
 import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
+import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { markProblem } from '../segments/segment.js';
@@ -37,8 +38,14 @@ export interface SegmentWork {
 }
 
 export interface UniqueSegment {
-  /** As the engine sees it: do-not-translate terms are extra `<xN/>` marks. */
+  /**
+   * As the engine sees it: do-not-translate terms are extra `<xN/>` marks, and a segment
+   * with counted messages is in the plural shape of the targets it is for
+   * (formats' `shapePlurals`), its branches named for the model.
+   */
   readonly segment: EngineSegment;
+  /** What the plural shape depends on (`pluralSignature`), for the memory key; '' without counted messages. */
+  readonly plurals: string;
   readonly format: Format;
   /** o200k count of the text when a document worker made it (unmasked text only). */
   readonly tokens: number | undefined;
@@ -70,21 +77,26 @@ export async function translateSegments(
   onTargetTranslated?: TargetTranslated,
 ): Promise<SegmentWork> {
   const { targets, engine, glossary, memory } = options;
-  const { unique, positions } = distinctSegments(documents, glossary);
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
+  const { unique, positions, pairs } = distinctSegments(documents, glossary, engineTargets);
   const keys = memory ? memoryKeys(memory, unique, engineTargets, options) : undefined;
-  const translationsOf = (row: readonly (string | undefined)[]): string[][] =>
-    positions.map((indexes) =>
+  const translationsOf = (target: number, row: readonly (string | undefined)[]): string[][] =>
+    positions[target]!.map((indexes) =>
       indexes.map((index) => {
         const text = row[index]!;
         const restore = unique[index]!.restore;
         return restore ? restore(text) : text;
       }),
     );
-  const done = new TargetRows(engineTargets.length, unique.length, onTargetTranslated && ((target, row) => onTargetTranslated(target, translationsOf(row))));
+  const done = new TargetRows(
+    engineTargets.length,
+    unique.length,
+    pairs,
+    onTargetTranslated && ((target, row) => onTargetTranslated(target, translationsOf(target, row))),
+  );
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
-  let pending: Pair[] = engineTargets.flatMap((_, target) => unique.map((__, u) => ({ target, unique: u })));
+  let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
     const stored = await memory.lookup([...new Set(keys.flat())]);
     pending = pending.filter(({ target, unique: u }) => {
@@ -99,9 +111,9 @@ export async function translateSegments(
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
   if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory });
 
-  const byTarget = done.rows.map(translationsOf);
+  const byTarget = done.rows.map((row, target) => translationsOf(target, row));
   return {
-    translations: positions.map((_, document) => byTarget.map((target) => target[document]!)),
+    translations: documents.map((_, document) => byTarget.map((target) => target[document]!)),
     usage: {
       inputTokens: tally.inputTokens,
       outputTokens: tally.outputTokens,
@@ -191,12 +203,15 @@ class TargetRows {
   constructor(
     targets: number,
     segments: number,
+    pairs: readonly Pair[],
     private readonly onWhole: ((target: number, row: readonly (string | undefined)[]) => void) | undefined,
   ) {
     this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
-    this.#missing = new Array<number>(targets).fill(segments);
-    // A document without segments is whole in every target before any work.
-    if (segments === 0) for (let target = 0; target < targets; target++) this.onWhole?.(target, this.rows[target]!);
+    // A target needs only its own pairs: another target's plural shapes are not its segments.
+    this.#missing = new Array<number>(targets).fill(0);
+    for (const pair of pairs) this.#missing[pair.target]!++;
+    // A target without segments is whole before any work.
+    for (let target = 0; target < targets; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
   }
 
   has(target: number, unique: number): boolean {
@@ -213,7 +228,7 @@ class TargetRows {
 
 /** Each unique segment's memory key per target: target → unique segment → key. */
 export function memoryKeys(
-  memory: SegmentMemory,
+  memory: Pick<SegmentMemory, 'key'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -232,44 +247,94 @@ export function memoryKeys(
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
         formality: instructions?.formality,
         context: instructions?.context,
+        ...(entry.plurals ? { plurals: entry.plurals } : {}),
       }),
     ),
   );
 }
 
-/** Identical segments are translated once: by format, line rule and text. */
+export interface DistinctSegments {
+  readonly unique: UniqueSegment[];
+  /** target → document → segment → index into `unique`. Targets share one array when no segment has counted messages. */
+  readonly positions: number[][][];
+  /** Every (target, unique segment) pair to translate: all of them, but for the plural shapes of other targets. */
+  readonly pairs: Pair[];
+}
+
+/**
+ * Identical segments are translated once: by format, line rule and text. A segment with
+ * counted messages is one unique segment per plural shape its targets need (Russian and
+ * Ukrainian share one; German another), each translated only into its own targets.
+ */
 export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
-): { unique: UniqueSegment[]; positions: number[][] } {
+  targets: readonly EngineLanguage[],
+): DistinctSegments {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
   const protectedTerms = glossary ? new TermMatcher(glossary.doNotTranslate, { ignoreCase: false }) : undefined;
   const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
-  const positions = documents.map((document) =>
-    document.segments.map((segment, i) => {
-      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
-      let index = uniqueIndex.get(key);
-      if (index === undefined) {
-        index = unique.length;
-        uniqueIndex.set(key, index);
-        const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(segment.text, protectedTerms) : undefined;
-        const text = guarded?.text ?? segment.text;
-        const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(text).map((m) => m.term)) : undefined;
-        unique.push({
-          segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}) },
-          format: document.format,
-          // Counts made in a document worker spare the loop one o200k pass over the document.
-          tokens: guarded ? undefined : document.tokenCounts?.[i],
-          ...(guarded ? { restore: guarded.restore } : {}),
-          terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
-        });
-      }
-      return index;
-    }),
+  const add = (document: PreparedDocument, i: number, text: string, plurals: string, branches: EngineSegment['pluralBranches']): number => {
+    const segment = document.segments[i]!;
+    const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${plurals}\u0000${text}`;
+    let index = uniqueIndex.get(key);
+    if (index === undefined) {
+      index = unique.length;
+      uniqueIndex.set(key, index);
+      const guarded = protectedTerms && !protectedTerms.empty ? protectTerms(text, protectedTerms) : undefined;
+      const masked = guarded?.text ?? text;
+      const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(masked).map((m) => m.term)) : undefined;
+      const engineSegment: EngineSegment = { id: String(index), text: masked };
+      if (segment.singleLine) (engineSegment as { singleLine?: boolean }).singleLine = true;
+      if (branches !== undefined) (engineSegment as { pluralBranches?: EngineSegment['pluralBranches'] }).pluralBranches = branches;
+      unique.push({
+        segment: engineSegment,
+        plurals,
+        format: document.format,
+        // Counts made in a document worker spare the loop one o200k pass over the document.
+        tokens: guarded || text !== segment.text ? undefined : document.tokenCounts?.[i],
+        ...(guarded ? { restore: guarded.restore } : {}),
+        terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
+      });
+    }
+    return index;
+  };
+  const shared = documents.map((document) =>
+    document.segments.map((segment, i) => (segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1)),
   );
-  return { unique, positions };
+  const counted = shared.some((indexes) => indexes.includes(-1));
+  const positions = targets.map((target) =>
+    !counted
+      ? shared
+      : shared.map((indexes, d) =>
+          indexes.map((index, i) => {
+            if (index !== -1) return index;
+            const segment = documents[d]!.segments[i]!;
+            const shape = shapePlurals(segment, target.code)!;
+            // The branches added for the target (the model cannot tell a copy of `other`
+            // written for `few` from `other` itself), in the order the model reads them.
+            const branches = [...shape.branches]
+              .filter(([pair]) => shape.aliases.get(`<g${pair}>`)?.selector !== undefined)
+              .map(([pair, { selector, type }]) => ({ pair, selector, type, at: shape.text.indexOf(`<g${pair}>`) }))
+              .filter((branch) => branch.at >= 0)
+              .sort((a, b) => a.at - b.at)
+              .map(({ pair, selector, type }) => ({ pair, selector, type }));
+            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches.length > 0 ? branches : undefined);
+          }),
+        ),
+  );
+  const pairs: Pair[] = [];
+  if (!counted) for (let target = 0; target < targets.length; target++) for (let u = 0; u < unique.length; u++) pairs.push({ target, unique: u });
+  else {
+    for (let target = 0; target < targets.length; target++) {
+      const needed = new Uint8Array(unique.length);
+      for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
+      for (let u = 0; u < unique.length; u++) if (needed[u]) pairs.push({ target, unique: u });
+    }
+  }
+  return { unique, positions, pairs };
 }
 
 interface CallContext {

@@ -168,7 +168,15 @@ describe('buildUserMessage', () => {
       targets: [DE, { code: 'ru', name: 'Russian', rtl: false }],
       format: 'json',
       segments: [
-        { id: '1', text: '{count, plural, one {# file} other {# files}}', ctx: 'files.count' },
+        {
+          id: '1',
+          text: '<x1/><g1><x2/> file</g1><g3><x5/> files</g3><g4><x6/> files</g4><g2><x3/> files</g2><x4/>',
+          ctx: 'files.count',
+          pluralBranches: [
+            { pair: 3, selector: 'few', type: 'cardinal' },
+            { pair: 4, selector: 'many', type: 'cardinal' },
+          ],
+        },
         { id: '2', text: 'Line one\nLine "two" \\ end\t!\r\u2028' },
         { id: '3', text: '  indented ' },
       ],
@@ -179,11 +187,12 @@ describe('buildUserMessage', () => {
         'source: English (en)',
         'format: json',
         'segments (3):',
-        '{count, plural, one {# file} other {# files}}',
+        '<x1/><g1><x2/> file</g1><g3><x5/> files</g3><g4><x6/> files</g4><g2><x3/> files</g2><x4/>',
         'Line one\\nLine "two" \\\\ end\\t!\\r\\u2028',
         '  indented ',
         'targets: German (de), Russian (ru)',
-        'plurals: de=one other; ru=few many one other',
+        'plurals: de one: 1 | other: 0, 2, 3, 4, 5; ru one: 1, 21, 31, 41, 51 | few: 2, 3, 4, 22, 23 | many: 0, 5, 6, 7, 8 | other: 0.5',
+        'branches: <g3> few, <g4> many on line 1',
       ].join('\n'),
     );
   });

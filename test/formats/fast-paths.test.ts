@@ -38,7 +38,12 @@ describe('fast paths give the segments and renders of the straightforward implem
         assert.equal(`ERR ${(error as Error).message}`, segments);
         return;
       }
-      assert.deepEqual(doc.segments, segments);
+      // The golden file predates the plural messages a segment now names (issue 32); the
+      // fast paths must give the same text, kind and line rule.
+      assert.deepEqual(
+        doc.segments.map(({ plurals: _plurals, ...segment }) => segment),
+        segments,
+      );
       let out: string;
       try {
         out = doc.render(new Map(doc.segments.map((s) => [s.id, translate(s.text)])), { code: 'fr', rtl: false });

@@ -234,6 +234,8 @@ export interface UserMessage {
   targets: string[];
   format: string;
   plurals?: string;
+  /** The `branches:` line: which pairs of which lines are plural branches. */
+  branches?: string;
   /** The segment lines, unescaped, in order (line 1 first). */
   segments: string[];
   fix?: { lang?: string; line?: number; problem: string; previous?: string }[];
@@ -281,6 +283,7 @@ export function userMessage(request: RecordedRequest): UserMessage {
     else if (key === 'targets') message.targets = value.split(/(?<=\)), /);
     else if (key === 'format') message.format = value;
     else if (key === 'plurals') message.plurals = value;
+    else if (key === 'branches') message.branches = value;
     else if (key === 'fix') message.fix = JSON.parse(value);
     else if (key === 'glossary') message.glossary = JSON.parse(value);
     else if (key === 'formality') message.formality = value;

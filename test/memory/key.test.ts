@@ -36,6 +36,7 @@ function expectedKey(parts: MemoryKeyParts): string {
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
     parts.context === undefined ? '' : sha(parts.context),
+    ...(parts.plurals ? [`plurals:${parts.plurals}`] : []),
   ];
   const hash = createHash('sha256');
   for (const part of head) hash.update(part).update('\u0000');
@@ -46,8 +47,9 @@ describe('the translation-memory key', () => {
   it('is the sha256 of the documented layout, computed or remembered, for short and long segments', () => {
     const long = { ...PARTS, text: 'word '.repeat(400) };
     const bare = { ...PARTS, source: undefined, glossary: undefined, formality: undefined, context: undefined };
+    const counted = { ...PARTS, plurals: 'cardinal:icu:=0,one,other>one,few,many,other' };
     const keys = new MemoryKeys();
-    for (const parts of [PARTS, long, bare]) {
+    for (const parts of [PARTS, long, bare, counted]) {
       const first = keys.key(parts);
       assert.equal(first, expectedKey(parts));
       assert.equal(memoryKey(parts), first, 'computed without remembering');
@@ -79,8 +81,38 @@ describe('the translation-memory key', () => {
       { ...PARTS, formality: 'informal' },
       { ...PARTS, context: 'A menu item' },
       { ...PARTS, context: undefined },
+      { ...PARTS, plurals: 'cardinal:icu:one,other>one,few,many,other' },
     ];
     const keys = new Set([memoryKey(PARTS), ...changed.map((parts) => memoryKey(parts))]);
     assert.equal(keys.size, changed.length + 1);
+  });
+});
+
+describe('the memory key of a segment with counted messages', () => {
+  it('holds what the plural shape depends on: the source’s selectors and the target’s categories', async () => {
+    const { distinctSegments, memoryKeys } = await import('../../src/translation/segment-work.js');
+    const { prepareDocument } = await import('../../src/translation/translate-document.js');
+    const { pseudo } = await import('../helpers/engines.js');
+    const { targets } = await import('../translation/documents.js');
+    // `one` and `=1` mask alike, and Russian and Polish ask for the same branches.
+    const documents = await Promise.all(
+      ['You have {n, plural, one {# file} other {# files}}.', 'You have {n, plural, =1 {# file} other {# files}}.', 'Plain words.'].map((content) =>
+        prepareDocument(content, 'plain', { largeDocumentChars: Infinity }),
+      ),
+    );
+    const languages = targets('ru', 'pl', 'de').map((target) => target.language);
+    const { unique, positions } = distinctSegments(documents, undefined, languages);
+    const keys = memoryKeys(new MemoryKeys(), unique, languages, { engine: pseudo() });
+    const keyOf = (target: number, document: number) => keys[target]![positions[target]![document]![0]!]!;
+    const all = [0, 1, 2].flatMap((target) => [0, 1].map((document) => keyOf(target, document)));
+    assert.equal(new Set(all).size, all.length, 'no two of ru, pl, de × one, =1 share a key');
+    assert.equal(unique[positions[0]![0]![0]!]!.segment.text, unique[positions[1]![0]![0]!]!.segment.text, 'ru and pl share one shaped text');
+    // A segment without counted messages keeps the key it always had.
+    const plainKey = keyOf(2, 2);
+    assert.equal(
+      plainKey,
+      memoryKey({ text: 'Plain words.', format: 'plain', singleLine: false, source: undefined, target: 'de', engine: 'pseudo', promptVersion: (await import('../../src/engines/prompt.js')).PROMPT_VERSION, glossary: undefined, formality: undefined, context: undefined }),
+    );
+    for (const document of documents) document.release();
   });
 });

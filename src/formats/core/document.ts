@@ -9,7 +9,8 @@
 import { ServiceError } from '../../errors.js';
 import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
 import { SEGMENT_MARK_PATTERN, markProblem } from '../../segments/segment.js';
-import type { Segment, SegmentKind } from '../../segments/segment.js';
+import type { PluralMessage, Segment, SegmentKind } from '../../segments/segment.js';
+import { findIcuPlurals, insideBranchesOnly, renameSelector, shapePlurals, type MarkAlias, type PluralShape } from './plural-shape.js';
 import * as charCodes from './char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
 const { ASCII_END, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_S, LOWER_X, LOWER_Z, SLASH } = charCodes;
@@ -281,6 +282,7 @@ export class DocumentBuilder {
     this.#text = '';
     this.#hasLetter = false;
     this.#literalsAtBegin = this.#literals.length;
+    this.#givenPlurals = undefined;
     this.#atomCount = 0;
     this.#pairCount = 0;
   }
@@ -402,14 +404,66 @@ export class DocumentBuilder {
     const id = segmentId(index);
     const kind = this.#kind;
     const ctx = this.#ctx;
-    if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
+    const plurals = this.#pluralsOf(text, numbers);
+    if (plurals !== undefined) {
+      segments.push(segmentWithPlurals(id, text, kind, ctx, this.#singleLine === true, plurals));
+    } else if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
     else segments.push(this.#singleLine ? { id, text, kind, ctx, singleLine: true } : { id, text, kind, ctx });
     return true;
+  }
+
+  /**
+   * Counted messages given for the segment being built (i18next key families, read by
+   * the JSON adapter); ICU messages are found by `commit` itself.
+   */
+  plurals(messages: readonly PluralMessage[]): void {
+    this.#givenPlurals = messages;
+  }
+  #givenPlurals: readonly PluralMessage[] | undefined;
+
+  /** Pairs opened so far in the segment being built: the next `<gN>` is `<g(pairCount + 1)>`. */
+  get pairCount(): number {
+    return this.#pairCount;
+  }
+
+  /** The segment's counted messages: the ones given, then ICU messages read from its marks' bytes. */
+  #pluralsOf(text: string, numbers: number): readonly PluralMessage[] | undefined {
+    const given = this.#givenPlurals;
+    this.#givenPlurals = undefined;
+    // An ICU message masks as a header atom directly followed by a branch pair.
+    const icu = numbers > 0 && text.includes('/><g') ? findIcuPlurals(text, (mark) => this.#markBytes(mark)) : undefined;
+    if (given === undefined) return icu;
+    return icu === undefined ? given : [...given, ...icu];
+  }
+
+  /** The bytes of a mark of the segment being built. */
+  #markBytes(mark: string): string {
+    let start: number;
+    let end: number;
+    if (mark.charCodeAt(1) === LOWER_X) {
+      const k = 2 * (tokenNumber(mark, 2) - 1);
+      start = this.#atoms[k]!;
+      end = this.#atoms[k + 1]!;
+    } else {
+      const closing = mark.charCodeAt(1) === SLASH;
+      const k = 4 * (tokenNumber(mark, closing ? 3 : 2) - 1) + (closing ? 2 : 0);
+      start = this.#pairs[k]!;
+      end = this.#pairs[k + 1]!;
+    }
+    return start < 0 ? this.#literals[end]! : this.source.slice(start, end);
   }
 
   document(patches: readonly Patch[] = []): TemplateDocument {
     return new TemplateDocument(this.format, this.source, this, patches);
   }
+}
+
+/** A segment with counted messages (rare: its own shape, made apart from `commit`'s literals). */
+function segmentWithPlurals(id: string, text: string, kind: SegmentKind, ctx: string | undefined, singleLine: boolean, plurals: readonly PluralMessage[]): Segment {
+  const segment: { id: string; text: string; kind: SegmentKind; ctx?: string; singleLine?: boolean; plurals: readonly PluralMessage[] } = { id, text, kind, plurals };
+  if (ctx !== undefined) segment.ctx = ctx;
+  if (singleLine) segment.singleLine = true;
+  return segment;
 }
 
 const BIDI_RUN_START = /^[\u200e\u200f\u202a-\u202e\u2066-\u2069]+/;
@@ -668,21 +722,23 @@ export class TemplateDocument implements ExtractedDocument {
       this.#renderInside(index, info[at + START]!, info[at + END]!, translations, target);
       return;
     }
-    const problem = markProblem(segment.text, translated);
+    // A segment with counted messages is translated in the target's plural shape
+    // (translation/ asks for it and checks it); one in the source's shape still renders.
+    const shape = segment.plurals === undefined ? undefined : shapePlurals(segment, target.code);
+    if (shape !== undefined && segment.plurals!.some((message) => message.style === 'i18next')) translated = insideBranchesOnly(translated);
+    let problem = markProblem(shape?.text ?? segment.text, translated);
+    if (problem !== null && shape?.changed === true && markProblem(segment.text, translated) === null) problem = null;
+    else if (problem === null && shape !== undefined && shape.aliases.size > 0) {
+      this.#renderShaped(index, translated, shape, translations, target);
+      return;
+    }
     if (problem) {
       throw new ServiceError('translation_error', `The translation of segment ${segment.id} is unusable: ${problem}.`);
     }
     const firstMark = info[at + FIRST_MARK]!;
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
-    if (info[at + BIDI]) {
-      const source = this.source;
-      translated = bidiInside(translated, (token) => {
-        const entry = tokenEntry(token, firstMark, atoms);
-        const start = tokens[2 * entry]!;
-        return start >= 0 && HTML_TAG_START.test(source.slice(start, Math.min(tokens[2 * entry + 1]!, start + 40)));
-      });
-    }
+    if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(token, firstMark, atoms));
     let escape = this.#escapes[info[at + ESCAPE]!]!;
     if (escape.forSegment) {
       const entry = (token: string): number => tokenEntry(token, firstMark, atoms);
@@ -718,6 +774,71 @@ export class TemplateDocument implements ExtractedDocument {
       else {
         this.#renderInside(index, bytesStart, bytesEnd, translations, target);
         re.lastIndex = next; // a nested segment used the same pattern
+      }
+      last = next;
+    }
+    if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true, offset: last }));
+  }
+
+  /** Whether a segment's mark stands for an HTML tag in the source (a stop for the bidi wrap). */
+  #isHtmlTag(token: string, firstMark: number, atoms: number): boolean {
+    const entry = tokenEntry(token, firstMark, atoms);
+    const start = this.#tokens[2 * entry]!;
+    return start >= 0 && HTML_TAG_START.test(this.source.slice(start, Math.min(this.#tokens[2 * entry + 1]!, start + 40)));
+  }
+
+  /**
+   * `#renderSegment` for a translation in a plural shape with marks of its own (a new
+   * branch, a copy of `other`'s marks): each such mark is written with the bytes of the
+   * source mark it stands for (plural-shape.ts).
+   */
+  #renderShaped(index: number, translated: string, shape: PluralShape, translations: Aligned, target: RenderTarget): void {
+    const segment = this.segments[index]!;
+    const at = INFO * index;
+    const info = this.#info;
+    const firstMark = info[at + FIRST_MARK]!;
+    const atoms = info[at + ATOMS]!;
+    const tokens = this.#tokens;
+    const aliases = shape.aliases;
+    const sourceMark = (token: string): string => aliases.get(token)?.mark ?? token;
+    if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(sourceMark(token), firstMark, atoms));
+    let escape = this.#escapes[info[at + ESCAPE]!]!;
+    if (escape.forSegment) {
+      const entry = (token: string): number => tokenEntry(sourceMark(token), firstMark, atoms);
+      let ranges: readonly number[] | undefined;
+      const text = segment.text;
+      escape = escape.forSegment(
+        {
+          source: this.source,
+          start: info[at + START]!,
+          end: info[at + END]!,
+          text,
+          tokenStart: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
+          tokenEnd: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
+          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
+        },
+        translated,
+      );
+    }
+    let last = 0;
+    let first = true;
+    const re = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
+    for (let match = re.exec(translated); match; match = re.exec(translated)) {
+      const matchAt = match.index;
+      const next = matchAt + match[0].length;
+      if (matchAt > last) this.#emit(escape(translated.slice(last, matchAt), { first, last: false, offset: last }));
+      first = false;
+      const alias: MarkAlias | undefined = aliases.get(match[0]);
+      if (alias?.literal !== undefined) this.#emit(alias.literal);
+      else {
+        const k = tokenEntry(alias?.mark ?? match[0], firstMark, atoms);
+        const bytesStart = tokens[2 * k]!;
+        const bytesEnd = tokens[2 * k + 1]!;
+        if (alias?.selector !== undefined) {
+          const bytes = bytesStart < 0 ? this.#literals[bytesEnd]! : this.source.slice(bytesStart, bytesEnd);
+          this.#emit(renameSelector(bytes, alias.selector, alias.style ?? 'icu'));
+        } else if (bytesStart < 0) this.#emit(this.#literals[bytesEnd]!);
+        else this.#renderInside(index, bytesStart, bytesEnd, translations, target);
       }
       last = next;
     }
