@@ -11,6 +11,7 @@ const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
 const HEAD_LIMIT = 64 * 1024;
 
 export interface DetectionScores {
+  readonly po: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -27,6 +28,17 @@ function jsonScore(content: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * gettext PO: a `msgid "` line and a `msgstr "` (or `msgstr[0] "`) line at line starts.
+ * Nothing else writes these keywords at the start of lines, so both together are certain.
+ */
+const PO_MSGID = /^[ \t]*msgid[ \t]+"/m;
+const PO_MSGSTR = /^[ \t]*msgstr(?:\[0\])?[ \t]+"/m;
+
+function poScore(head: string): number {
+  return PO_MSGID.test(head) && PO_MSGSTR.test(head) ? 0.99 : 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -150,15 +162,17 @@ export function detectionScores(content: string): DetectionScores {
   const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const head = source.slice(0, HEAD_LIMIT);
   const json = jsonScore(source);
-  let html = json > 0 ? 0 : htmlScore(head);
-  const markdown = json > 0 ? 0 : markdownScore(head);
+  const po = json > 0 ? 0 : poScore(head);
+  const other = json > 0 || po > 0;
+  let html = other ? 0 : htmlScore(head);
+  const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
   if (markdown >= 0.5 && html < 0.98) {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, html, markdown);
-  return { json, html, markdown, plain };
+  const plain = 1 - Math.max(json, po, html, markdown);
+  return { po, json, html, markdown, plain };
 }
 
 /**

@@ -7,6 +7,7 @@ import { htmlAdapter } from './html/adapter.js';
 import { jsonAdapter } from './json.js';
 import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
+import { poAdapter } from './po/adapter.js';
 
 export { detectFormat } from './detect.js';
 
@@ -15,6 +16,7 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   markdown: markdownAdapter,
   json: jsonAdapter,
   html: htmlAdapter,
+  po: poAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {

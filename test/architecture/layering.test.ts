@@ -25,8 +25,13 @@ const RULES: readonly Rule[] = [
   },
   {
     room: 'formats',
-    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts'],
+    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'plurals'],
     why: 'formats/ turns documents into segments and back; it knows nothing of models, HTTP or storage',
+  },
+  {
+    room: 'plurals',
+    mayImportOnly: [],
+    why: 'plurals/ is how languages count (CLDR categories, gettext rules), a leaf that formats, engines and localize may all use',
   },
   {
     room: 'engines',
@@ -68,6 +73,8 @@ const FORMAT_ROOMS: readonly FormatRoom[] = [
   { room: 'formats/core/', mayImport: ['formats/core/', 'formats/format.ts'] },
   { room: 'formats/html/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/'] },
   { room: 'formats/markdown/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/', 'formats/markdown/'] },
+  { room: 'formats/entries/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/plain.ts', 'formats/entries/'] },
+  { room: 'formats/po/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/po/'] },
 ];
 
 /** The worker runner's entry files; nothing they reach inside src/ may import these packages. */

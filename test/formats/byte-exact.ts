@@ -41,6 +41,7 @@ const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   markdown: readHtmlReference,
   html: readHtmlReference,
   json: readJsonEscape,
+  po: undefined,
 };
 
 export interface ByteDifference {
