@@ -12,6 +12,7 @@ const HEAD_LIMIT = 64 * 1024;
 
 export interface DetectionScores {
   readonly po: number;
+  readonly properties: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -39,6 +40,27 @@ const PO_MSGSTR = /^[ \t]*msgstr(?:\[0\])?[ \t]+"/m;
 
 function poScore(head: string): number {
   return PO_MSGID.test(head) && PO_MSGSTR.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Java properties: at least two entries, and nearly every line that is not blank or a
+ * `#`/`!` comment is a `key=value` with a key without spaces. (`key: value` and
+ * `key value` are properties too, but read as prose or YAML as often: only `=` counts.)
+ */
+const PROPERTIES_ENTRY = /^[ \t\f]*[\w.\-\[\]\\/]+[ \t\f]*=/;
+
+function propertiesScore(head: string): number {
+  let entries = 0;
+  let others = 0;
+  let continued = false;
+  for (const line of head.split(/\r\n?|\n/)) {
+    const wasContinued = continued;
+    continued = /(?:^|[^\\])(?:\\\\)*\\$/.test(line);
+    if (wasContinued || /^[ \t\f]*(?:[#!]|$)/.test(line)) continue;
+    if (PROPERTIES_ENTRY.test(line)) entries++;
+    else others++;
+  }
+  return entries >= 2 && others <= entries * 0.05 ? 0.9 : 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -163,7 +185,8 @@ export function detectionScores(content: string): DetectionScores {
   const head = source.slice(0, HEAD_LIMIT);
   const json = jsonScore(source);
   const po = json > 0 ? 0 : poScore(head);
-  const other = json > 0 || po > 0;
+  const properties = json > 0 || po > 0 ? 0 : propertiesScore(head);
+  const other = json > 0 || po > 0 || properties > 0;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -171,8 +194,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, po, html, markdown);
-  return { po, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, po, properties, html, markdown);
+  return { po, properties, json, html, markdown, plain };
 }
 
 /**

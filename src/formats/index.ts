@@ -8,6 +8,7 @@ import { jsonAdapter } from './json.js';
 import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
 import { poAdapter } from './po/adapter.js';
+import { propertiesAdapter } from './properties/adapter.js';
 
 export { detectFormat } from './detect.js';
 
@@ -17,6 +18,7 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   json: jsonAdapter,
   html: htmlAdapter,
   po: poAdapter,
+  properties: propertiesAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {
