@@ -9,6 +9,7 @@ import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
 import { poAdapter } from './po/adapter.js';
 import { propertiesAdapter } from './properties/adapter.js';
+import { yamlAdapter } from './yaml/adapter.js';
 
 export { detectFormat } from './detect.js';
 
@@ -19,6 +20,7 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   html: htmlAdapter,
   po: poAdapter,
   properties: propertiesAdapter,
+  yaml: yamlAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {

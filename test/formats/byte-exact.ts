@@ -54,7 +54,8 @@ const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   html: readHtmlReference,
   json: readJsonEscape,
   po: undefined,
-  properties: readPropertiesEscape,};
+  properties: readPropertiesEscape,
+  yaml: readJsonEscape,};
 
 export interface ByteDifference {
   /** Offset in the expected text (the source, with the target's lang/dir patches). */
