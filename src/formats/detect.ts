@@ -13,6 +13,7 @@ const HEAD_LIMIT = 64 * 1024;
 export interface DetectionScores {
   readonly po: number;
   readonly properties: number;
+  readonly yaml: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -61,6 +62,34 @@ function propertiesScore(head: string): number {
     else others++;
   }
   return entries >= 2 && others <= entries * 0.05 ? 0.9 : 0;
+}
+
+/**
+ * Locale YAML (Rails, Symfony, Hugo): mostly `key:` lines and `- ` items, opened by a
+ * key that holds a nested mapping (`en:`), or with three or more keys written as
+ * identifiers (`button.title:`; prose such as `Note: …` has spaces). Markdown front
+ * matter is followed by markdown and stays markdown.
+ */
+const YAML_KEY = /^[ ]*(?:- )?(?:"[^"\n]*"|'[^'\n]*'|[^\s#'"\-?:,[\]{}][^:#\n]*?):(?:[ \t]|$)/;
+const YAML_ITEM = /^[ ]*- /;
+
+function yamlScore(head: string): number {
+  const lines = head.split(/\r\n?|\n/).filter((line) => line.trim() !== '' && !/^\s*#/.test(line) && line.trim() !== '---');
+  if (lines.length < 2) return 0;
+  let keys = 0;
+  let identifierKeys = 0;
+  let structured = 0;
+  for (const line of lines) {
+    if (YAML_KEY.test(line)) {
+      keys++;
+      if (/^[ ]*[\w.-]+:/.test(line)) identifierKeys++;
+      structured++;
+    } else if (YAML_ITEM.test(line) || /^[ ]+\S/.test(line)) structured++;
+  }
+  const first = lines[0]!;
+  const nestedRoot = /^[^\s#][^:#]*:[ \t]*(?:#.*)?$/.test(first) && /^[ ]+\S/.test(lines[1]!);
+  if (keys < 2 || structured < lines.length * 0.9) return 0;
+  return nestedRoot || identifierKeys >= 3 ? 0.9 : 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -186,7 +215,8 @@ export function detectionScores(content: string): DetectionScores {
   const json = jsonScore(source);
   const po = json > 0 ? 0 : poScore(head);
   const properties = json > 0 || po > 0 ? 0 : propertiesScore(head);
-  const other = json > 0 || po > 0 || properties > 0;
+  const yaml = json > 0 || po > 0 || properties > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = json > 0 || po > 0 || properties > 0 || yaml > 0;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -194,8 +224,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, po, properties, html, markdown);
-  return { po, properties, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, po, properties, yaml, html, markdown);
+  return { po, properties, yaml, json, html, markdown, plain };
 }
 
 /**
