@@ -14,6 +14,7 @@ export interface DetectionScores {
   readonly po: number;
   readonly properties: number;
   readonly yaml: number;
+  readonly xliff: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -90,6 +91,11 @@ function yamlScore(head: string): number {
   const nestedRoot = /^[^\s#][^:#]*:[ \t]*(?:#.*)?$/.test(first) && /^[ ]+\S/.test(lines[1]!);
   if (keys < 2 || structured < lines.length * 0.9) return 0;
   return nestedRoot || identifierKeys >= 3 ? 0.9 : 0;
+}
+
+/** XLIFF: an `<xliff … version=…>` element (no other format has one) and a unit. */
+function xliffScore(head: string): number {
+  return /<xliff\b[^<>]*\bversion\s*=/.test(head) && /<(?:trans-unit|unit)\b/.test(head) ? 0.99 : 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -213,10 +219,11 @@ export function detectionScores(content: string): DetectionScores {
   const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const head = source.slice(0, HEAD_LIMIT);
   const json = jsonScore(source);
-  const po = json > 0 ? 0 : poScore(head);
-  const properties = json > 0 || po > 0 ? 0 : propertiesScore(head);
-  const yaml = json > 0 || po > 0 || properties > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
-  const other = json > 0 || po > 0 || properties > 0 || yaml > 0;
+  const xliff = json > 0 ? 0 : xliffScore(head);
+  const po = json > 0 || xliff > 0 ? 0 : poScore(head);
+  const properties = json > 0 || po > 0 || xliff > 0 ? 0 : propertiesScore(head);
+  const yaml = json > 0 || po > 0 || properties > 0 || xliff > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = json > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -224,8 +231,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, po, properties, yaml, html, markdown);
-  return { po, properties, yaml, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, po, properties, yaml, xliff, html, markdown);
+  return { po, properties, yaml, xliff, json, html, markdown, plain };
 }
 
 /**

@@ -10,6 +10,7 @@ import { plainAdapter } from './plain.js';
 import { poAdapter } from './po/adapter.js';
 import { propertiesAdapter } from './properties/adapter.js';
 import { yamlAdapter } from './yaml/adapter.js';
+import { xliffAdapter } from './xliff/adapter.js';
 
 export { detectFormat } from './detect.js';
 
@@ -21,6 +22,7 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   po: poAdapter,
   properties: propertiesAdapter,
   yaml: yamlAdapter,
+  xliff: xliffAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {

@@ -75,6 +75,7 @@ const FORMAT_ROOMS: readonly FormatRoom[] = [
   { room: 'formats/markdown/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/', 'formats/markdown/'] },
   { room: 'formats/entries/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/plain.ts', 'formats/entries/'] },
   { room: 'formats/po/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/po/'] },
+  { room: 'formats/xliff/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/xliff/'] },
   { room: 'formats/yaml/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/yaml/'] },
   { room: 'formats/properties/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/properties/'] },
 ];

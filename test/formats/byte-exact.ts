@@ -55,7 +55,8 @@ const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   json: readJsonEscape,
   po: undefined,
   properties: readPropertiesEscape,
-  yaml: readJsonEscape,};
+  yaml: readJsonEscape,
+  xliff: readHtmlReference,};
 
 export interface ByteDifference {
   /** Offset in the expected text (the source, with the target's lang/dir patches). */
