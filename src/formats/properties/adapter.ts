@@ -19,10 +19,11 @@ export const propertiesAdapter: FormatAdapter = {
     const out = new EntriesDocumentBuilder('properties', content, limits);
     const asciiOnly = !NON_ASCII.test(content.charCodeAt(0) === 0xfeff ? content.slice(1) : content);
     for (const entry of readProperties(content)) {
-      const spans = choiceSpans(entry.value);
+      const choices = choiceSpans(entry.value);
+      const spans = [...choices];
       if (entry.continuations.length > 0) {
         for (let at = entry.value.indexOf(CONTINUATION); at !== -1; at = entry.value.indexOf(CONTINUATION, at + 1)) {
-          if (!spans.some(([start, end]) => at >= start && at < end)) spans.push([at, at + 1]);
+          if (!choices.some(([start, end]) => at >= start && at < end)) spans.push([at, at + 1]);
         }
         spans.sort((a, b) => a[0] - b[0]);
       }

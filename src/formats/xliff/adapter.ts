@@ -116,7 +116,8 @@ function unitEdits(out: EntriesDocumentBuilder, content: string, unit: XliffUnit
   }
   const sourceTag = /<([^\s>]*:)?source\b/.exec(content.slice(Math.max(0, unit.sourceStart - 200), unit.sourceStart));
   const prefix = sourceTag?.[1] ?? '';
-  const separator = unit.sourceIndent === '' && content.slice(unit.afterSource).match(/^\S/) ? '' : `${eol}${unit.sourceIndent}`;
+  // On a line of its own when the source is; right after it when the unit is written on one line.
+  const separator = unit.sourceIndent === '' && /\S/.test(content[unit.afterSource] ?? '') ? '' : `${eol}${unit.sourceIndent}`;
   out.edit({
     start: unit.afterSource,
     end: unit.afterSource,

@@ -41,8 +41,14 @@ export interface XliffFile {
   readonly units: readonly XliffUnit[];
 }
 
+function lineOf(content: string, at: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 function invalid(content: string, at: number, what: string): never {
-  const line = content.slice(0, at).split('\n').length;
+  const line = lineOf(content, at);
   throw new ServiceError('invalid_request', `The content is not valid XLIFF: line ${line}: ${what}.`);
 }
 
@@ -52,6 +58,8 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
   const languageTags: TagRange[] = [];
   const units: XliffUnit[] = [];
   const stack: string[] = [];
+  /** Where each open element starts, for the line of an error. */
+  const opened: number[] = [];
   let unit: { id: string; translate: boolean; notes: string[]; segment?: TagRange; source?: { start: number; end?: number; afterSource?: number; indent: string }; target?: XliffUnit['target'] } | undefined;
   let target: { tag: TagRange; contentStart: number } | undefined;
   let note: { start: number } | undefined;
@@ -78,6 +86,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
         const tag: TagRange = { start: parser.startIndex, end: parser.endIndex + 1, selfClosing: content.charCodeAt(parser.endIndex - 1) === 47 /* / */ };
         if (stack.length >= limits.maxNestingDepth) throw tooComplex('the nesting of XML elements', limits.maxNestingDepth);
         stack.push(name);
+        opened.push(tag.start);
         const local = name.replace(/^.*:/, '');
         if (local === 'xliff' && stack.length === 1) {
           version = attributes.version?.startsWith('2') ? '2.0' : '1.2';
@@ -101,9 +110,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
           }
           unit.segment = tag;
         } else if (unit && local === 'source' && stack.length === (version === '2.0' ? unitDepth + 2 : unitDepth + 1) && !unit.source) {
-          const lineStart = content.lastIndexOf('\n', tag.start - 1) + 1;
-          const before = content.slice(lineStart, tag.start);
-          unit.source = { start: tag.end, indent: /^[ \t]*$/.test(before) ? before : '' };
+          unit.source = { start: tag.end, indent: indentBefore(content, tag.start) };
           if (tag.selfClosing) unit.source.end = tag.end;
         } else if (unit && local === 'target' && unit.source?.end !== undefined && !unit.target && !target) {
           target = { tag, contentStart: tag.end };
@@ -119,8 +126,9 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
         const start = parser.startIndex;
         const end = parser.endIndex + 1;
         const selfClosing = content.charCodeAt(parser.endIndex - 1) === 47;
-        if (implied && !selfClosing) invalid(content, start, `<${name}> is not closed where expected`);
+        if (implied && !selfClosing) invalid(content, opened[opened.length - 1] ?? start, `<${name}> is not closed before its parent's end tag (line ${lineOf(content, start)})`);
         stack.pop();
+        opened.pop();
         const local = name.replace(/^.*:/, '');
         if (unit?.source && unit.source.end === undefined && local === 'source') {
           unit.source.end = start;
@@ -142,7 +150,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
   );
   parser.write(content);
   parser.end();
-  if (stack.length > 0) invalid(content, content.length, `<${stack[stack.length - 1]}> is never closed`);
+  if (stack.length > 0) invalid(content, opened[opened.length - 1]!, `<${stack[stack.length - 1]}> is never closed`);
   if (!version) invalid(content, 0, 'expected an <xliff> root element');
   return { version, languageTags, sourceLanguage, units };
 }
@@ -156,4 +164,11 @@ export function decodeXmlText(raw: string): string {
     .replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(\w+));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) =>
       dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (XML_ENTITIES[name!] ?? whole),
     );
+}
+
+/** The white space between the line start and `at`, or '' when something else comes first on the line (read backwards, never past it). */
+function indentBefore(content: string, at: number): string {
+  let i = at;
+  while (i > 0 && (content[i - 1] === ' ' || content[i - 1] === '\t')) i--;
+  return i === 0 || content[i - 1] === '\n' ? content.slice(i, at) : '';
 }

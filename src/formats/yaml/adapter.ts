@@ -24,6 +24,7 @@ export const yamlAdapter: FormatAdapter = {
   extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
     const out = new EntriesDocumentBuilder('yaml', content, limits);
     const reader = new YamlReader(out, content, limits);
+    checkNesting(content, limits.maxNestingDepth);
     let parsed: Document.Parsed[] | { readonly empty: true };
     try {
       parsed = parseAllDocuments(content, { prettyErrors: true, uniqueKeys: false }) as Document.Parsed[] | { readonly empty: true };
@@ -35,6 +36,7 @@ export const yamlAdapter: FormatAdapter = {
     const documents: readonly Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
     for (const document of documents) {
       const error = document.errors[0];
+      if (error && /call stack/i.test(error.message)) throw tooComplex('the nesting of YAML collections', limits.maxNestingDepth);
       if (error) {
         const line = error.linePos?.[0].line;
         throw new ServiceError('invalid_request', `The content is not valid YAML${line ? `: line ${line}` : ''}: ${error.message.split('\n')[0]}`);
@@ -46,6 +48,53 @@ export const yamlAdapter: FormatAdapter = {
 };
 
 type Range = readonly [number, number, number];
+
+/**
+ * Refuses nesting past the limit before the parser sees it: the `yaml` parser recurses
+ * per level, and 10⁵ open brackets took it 20 seconds to overflow its stack. One linear
+ * pass: flow brackets outside quotes and comments, and block indentation levels (a
+ * stack of the indentations of lines that open deeper ones).
+ */
+function checkNesting(content: string, limit: number): void {
+  let flow = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let indent = 0;
+  let quote = '';
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i]!;
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      if (quote === "'" || quote === '"') continue; // (quoted scalars may span lines)
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ') {
+        indent++;
+        continue;
+      }
+      lineStart = false;
+      if (c !== '#' && c !== '\r' && flow === 0 && quote === '') {
+        while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length > limit) throw tooComplex('the nesting of YAML collections', limit);
+      }
+    }
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || (c === "'" && /[\s[{,:]/.test(content[i - 1] ?? ' '))) quote = c;
+    else if (c === '#' && /\s/.test(content[i - 1] ?? ' ')) {
+      const end = content.indexOf('\n', i);
+      i = end === -1 ? content.length : end - 1;
+    } else if (c === '[' || c === '{') {
+      if (++flow > limit) throw tooComplex('the nesting of YAML collections', limit);
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+  }
+}
 
 const RUBY_SYMBOL = /^:[A-Za-z_]\w*[?!]?$/;
 /** Stands for a line break of a multi-line plain scalar in its translatable text. */
