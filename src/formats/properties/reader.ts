@@ -27,6 +27,9 @@ export interface PropertiesEntry {
   readonly line: number;
 }
 
+/** The end of a run of plain value characters: a backslash or a line end (global, for `lastIndex`). */
+const RUN_END = /[\\\r\n]/g;
+
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\f';
 const isLineEnd = (c: string | undefined): boolean => c === '\n' || c === '\r';
 
@@ -89,13 +92,14 @@ export function readProperties(content: string): PropertiesEntry[] {
     let value = '';
     let withMarks = !content.slice(start, Math.min(n, start + 100_000)).includes(CONTINUATION);
     for (;;) {
-      if (i >= n || isLineEnd(content[i])) break;
-      const c = content[i]!;
-      if (c !== '\\') {
-        value += c;
-        i++;
-        continue;
+      // The run up to the next backslash or line end, copied at once.
+      RUN_END.lastIndex = i;
+      const stop = RUN_END.exec(content)?.index ?? n;
+      if (stop > i) {
+        value += content.slice(i, stop);
+        i = stop;
       }
+      if (i >= n || isLineEnd(content[i])) break;
       const decoded = escape(content, i, line);
       if (decoded.continuation) {
         if (withMarks) {
