@@ -11,6 +11,8 @@ export interface EngineSegment {
   readonly text: string;
   readonly ctx?: string;
   readonly singleLine?: boolean;
+  /** What the file says about this entry for translators (segments/segment.ts); context, never translated. */
+  readonly note?: string;
 }
 
 export interface EngineLanguage {

@@ -27,14 +27,18 @@ export interface MemoryKeyParts {
   readonly formality: string | undefined;
   /** The request's context text; undefined for none. Hashed apart, since it may hold any character. */
   readonly context: string | undefined;
+  /** What a locale file says about the entry (segments/segment.ts `note`); undefined for none. Hashed apart. */
+  readonly note?: string | undefined;
 }
 
 /** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
 const KEY_LAYOUT = 'tm2';
+/** The layout of a key with a note: one more part, so its own name (keys without one stay as they were). */
+const NOTED_KEY_LAYOUT = 'tm2n';
 
 export function memoryKey(parts: MemoryKeyParts): string {
   const head = [
-    KEY_LAYOUT,
+    parts.note === undefined ? KEY_LAYOUT : NOTED_KEY_LAYOUT,
     parts.engine,
     parts.promptVersion,
     parts.format,
@@ -44,6 +48,7 @@ export function memoryKey(parts: MemoryKeyParts): string {
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
     parts.context === undefined ? '' : sha256Hex(parts.context),
+    ...(parts.note === undefined ? [] : [sha256Hex(parts.note)]),
   ].join('\u0000');
   // One-shot hash of the joined string: the same digest as updating a Hash with the head,
   // NUL and the text in turn, without a Hash object per key (which showed in the request profile).

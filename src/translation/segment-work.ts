@@ -187,6 +187,7 @@ export function memoryKeys(
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
         formality: instructions?.formality,
         context: instructions?.context,
+        note: entry.segment.note,
       }),
     ),
   );
@@ -204,7 +205,7 @@ export function distinctSegments(
   const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
   const positions = documents.map((document) =>
     document.segments.map((segment, i) => {
-      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.text}`;
+      const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.note ?? ''}\u0000${segment.text}`;
       let index = uniqueIndex.get(key);
       if (index === undefined) {
         index = unique.length;
@@ -213,7 +214,7 @@ export function distinctSegments(
         const text = guarded?.text ?? segment.text;
         const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(text).map((m) => m.term)) : undefined;
         unique.push({
-          segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}) },
+          segment: { id: String(index), text, ...(segment.singleLine ? { singleLine: true } : {}), ...(segment.note ? { note: segment.note } : {}) },
           format: document.format,
           // Counts made in a document worker spare the loop one o200k pass over the document.
           tokens: guarded ? undefined : document.tokenCounts?.[i],

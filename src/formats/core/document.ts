@@ -407,6 +407,11 @@ export class DocumentBuilder {
     return true;
   }
 
+  /** Segments committed so far. */
+  get segmentCount(): number {
+    return this.#segments.length;
+  }
+
   document(patches: readonly Patch[] = []): TemplateDocument {
     return new TemplateDocument(this.format, this.source, this, patches);
   }

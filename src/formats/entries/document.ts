@@ -25,6 +25,8 @@ const withoutSeparator = (run: string): string => (run.includes(SEPARATOR) ? run
 
 export class EntriesDocumentBuilder {
   readonly #values: string[] = [];
+  /** Each value's note for the model (entry.ts, note.ts), by value index. */
+  readonly #notes: (string | undefined)[] = [];
   /** Spans of the values' text (offsets in the joined values) that are kept as marks, sorted. */
   readonly #protected: number[] = [];
   #length = 0;
@@ -41,7 +43,8 @@ export class EntriesDocumentBuilder {
    * A text to translate; answers its index, which an edit's `render` reads. A NUL in a
    * value (a properties `\u0000`) would split it: such a value is kept as it is.
    */
-  value(text: string, protectedSpans: readonly (readonly [number, number])[] = []): number {
+  value(text: string, protectedSpans: readonly (readonly [number, number])[] = [], note?: string): number {
+    this.#notes.push(note);
     if (this.#values.length >= this.limits.maxSegments) throw tooComplex('the number of entries', this.limits.maxSegments);
     const kept = text.includes(SEPARATOR) ? '' : text;
     if (kept) for (const [start, end] of protectedSpans) this.#protected.push(this.#length + start, this.#length + end);
@@ -68,15 +71,20 @@ export class EntriesDocumentBuilder {
     const scanner = new PlaceholderScanner({ markup: true, blobs: true, limits: this.limits });
     const placeholders = this.#protected.length === 0 ? scanner : new ProtectingMasker(scanner, this.#protected);
     let at = 0;
-    for (const value of this.#values) {
+    // Which value each segment comes from, to give it the value's note.
+    const notes: (string | undefined)[] = [];
+    let built = 0;
+    this.#values.forEach((value, index) => {
       plainSegments(values, at, at + value.length, this.limits, placeholders);
       at += value.length + 1;
-    }
+      const template = values.segmentCount;
+      for (; built < template; built++) notes.push(this.#notes[index]);
+    });
     const edits = [...this.#edits].sort((a, b) => a.start - b.start || a.end - b.end);
     for (let i = 1; i < edits.length; i++) {
       if (edits[i]!.start < edits[i - 1]!.end) throw new Error(`${this.format}: overlapping edits at ${edits[i]!.start}`);
     }
-    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries);
+    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes);
   }
 }
 
@@ -90,8 +98,11 @@ export class EntriesDocument implements ExtractedDocument {
     private readonly valueCount: number,
     private readonly edits: readonly EntryEdit[],
     readonly entries: readonly LocaleEntry[],
+    notes: readonly (string | undefined)[],
   ) {
-    this.segments = values.segments;
+    this.segments = notes.some((note) => note !== undefined)
+      ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : { ...segment, note: notes[i] }))
+      : values.segments;
   }
 
   render(translations: Translations, target: RenderTarget): string {

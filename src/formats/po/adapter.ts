@@ -13,6 +13,7 @@ import { readPo } from './reader.js';
 import type { PoEntry, PoField } from './reader.js';
 import { escapeLiteral, writeLiterals } from './strings.js';
 import { checkedFormats, directiveSpans } from './directives.js';
+import { entryNote } from '../entries/note.js';
 
 /** gettext's separator of `msgctxt` and `msgid` in a catalog's keys. */
 const CONTEXT_SEPARATOR = '\u0004';
@@ -45,7 +46,7 @@ function keyOf(entry: PoEntry): string {
 function singular(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void {
   const msgid = entry.msgid!;
   const msgstr = entry.msgstr[0]!;
-  const value = out.value(msgid.text, directiveSpans(msgid.text, checkedFormats(entry.flags)));
+  const value = out.value(msgid.text, directiveSpans(msgid.text, checkedFormats(entry.flags)), entryNote(undefined, notesOf(entry), msgid.text));
   const multiline = isMultiline(msgid);
   out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry) });
   out.edit({ start: msgstr.start, end: msgstr.end, render: (_target, translated) => writeLiterals(translated[value]!, multiline, eol) });
@@ -61,8 +62,9 @@ function plural(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void 
   const msgid = entry.msgid!;
   const msgidPlural = entry.msgidPlural!;
   const formats = checkedFormats(entry.flags);
-  const one = out.value(msgid.text, directiveSpans(msgid.text, formats));
-  const other = out.value(msgidPlural.text, directiveSpans(msgidPlural.text, formats));
+  const note = entryNote(undefined, notesOf(entry), msgid.text);
+  const one = out.value(msgid.text, directiveSpans(msgid.text, formats), note);
+  const other = out.value(msgidPlural.text, directiveSpans(msgidPlural.text, formats), note);
   const multiline = isMultiline(msgid) || isMultiline(msgidPlural);
   out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry), forms: { one: msgid.text, other: msgidPlural.text } });
   const first = entry.msgstr[0]!;

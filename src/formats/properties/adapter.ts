@@ -10,6 +10,7 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import { isProse } from '../json.js';
 import { CONTINUATION, readProperties } from './reader.js';
 import { choiceSpans } from './message-format.js';
+import { entryNote } from '../entries/note.js';
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -28,7 +29,8 @@ export const propertiesAdapter: FormatAdapter = {
         spans.sort((a, b) => a[0] - b[0]);
       }
       // Values that are not prose (URLs, paths, identifiers, numbers) stay, as in JSON.
-      const value = out.value(isProse(entry.value.replaceAll(CONTINUATION, '')) ? entry.value : '', spans);
+      const text = entry.value.replaceAll(CONTINUATION, '');
+      const value = out.value(isProse(text) ? entry.value : '', spans, entryNote(entry.key, entry.comments, text));
       out.entry({ key: entry.key, value: entry.value.replaceAll(CONTINUATION, ''), notes: entry.comments });
       const sourceBytes = content.slice(entry.start, entry.end);
       out.edit({

@@ -13,6 +13,7 @@ import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import type { EntryTarget } from '../entries/entry.js';
 import { readXliff } from './reader.js';
+import { entryNote } from '../entries/note.js';
 import type { TagRange, XliffUnit } from './reader.js';
 
 /** Inline codes kept whole (their content is native code, not text), and references. */
@@ -81,7 +82,7 @@ export const xliffAdapter: FormatAdapter = {
 
 function unitEdits(out: EntriesDocumentBuilder, content: string, unit: XliffUnit, version: '1.2' | '2.0', eol: string): void {
   const sourceText = content.slice(unit.sourceStart, unit.sourceEnd);
-  const value = out.value(sourceText, keptSpans(sourceText));
+  const value = out.value(sourceText, keptSpans(sourceText), entryNote(unit.id, unit.notes, sourceText));
   out.entry({ key: unit.id, value: sourceText, notes: unit.notes });
   const sourceTags = [...new Set(sourceText.match(/<[^<>]*>/g) ?? [])];
   const translation = (translated: readonly string[]): string => {

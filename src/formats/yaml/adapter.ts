@@ -16,6 +16,7 @@ import type { FormatAdapter } from '../format.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { isProse } from '../json.js';
 import { isPluralHash, targetCategories } from './plural-hash.js';
+import { entryNote } from '../entries/note.js';
 import { isPlainSafe, writeBlockLines, writeFlowScalar } from './scalars.js';
 import type { ScalarStyle } from './scalars.js';
 
@@ -151,7 +152,7 @@ class YamlReader {
     if (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') {
       const block = this.block(start, valueEnd);
       if (!block) return;
-      const value = out.value(block.text);
+      const value = out.value(block.text, [], entryNote(key, notes, node.value));
       out.entry({ key, value: node.value, notes });
       const sourceBytes = this.source.slice(block.start, block.end);
       out.edit({
@@ -168,7 +169,7 @@ class YamlReader {
       this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow);
       return;
     }
-    const value = out.value(node.value);
+    const value = out.value(node.value, [], entryNote(key, notes, node.value));
     out.entry({ key, value: node.value, notes });
     const sourceBytes = this.source.slice(start, valueEnd);
     out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
@@ -194,7 +195,7 @@ class YamlReader {
     if (style === 'QUOTE_SINGLE') text = text.replaceAll("''", "'");
     const spans: [number, number][] = [];
     for (let at = text.indexOf(LINE_BREAK_MARK); at !== -1; at = text.indexOf(LINE_BREAK_MARK, at + 1)) spans.push([at, at + 1]);
-    const value = this.out.value(text, spans);
+    const value = this.out.value(text, spans, entryNote(key, notes, node.value));
     this.out.entry({ key, value: node.value, notes });
     const withBreaks = (translation: string): string => {
       let b = 0;
@@ -255,7 +256,7 @@ class YamlReader {
     const values = new Map<string, number>();
     node.items.forEach((pair, i) => {
       const scalar = pair.value as Scalar<string>;
-      values.set(keys[i]!, out.value(scalar.value));
+      values.set(keys[i]!, out.value(scalar.value, [], entryNote(path.join('.'), [`plural form: ${keys[i]}`], scalar.value)));
     });
     const forms: Record<string, string> = {};
     node.items.forEach((pair, i) => (forms[keys[i]!] = (pair.value as Scalar<string>).value));
