@@ -94,13 +94,17 @@ function lineStartOf(source: string, at: number): number {
 /** Header fields a target changes, by name as gettext spells it. */
 const LANGUAGE_FIELD = /^Language:/i;
 const PLURAL_FORMS_FIELD = /^Plural-Forms:/i;
-/** A POT's placeholder charset: the target file is UTF-8 text. */
-const CHARSET_PLACEHOLDER = /^(Content-Type:.*charset=)CHARSET\b/i;
+/**
+ * A charset other than UTF-8 (a template's `CHARSET`, an old `ISO-8859-3`): the content
+ * arrived as Unicode text and the answer is UTF-8, so the header must say so.
+ */
+const CHARSET_PLACEHOLDER = /^(Content-Type:.*charset=)(?!UTF-8\b)[\w.:-]+/i;
 
 /**
  * The header entry (`msgid ""`): `Language:` and `Plural-Forms:` are set for the target,
  * each in the string that holds it, or added after the header's last string when missing;
- * a template's `charset=CHARSET` becomes `UTF-8`. Every other field stays.
+ * a `charset=` other than UTF-8 (a template's `CHARSET`) becomes `UTF-8`, as the answer
+ * is. Every other field stays.
  */
 function header(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void {
   const msgstr = entry.msgstr[0];

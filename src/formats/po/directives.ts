@@ -12,18 +12,40 @@ const DIRECTIVES: Readonly<Record<string, RegExp>> = {
   'php-format': /%(?:\d+\$)?(?:[-+ 0]|'.)*\d*(?:\.\d+)?[bcdeEfFgGosuxX%]/g,
   'python-brace-format': /\{\{|\}\}|\{[A-Za-z0-9_]*(?:\.[A-Za-z_]\w*|\[[^\]{}]*\])*(?:![rsa])?(?::[^{}]*(?:\{[^{}]*\}[^{}]*)*)?\}/g,
   'qt-format': /%L?\d{1,2}/g,
+  'qt-plural-format': /%L?\d{1,2}|%n/g,
+  'kde-format': /%\d{1,2}/g,
+  'scheme-format': /~[0-9,'#@:vV]*[A-Za-z%&|~^*?<>()[\]{};]/g,
+  'lisp-format': /~[0-9,'#@:vV]*[A-Za-z%&|~^*?<>()[\]{};\n]/g,
+  'java-format': /\{[^{}]*\}/g,
+  'java-printf-format': /%(?:\d+\$|<)?[-#+ 0,(]*\d*(?:\.\d+)?[bBhHsScCdoxXeEfgGaAtT%n]/g,
+  'csharp-format': /\{\{|\}\}|\{\d+(?:,-?\d+)?(?::[^{}]*)?\}/g,
+  'perl-brace-format': /\{\w+\}/g,
+  'sh-format': /\$(?:\{\w+\}|\w+)/g,
+  'ycp-format': /%\d|%%/g,
+  'smalltalk-format': /%\d+|%%/g,
+  'object-pascal-format': /%(?:\d+:)?-?\d*(?:\.\d+)?[dDeEfFgGmMnNpPsSuUxX%]/g,
+  'javascript-format': /%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?[sdifjoOcxX%]/g,
+  'boost-format': /%(?:\d+%|[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]|\|[^|]*\|)/g,
+  'lua-format': /%[-+ #0]*\d*(?:\.\d+)?[diouxXeEfgGcsq%]/g,
 };
+
+/**
+ * Any other format gettext names (`perl-format`, `tcl-format`, `awk-format`,
+ * `librep-format`, `elisp-format`, `gcc-internal-format`, …): printf directives and braces,
+ * a superset of what each checks. A mark too many costs nothing; one too few breaks msgfmt.
+ */
+const OTHER_FORMAT = /%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[a-zA-Z%]|\{\w*\}|~[0-9,'#@:]*[A-Za-z%&|~^*?<>()[\]{};]/g;
 
 /** The flags of an entry that name a checked format, as the keys above. */
 export function checkedFormats(flags: readonly string[]): string[] {
-  return flags.filter((flag) => flag in DIRECTIVES);
+  return flags.filter((flag) => flag.endsWith('-format') && !flag.startsWith('no-'));
 }
 
 /** The directives of `text` for the entry's format flags, as sorted, disjoint `[start, end]` pairs. */
 export function directiveSpans(text: string, formats: readonly string[]): [number, number][] {
   const spans: [number, number][] = [];
   for (const format of formats) {
-    const pattern = DIRECTIVES[format]!;
+    const pattern = DIRECTIVES[format] ?? OTHER_FORMAT;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
   }
