@@ -101,7 +101,7 @@ export class EntriesDocument implements ExtractedDocument {
     notes: readonly (string | undefined)[],
   ) {
     this.segments = notes.some((note) => note !== undefined)
-      ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : { ...segment, note: notes[i] }))
+      ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : Object.assign({}, segment, { note: notes[i] })))
       : values.segments;
   }
 
