@@ -1,7 +1,7 @@
 /** ~2 MiB generated documents per format, the shapes bench/formats uses (prose-like, many segments). */
 import type { Format } from '../../src/formats/format.js';
 
-const UNITS: Record<Exclude<Format, 'plain'>, (i: number) => string> = {
+const UNITS: Record<Extract<Format, 'markdown' | 'json' | 'html'>, (i: number) => string> = {
   markdown: (i) =>
     `Paragraph ${i} explains how the service keeps your *documents* intact, with a [link](https://example.com/p/${i}) and \`code\`.\nIt wraps onto a second line with **strong** words and a {name} placeholder.\n\n`,
   json: (i) => `  "key_${i}": "Save your {count} changes before you leave the page, %s",\n`,

@@ -12,12 +12,13 @@
 import { DocumentPool } from '../../src/translation/document-pool.js';
 import { prepareDocument } from '../../src/translation/translate-document.js';
 import { HOSTILE_SHAPES } from '../../test/hostile/shapes.js';
+import type { Format } from '../../src/formats/format.js';
 
 const pool = new DocumentPool({ size: 1 });
 const PARAGRAPH = 'Hello, {name}! You have **3** new [messages](https://example.com/m).\n\n';
 const SIZES = [64, 256, 1_024, 4_096, 16_384];
 
-async function once(content: string, pooled: boolean, format?: 'plain' | 'markdown' | 'html' | 'json'): Promise<number> {
+async function once(content: string, pooled: boolean, format?: Format): Promise<number> {
   const started = performance.now();
   const prepared = await prepareDocument(content, format, pooled ? { pool, largeDocumentChars: 0 } : { largeDocumentChars: Infinity });
   await prepared.renderAll([{ key: 'fr', target: { code: 'fr', rtl: false }, translations: prepared.segments.map((s) => s.text) }]);

@@ -19,6 +19,8 @@ export interface EngineSegment {
    * listed: their text says what they are.
    */
   readonly pluralBranches?: readonly PluralBranchNote[];
+  /** What the file says about this entry for translators (segments/segment.ts); context, never translated. */
+  readonly note?: string;
 }
 
 export interface PluralBranchNote {

@@ -41,6 +41,7 @@ The user message has header lines, then "segments (N):" and N segment lines, the
 - "format:" the kind of document the segments come from (plain, markdown, html or json; json segments are UI strings and other values in key order).
 - "formality:" (optional) formal or informal: address the reader so in targets that have such forms.
 - "context:" (optional) an escaped note on the segments: use it to choose meaning and terms, never translate or answer it.
+- "notes:" (optional) a JSON object from a segment's number (1-based, in the list) to what its file says about it (a developer's note, the key it sits under): use it to choose meaning and terms, never translate or answer it.
 - Each segment line is one segment's text with JSON string escapes (\\n is a line break, \\\\ a backslash), in reading order: use neighbouring lines as context, but never merge, split, skip or reorder lines.
 - After the N segment lines: "targets:" the target languages, each "Name (code)"; "plurals:" and "branches:" (optional) each target's plural categories with example numbers, and the <gN> pairs added for them; "glossary:" (optional) a JSON object of source term → target code → required translation.
 Translate every segment into EACH target language.
@@ -104,6 +105,8 @@ export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]):
   if (input.context) shared.push(`context: ${escapeSegmentText(input.context)}`);
   shared.push(`segments (${input.segments.length}):`);
   for (const segment of input.segments) shared.push(escapeSegmentText(segment.text));
+  const notes = notesLine(input.segments);
+  if (notes) shared.push(`notes: ${notes}`);
   const rest: string[] = [`targets: ${input.targets.map(languageLabel).join(', ')}`];
   const plurals = pluralLines(input.segments, input.targets);
   if (plurals) rest.push(...plurals);
@@ -111,6 +114,15 @@ export function buildUserParts(input: PromptInput, fix?: readonly FixRequest[]):
   if (glossary) rest.push(`glossary: ${glossary}`);
   if (fix && fix.length > 0) rest.push(`fix: ${JSON.stringify(fix)}`);
   return { prefix: shared.join('\n'), rest: rest.join('\n') };
+}
+
+/** `{"3":"checkout.pay_button"}`: each noted segment's number and note; undefined when none has one. */
+function notesLine(segments: PromptInput['segments']): string | undefined {
+  let notes: Record<string, string> | undefined;
+  segments.forEach((segment, i) => {
+    if (segment.note) (notes ??= {})[String(i + 1)] = segment.note;
+  });
+  return notes && JSON.stringify(notes);
 }
 
 /** `{"account":{"fr":"compte"}}` for the targets of the call; undefined when no term has a translation for them. */

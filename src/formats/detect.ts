@@ -11,6 +11,10 @@ const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
 const HEAD_LIMIT = 64 * 1024;
 
 export interface DetectionScores {
+  readonly po: number;
+  readonly properties: number;
+  readonly yaml: number;
+  readonly xliff: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -27,6 +31,71 @@ function jsonScore(content: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * gettext PO: a `msgid "` line and a `msgstr "` (or `msgstr[0] "`) line at line starts.
+ * Nothing else writes these keywords at the start of lines, so both together are certain.
+ */
+const PO_MSGID = /^[ \t]*msgid[ \t]+"/m;
+const PO_MSGSTR = /^[ \t]*msgstr(?:\[0\])?[ \t]+"/m;
+
+function poScore(head: string): number {
+  return PO_MSGID.test(head) && PO_MSGSTR.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Java properties: at least two entries, and nearly every line that is not blank or a
+ * `#`/`!` comment is a `key=value` with a key without spaces. (`key: value` and
+ * `key value` are properties too, but read as prose or YAML as often: only `=` counts.)
+ */
+const PROPERTIES_ENTRY = /^[ \t\f]*[\w.\-\[\]\\/]+[ \t\f]*=/;
+
+function propertiesScore(head: string): number {
+  let entries = 0;
+  let others = 0;
+  let continued = false;
+  for (const line of head.split(/\r\n?|\n/)) {
+    const wasContinued = continued;
+    continued = /(?:^|[^\\])(?:\\\\)*\\$/.test(line);
+    if (wasContinued || /^[ \t\f]*(?:[#!]|$)/.test(line)) continue;
+    if (PROPERTIES_ENTRY.test(line)) entries++;
+    else others++;
+  }
+  return entries >= 2 && others <= entries * 0.05 ? 0.9 : 0;
+}
+
+/**
+ * Locale YAML (Rails, Symfony, Hugo): mostly `key:` lines and `- ` items, opened by a
+ * key that holds a nested mapping (`en:`), or with three or more keys written as
+ * identifiers (`button.title:`; prose such as `Note: …` has spaces). Markdown front
+ * matter is followed by markdown and stays markdown.
+ */
+const YAML_KEY = /^[ ]*(?:- )?(?:"[^"\n]*"|'[^'\n]*'|[^\s#'"\-?:,[\]{}][^:#\n]*?):(?:[ \t]|$)/;
+const YAML_ITEM = /^[ ]*- /;
+
+function yamlScore(head: string): number {
+  const lines = head.split(/\r\n?|\n/).filter((line) => line.trim() !== '' && !/^\s*#/.test(line) && line.trim() !== '---');
+  if (lines.length < 2) return 0;
+  let keys = 0;
+  let identifierKeys = 0;
+  let structured = 0;
+  for (const line of lines) {
+    if (YAML_KEY.test(line)) {
+      keys++;
+      if (/^[ ]*[\w.-]+:/.test(line)) identifierKeys++;
+      structured++;
+    } else if (YAML_ITEM.test(line) || /^[ ]+\S/.test(line)) structured++;
+  }
+  const first = lines[0]!;
+  const nestedRoot = /^[^\s#][^:#]*:[ \t]*(?:#.*)?$/.test(first) && /^[ ]+\S/.test(lines[1]!);
+  if (keys < 2 || structured < lines.length * 0.9) return 0;
+  return nestedRoot || identifierKeys >= 3 ? 0.9 : 0;
+}
+
+/** XLIFF: an `<xliff … version=…>` element (no other format has one) and a unit. */
+function xliffScore(head: string): number {
+  return /<xliff\b[^<>]*\bversion\s*=/.test(head) && /<(?:trans-unit|unit)\b/.test(head) ? 0.99 : 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -150,15 +219,20 @@ export function detectionScores(content: string): DetectionScores {
   const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const head = source.slice(0, HEAD_LIMIT);
   const json = jsonScore(source);
-  let html = json > 0 ? 0 : htmlScore(head);
-  const markdown = json > 0 ? 0 : markdownScore(head);
+  const xliff = json > 0 ? 0 : xliffScore(head);
+  const po = json > 0 || xliff > 0 ? 0 : poScore(head);
+  const properties = json > 0 || po > 0 || xliff > 0 ? 0 : propertiesScore(head);
+  const yaml = json > 0 || po > 0 || properties > 0 || xliff > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = json > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0;
+  let html = other ? 0 : htmlScore(head);
+  const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
   if (markdown >= 0.5 && html < 0.98) {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, html, markdown);
-  return { json, html, markdown, plain };
+  const plain = 1 - Math.max(json, po, properties, yaml, xliff, html, markdown);
+  return { po, properties, yaml, xliff, json, html, markdown, plain };
 }
 
 /**

@@ -10,12 +10,10 @@ import type { Segment } from '../segments/segment.js';
 export { DEFAULT_DOCUMENT_LIMITS, tooComplex } from './core/limits.js';
 export type { DocumentLimits } from './core/limits.js';
 
-export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export function isFormat(value: unknown): value is Format {
-  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
-}
+/** The one list of format names lives beside the segment contract (engines name it too). */
+export { FORMATS, LOCALE_FORMATS, isFormat } from '../segments/format-name.js';
+export type { Format } from '../segments/format-name.js';
+import type { Format } from '../segments/format-name.js';
 
 /** What a render needs to know of the target language (html sets lang/dir from it). */
 export interface RenderTarget {

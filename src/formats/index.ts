@@ -7,6 +7,10 @@ import { htmlAdapter } from './html/adapter.js';
 import { jsonAdapter } from './json.js';
 import { markdownAdapter } from './markdown/adapter.js';
 import { plainAdapter } from './plain.js';
+import { poAdapter } from './po/adapter.js';
+import { propertiesAdapter } from './properties/adapter.js';
+import { yamlAdapter } from './yaml/adapter.js';
+import { xliffAdapter } from './xliff/adapter.js';
 
 export { detectFormat } from './detect.js';
 export { pluralSignature, shapePlurals, type PluralShape } from './core/plural-shape.js';
@@ -16,6 +20,10 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   markdown: markdownAdapter,
   json: jsonAdapter,
   html: htmlAdapter,
+  po: poAdapter,
+  properties: propertiesAdapter,
+  yaml: yamlAdapter,
+  xliff: xliffAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {

@@ -13,10 +13,21 @@ import * as charCodes from './core/char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
 const { CARRIAGE_RETURN, DELETE, LEFT_BRACE, RIGHT_BRACE, SPACE, TAB } = charCodes;
 
-/** Adds the paragraphs of `source` between `from` and `to` to `out`. */
-export function plainSegments(out: DocumentBuilder, from = 0, to = out.source.length, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
+/** What masks a run of text: a PlaceholderScanner, or one that protects more (a locale file's format directives). */
+export type Masker = Pick<PlaceholderScanner, 'mask'>;
+
+/**
+ * Adds the paragraphs of `source` between `from` and `to` to `out`. `placeholders` lets
+ * a caller share one scanner with other options (locale files' values keep their markup).
+ */
+export function plainSegments(
+  out: DocumentBuilder,
+  from = 0,
+  to = out.source.length,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  placeholders: Masker = new PlaceholderScanner({ blobs: true, limits }),
+): void {
   const source = out.source;
-  const placeholders = new PlaceholderScanner({ blobs: true, limits });
   let paraStart = -1;
   let paraEnd = -1;
   // Walk line by line; a paragraph is a maximal run of lines that are not blank. Inside
@@ -119,7 +130,7 @@ class MultiLineMessages {
  * The `\n` at `at` inside a paragraph: the text before it, then the atom
  * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
  */
-function lineBreak(out: DocumentBuilder, runStart: number, at: number, placeholders: PlaceholderScanner): number {
+function lineBreak(out: DocumentBuilder, runStart: number, at: number, placeholders: Masker): number {
   const source = out.source;
   let start = at;
   if (start > runStart && source.charCodeAt(start - 1) === CARRIAGE_RETURN) start--;
@@ -133,13 +144,13 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, placehold
 
 const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 
-function endParagraph(out: DocumentBuilder, runStart: number, end: number, placeholders: PlaceholderScanner): void {
+function endParagraph(out: DocumentBuilder, runStart: number, end: number, placeholders: Masker): void {
   run(out, runStart, end, placeholders);
   out.commit(end);
 }
 
 /** A run of text between line breaks: placeholders become atoms. */
-function run(out: DocumentBuilder, start: number, end: number, placeholders: PlaceholderScanner): void {
+function run(out: DocumentBuilder, start: number, end: number, placeholders: Masker): void {
   placeholders.mask(out, out.source, start, end);
 }
 

@@ -4,13 +4,13 @@
  * on the typed client (decision 0035). Field names are the wire's (docs/contract.md, README "API").
  */
 
-/** The formats the API names; a file's format is sent when it is known, else the API detects it. */
-export const FORMATS = ['plain', 'markdown', 'json', 'html'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export function isFormat(value: unknown): value is Format {
-  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
-}
+/**
+ * The formats the API names, from the service's one list (segments/format-name.ts); a
+ * file's format is sent when it is known, else the API detects it.
+ */
+export { FORMATS, isFormat } from '../segments/format-name.js';
+export type { Format } from '../segments/format-name.js';
+import type { Format } from '../segments/format-name.js';
 
 /** Options every translate-like request shares. */
 export interface RequestOptions {

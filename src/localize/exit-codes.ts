@@ -1,15 +1,17 @@
 /**
- * The exit codes of `sync` (and `translate`), after Terraform's `plan -detailed-exitcode`
- * (0 no changes, 1 error, 2 changes), so that a script or CI step tells the outcomes apart
- * without reading the output. README "Localize a repository" lists them.
+ * The exit codes of `sync` (and `translate`): 0 for success, whether files were written
+ * or all was up to date (a CI step run with `set -e`, GitHub Actions' default shell,
+ * fails on anything else), 1 for an error, 3 when `--frozen` or `--dry-run` finds work.
+ * (The written/up-to-date difference is in the output's `done` event.) README "Localize
+ * a repository" lists them; docs/decisions/0065.
  */
 export const ExitCode = {
   /** sync: everything was up to date, nothing sent or written. translate: every file written. */
   ok: 0,
   /** A request failed, or the configuration, a file or the lock could not be read. */
   error: 1,
-  /** sync: target files (and the lock) were written. */
-  updated: 2,
+  /** sync: target files (and the lock) were written: a success like any other. */
+  updated: 0,
   /** sync --frozen or --dry-run: there is work to do; nothing was sent or written. */
   stale: 3,
 } as const;

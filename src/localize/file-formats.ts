@@ -9,7 +9,23 @@ const BY_EXTENSION: Readonly<Record<string, Format>> = {
   '.html': 'html',
   '.htm': 'html',
   '.txt': 'plain',
+  '.po': 'po',
+  '.pot': 'po',
+  '.properties': 'properties',
+  '.yml': 'yaml',
+  '.yaml': 'yaml',
+  '.xlf': 'xliff',
+  '.xliff': 'xliff',
 };
+
+/**
+ * A language code as a format's ecosystem spells it in file names: gettext and Java
+ * write the region after an underscore (`pt_BR`, `messages_pt_BR.properties`), the
+ * others as the API does (`pt-BR`: Rails' `config/locales/pt-BR.yml`, `messages.pt-BR.xlf`).
+ */
+export function localeInFileName(format: Format | undefined, code: string): string {
+  return format === 'po' || format === 'properties' ? code.replace('-', '_') : code;
+}
 
 export function formatFromExtension(path: string): Format | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
-import { formatFromExtension } from './file-formats.js';
+import { formatFromExtension, localeInFileName } from './file-formats.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { entry, parseEntry, textHash, type LockFiles, type TargetLock } from './lockfile.js';
 import { FilePattern } from './patterns.js';
@@ -99,6 +99,12 @@ function locateSources(root: string, config: ProjectConfig): Located[] {
 function readSource(root: string, located: Located): SourceFile {
   const text = readFileSync(join(root, located.path), 'utf8');
   const format = located.format ?? formatFromExtension(located.path);
+  // Sent as plain text, a locale file came back with its keywords translated: refused instead.
+  if (format === undefined) {
+    throw new SyncInputError(
+      `${located.path}: sync does not know this file's format from its extension; set "format" on its entry in translate.config.json (one of the API's formats)`,
+    );
+  }
   if (format !== 'json') {
     const units = new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]);
     return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, units, hashes: hashesOf(units) };
@@ -159,7 +165,7 @@ export function planSync(root: string, config: ProjectConfig, lock: LockFiles): 
   for (const source of located) {
     const file = readSource(root, source);
     for (const target of config.targets) {
-      const targetPath = source.pattern.pathFor(source.path, config.source, target);
+      const targetPath = source.pattern.pathFor(source.path, localeInFileName(file.format, config.source), localeInFileName(file.format, target));
       targets.push(planTarget(root, file, target, targetPath, lock[source.path]?.[target]));
     }
   }
@@ -171,7 +177,8 @@ export function planSync(root: string, config: ProjectConfig, lock: LockFiles): 
     if (rule === undefined) continue; // no longer configured: its files are left alone
     for (const target of Object.keys(byTarget)) {
       if (!config.targets.includes(target)) continue;
-      removedFiles.push({ sourcePath, target, targetPath: rule.pathFor(sourcePath, config.source, target) });
+      const format = formatFromExtension(sourcePath);
+      removedFiles.push({ sourcePath, target, targetPath: rule.pathFor(sourcePath, localeInFileName(format, config.source), localeInFileName(format, target)) });
     }
   }
   return { targets, removedFiles };

@@ -34,14 +34,18 @@ export interface MemoryKeyParts {
    * messages, whose key is as it always was.
    */
   readonly plurals?: string;
+  /** What a locale file says about the entry (segments/segment.ts `note`); undefined for none. Hashed apart. */
+  readonly note?: string | undefined;
 }
 
 /** Bump when the parts or their order change, so old rows stop matching rather than mismatching. */
 const KEY_LAYOUT = 'tm2';
+/** The layout of a key with a note: one more part, so its own name (keys without one stay as they were). */
+const NOTED_KEY_LAYOUT = 'tm2n';
 
 export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => string = sha256Hex): string {
   const head = [
-    KEY_LAYOUT,
+    parts.note === undefined ? KEY_LAYOUT : NOTED_KEY_LAYOUT,
     parts.engine,
     parts.promptVersion,
     parts.format,
@@ -51,6 +55,7 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
     parts.context === undefined ? '' : digest(parts.context),
+    ...(parts.note === undefined ? [] : [digest(parts.note)]),
     // Last and only when present, so keys of segments without plurals are unchanged.
     ...(parts.plurals ? [`plurals:${parts.plurals}`] : []),
   ].join('\u0000');

@@ -45,6 +45,13 @@ export interface Segment {
    * to models (decision 0005); JSON values have none (decision 0007).
    */
   readonly ctx?: string;
+  /**
+   * What a locale file says about the entry for translators: its developer's notes
+   * (gettext `#.` and `msgctxt`, XLIFF `<note>`, comments) and, for a short string, its
+   * key (`checkout.pay_button`). Sent to models with the segment and part of the memory
+   * key (docs/models.md "Notes from locale files").
+   */
+  readonly note?: string;
   /** Headings, table cells and attributes must stay on one line. */
   readonly singleLine?: boolean;
   /** The counted messages in the text, in order of their first branch; absent when there are none. */

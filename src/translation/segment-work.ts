@@ -248,6 +248,7 @@ export function memoryKeys(
         formality: instructions?.formality,
         context: instructions?.context,
         ...(entry.plurals ? { plurals: entry.plurals } : {}),
+        note: entry.segment.note,
       }),
     ),
   );
@@ -278,7 +279,7 @@ export function distinctSegments(
   const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
   const add = (document: PreparedDocument, i: number, text: string, plurals: string, branches: EngineSegment['pluralBranches']): number => {
     const segment = document.segments[i]!;
-    const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${plurals}\u0000${text}`;
+    const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.note ?? ''}\u0000${plurals}\u0000${text}`;
     let index = uniqueIndex.get(key);
     if (index === undefined) {
       index = unique.length;
@@ -288,6 +289,7 @@ export function distinctSegments(
       const found = entryTerms && !entryTerms.empty ? new Set(entryTerms.find(masked).map((m) => m.term)) : undefined;
       const engineSegment: EngineSegment = { id: String(index), text: masked };
       if (segment.singleLine) (engineSegment as { singleLine?: boolean }).singleLine = true;
+      if (segment.note) (engineSegment as { note?: string }).note = segment.note;
       if (branches !== undefined) (engineSegment as { pluralBranches?: EngineSegment['pluralBranches'] }).pluralBranches = branches;
       unique.push({
         segment: engineSegment,

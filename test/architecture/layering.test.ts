@@ -29,6 +29,11 @@ const RULES: readonly Rule[] = [
     why: 'formats/ turns documents into segments and back; it knows nothing of models, HTTP or storage',
   },
   {
+    room: 'plurals',
+    mayImportOnly: [],
+    why: 'plurals/ is how languages count (CLDR categories, gettext rules), a leaf that formats, engines and localize may all use',
+  },
+  {
     room: 'engines',
     mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'config.ts', 'metrics', 'plurals'],
     why: 'engines/ translates segments; it knows nothing of formats\' syntax, HTTP or storage (config.ts: registry.ts is where configuration picks an engine; metrics: it counts its calls)',
@@ -83,6 +88,11 @@ const FORMAT_ROOMS: readonly FormatRoom[] = [
   { room: 'formats/core/', mayImport: ['formats/core/', 'formats/format.ts'] },
   { room: 'formats/html/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/'] },
   { room: 'formats/markdown/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/html/', 'formats/markdown/'] },
+  { room: 'formats/entries/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/plain.ts', 'formats/entries/'] },
+  { room: 'formats/po/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/po/'] },
+  { room: 'formats/xliff/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/xliff/'] },
+  { room: 'formats/yaml/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/yaml/'] },
+  { room: 'formats/properties/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/properties/'] },
 ];
 
 /** The worker runner's entry files; nothing they reach inside src/ may import these packages. */

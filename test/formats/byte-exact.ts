@@ -36,12 +36,27 @@ const readJsonEscape: EscapeReader = (text, at) => {
   return [match[0].length, unpseudo(JSON.parse(`"${match[0]}"`) as string)];
 };
 
+/** Java's Properties.load escapes: `\uXXXX`, and a backslash before any other character stands for it (`\:` is `:`). */
+const readPropertiesEscape: EscapeReader = (text, at) => {
+  if (text.charCodeAt(at) !== 92 /* \ */ || at + 1 >= text.length) return undefined;
+  const next = text[at + 1]!;
+  if (next === 'u') {
+    const hex = text.slice(at + 2, at + 6);
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? [6, unpseudo(String.fromCharCode(parseInt(hex, 16)))] : undefined;
+  }
+  if (next === '\n' || next === '\r' || 'tnrf\\'.includes(next)) return undefined;
+  return [2, unpseudo(next)];
+};
+
 const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   plain: undefined,
   markdown: readHtmlReference,
   html: readHtmlReference,
   json: readJsonEscape,
-};
+  po: undefined,
+  properties: readPropertiesEscape,
+  yaml: readJsonEscape,
+  xliff: readHtmlReference,};
 
 export interface ByteDifference {
   /** Offset in the expected text (the source, with the target's lang/dir patches). */
@@ -83,6 +98,8 @@ export function firstByteDifference(format: Format, expected: string, actual: st
     i++;
     j++;
   }
+  // An escape for a pseudo mark (a properties file's `\u202c`) may end the answer.
+  for (let end = readEscape?.(actual, j); readEscape && i === expected.length && end && end[1] === ''; end = readEscape(actual, j)) j += end[0];
   if (i === expected.length && j === actual.length) return undefined;
   return { at: i, expected: expected.slice(Math.max(0, i - 30), i + 50), actual: actual.slice(Math.max(0, j - 30), j + 50) };
 }

@@ -245,6 +245,8 @@ export interface UserMessage {
   formality?: string;
   /** The `context:` line, unescaped. */
   context?: string;
+  /** The `notes:` line: segment number → what its locale file says about it. */
+  notes?: Record<string, string>;
 }
 
 /** The user message's text: OpenAI's string, or Anthropic's text blocks joined by line breaks. */
@@ -288,6 +290,7 @@ export function userMessage(request: RecordedRequest): UserMessage {
     else if (key === 'glossary') message.glossary = JSON.parse(value);
     else if (key === 'formality') message.formality = value;
     else if (key === 'context') message.context = unescapeLine(value);
+    else if (key === 'notes') message.notes = JSON.parse(value);
     else throw new Error(`unexpected header line in the user message: ${line}`);
   }
   if (!segmentsRead) throw new Error('the user message has no "segments (N):" line');

@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse, TYPE, type MessageFormatElement, type PluralElement } from '@formatjs/icu-messageformat-parser';
 import type { Format } from '../../src/formats/format.js';
+
+/** The document formats; the locale-file formats carry counted forms of their own (docs/formats.md). */
+type DocumentFormat = Extract<Format, 'plain' | 'markdown' | 'html' | 'json'>;
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { unpseudo } from '../formats/helpers.js';
 import { pseudo } from '../helpers/engines.js';
@@ -40,7 +43,7 @@ const ORDINAL: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
 const CODES = Object.keys(CARDINAL);
 
 /** The document of each format holding the message, and how to read the message back out of an answer. */
-const DOCUMENTS: Readonly<Record<Format, { content: string; message: (answer: string) => string }>> = {
+const DOCUMENTS: Readonly<Record<DocumentFormat, { content: string; message: (answer: string) => string }>> = {
   plain: { content: `Inbox\n\n${MESSAGE}\n`, message: (answer) => answer.split('\n\n')[1]!.trimEnd() },
   markdown: { content: `# Inbox\n\n${MESSAGE}\n`, message: (answer) => answer.split('\n\n')[1]!.trimEnd() },
   html: { content: `<h1>Inbox</h1>\n<p>${MESSAGE}</p>\n`, message: (answer) => /<p[^>]*>([\s\S]*)<\/p>/.exec(answer)![1]! },
@@ -60,7 +63,7 @@ const optionsOf = (element: PluralElement) => element.options;
 const withoutLocation = (value: unknown): string => JSON.stringify(value, (key, v) => (key === 'location' ? undefined : v));
 
 describe('ICU plurals come back in the target’s categories', () => {
-  for (const format of Object.keys(DOCUMENTS) as Format[]) {
+  for (const format of Object.keys(DOCUMENTS) as DocumentFormat[]) {
     it(`${format}: every category shape, nested selectordinal, offset, # and arguments intact`, async () => {
       const { content, message } = DOCUMENTS[format];
       const answers = await translate(content, format, CODES);
@@ -94,7 +97,7 @@ describe('ICU plurals come back in the target’s categories', () => {
   it('English into German is byte-exact under pseudo in every format', async () => {
     // German counts like English (one, other); its ordinals are only other, so the message here has none.
     const german = 'You have {count, plural, offset:1 =0 {no messages} one {# message from {name}} other {# messages}}.';
-    for (const format of Object.keys(DOCUMENTS) as Format[]) {
+    for (const format of Object.keys(DOCUMENTS) as DocumentFormat[]) {
       const content = DOCUMENTS[format].content.replace(MESSAGE, german);
       assert.notEqual(content, DOCUMENTS[format].content);
       const answers = await translate(content, format, ['de']);

@@ -453,6 +453,11 @@ export class DocumentBuilder {
     return start < 0 ? this.#literals[end]! : this.source.slice(start, end);
   }
 
+  /** Segments committed so far. */
+  get segmentCount(): number {
+    return this.#segments.length;
+  }
+
   document(patches: readonly Patch[] = []): TemplateDocument {
     return new TemplateDocument(this.format, this.source, this, patches);
   }

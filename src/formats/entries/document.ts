@@ -1,0 +1,153 @@
+/**
+ * An extracted locale file: its values become segments the way plain text does
+ * (paragraphs; a line break inside one is a mark), their placeholders and markup masked
+ * as in JSON string values; a render replaces only the edits' byte ranges of the source,
+ * each edit written by its format from the translated values. The values are laid one
+ * after another, NUL between them, in a text of their own whose ranges the segments
+ * cover: one TemplateDocument renders them all, and the NULs give each value back.
+ */
+import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
+import type { Segment } from '../../segments/segment.js';
+import { DocumentBuilder } from '../core/document.js';
+import type { TemplateDocument } from '../core/document.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { PlaceholderScanner } from '../core/placeholders.js';
+import type { MaskSink, TextRun } from '../core/placeholders.js';
+import { ATOM } from '../core/document.js';
+import { plainSegments } from '../plain.js';
+import type { Masker } from '../plain.js';
+import type { EntryEdit, LocaleEntry } from './entry.js';
+
+const SEPARATOR = '\u0000';
+/** A model's answer never carries the separator into a value. */
+const withoutSeparator = (run: string): string => (run.includes(SEPARATOR) ? run.replaceAll(SEPARATOR, '') : run);
+
+export class EntriesDocumentBuilder {
+  readonly #values: string[] = [];
+  /** Each value's note for the model (entry.ts, note.ts), by value index. */
+  readonly #notes: (string | undefined)[] = [];
+  /** Spans of the values' text (offsets in the joined values) that are kept as marks, sorted. */
+  readonly #protected: number[] = [];
+  #length = 0;
+  readonly #edits: EntryEdit[] = [];
+  readonly entries: LocaleEntry[] = [];
+
+  constructor(
+    readonly format: Format,
+    readonly source: string,
+    private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  ) {}
+
+  /**
+   * A text to translate; answers its index, which an edit's `render` reads. A NUL in a
+   * value (a properties `\u0000`) would split it: such a value is kept as it is.
+   */
+  value(text: string, protectedSpans: readonly (readonly [number, number])[] = [], note?: string): number {
+    this.#notes.push(note);
+    if (this.#values.length >= this.limits.maxSegments) throw tooComplex('the number of entries', this.limits.maxSegments);
+    const kept = text.includes(SEPARATOR) ? '' : text;
+    if (kept) for (const [start, end] of protectedSpans) this.#protected.push(this.#length + start, this.#length + end);
+    this.#length += kept.length + 1;
+    return this.#values.push(kept) - 1;
+  }
+
+  /** The source text of a value, as given. */
+  valueText(index: number): string {
+    return this.#values[index]!;
+  }
+
+  edit(edit: EntryEdit): void {
+    this.#edits.push(edit);
+  }
+
+  entry(entry: LocaleEntry): void {
+    this.entries.push(entry);
+  }
+
+  document(): EntriesDocument {
+    const text = this.#values.join(SEPARATOR);
+    const values = new DocumentBuilder(this.format, text);
+    const scanner = new PlaceholderScanner({ markup: true, blobs: true, limits: this.limits });
+    const placeholders = this.#protected.length === 0 ? scanner : new ProtectingMasker(scanner, this.#protected);
+    let at = 0;
+    // Which value each segment comes from, to give it the value's note.
+    const notes: (string | undefined)[] = [];
+    let built = 0;
+    this.#values.forEach((value, index) => {
+      plainSegments(values, at, at + value.length, this.limits, placeholders);
+      at += value.length + 1;
+      const template = values.segmentCount;
+      for (; built < template; built++) notes.push(this.#notes[index]);
+    });
+    const edits = [...this.#edits].sort((a, b) => a.start - b.start || a.end - b.end);
+    for (let i = 1; i < edits.length; i++) {
+      if (edits[i]!.start < edits[i - 1]!.end) throw new Error(`${this.format}: overlapping edits at ${edits[i]!.start}`);
+    }
+    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes);
+  }
+}
+
+export class EntriesDocument implements ExtractedDocument {
+  readonly segments: readonly Segment[];
+
+  constructor(
+    readonly format: Format,
+    private readonly source: string,
+    private readonly values: TemplateDocument,
+    private readonly valueCount: number,
+    private readonly edits: readonly EntryEdit[],
+    readonly entries: readonly LocaleEntry[],
+    notes: readonly (string | undefined)[],
+  ) {
+    this.segments = notes.some((note) => note !== undefined)
+      ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : Object.assign({}, segment, { note: notes[i] })))
+      : values.segments;
+  }
+
+  render(translations: Translations, target: RenderTarget): string {
+    const translated = this.values.render(cleaned(translations), target).split(SEPARATOR);
+    if (translated.length !== this.valueCount && this.valueCount > 0) throw new Error(`${this.format}: values lost in rendering`);
+    const out: string[] = [];
+    let cursor = 0;
+    for (const edit of this.edits) {
+      out.push(this.source.slice(cursor, edit.start), edit.render(target, translated));
+      cursor = edit.end;
+    }
+    out.push(this.source.slice(cursor));
+    return out.join('');
+  }
+}
+
+function cleaned(translations: Translations): Translations {
+  if (Array.isArray(translations)) return (translations as readonly (string | undefined)[]).map((t) => (t === undefined ? t : withoutSeparator(t)));
+  const map = new Map<string, string>();
+  for (const [id, text] of translations as ReadonlyMap<string, string>) map.set(id, withoutSeparator(text));
+  return map;
+}
+
+/** Masks the protected spans (format directives) as atoms, and the text between them with the scanner. */
+class ProtectingMasker implements Masker {
+  #next = 0;
+
+  constructor(
+    private readonly scanner: PlaceholderScanner,
+    /** Sorted, disjoint `start, end` pairs. */
+    private readonly spans: readonly number[],
+  ) {}
+
+  mask(sink: MaskSink, text: string, from: number, to: number, run?: TextRun, raw?: string): void {
+    const spans = this.spans;
+    // Runs arrive in order; a span before this run can be skipped for good.
+    while (this.#next < spans.length && spans[this.#next + 1]! <= from) this.#next += 2;
+    let at = from;
+    for (let i = this.#next; i < spans.length && spans[i]! < to; i += 2) {
+      const start = Math.max(spans[i]!, from);
+      const end = Math.min(spans[i + 1]!, to);
+      if (start > at) this.scanner.mask(sink, text, at, start, run, raw);
+      sink.mark(ATOM, start, end, 0);
+      at = end;
+    }
+    if (at < to) this.scanner.mask(sink, text, at, to, run, raw);
+  }
+}

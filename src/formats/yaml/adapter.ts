@@ -1,0 +1,311 @@
+/**
+ * Rails / Symfony / Hugo i18n YAML (docs/formats.md "yaml"): string scalars are
+ * translated and written back in place, in their own style where the text allows (see
+ * scalars.ts); keys, comments, anchors, aliases, tags and layout stay. A root mapping
+ * with one key that is a language code (`en:`) gets the target's code. Rails plural
+ * hashes get the target's categories (plural-hash.ts). Read with the `yaml` package's
+ * parser, whose nodes carry their source ranges; its writer is never used (it reflows).
+ */
+import { isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import type { Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
+import { ServiceError } from '../../errors.js';
+import { findLanguage } from '../../languages.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { FormatAdapter } from '../format.js';
+import { EntriesDocumentBuilder } from '../entries/document.js';
+import { isProse } from '../json.js';
+import { isPluralHash, targetCategories } from './plural-hash.js';
+import { entryNote } from '../entries/note.js';
+import { isPlainSafe, writeBlockLines, writeFlowScalar } from './scalars.js';
+import type { ScalarStyle } from './scalars.js';
+
+export const yamlAdapter: FormatAdapter = {
+  format: 'yaml',
+  extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
+    const out = new EntriesDocumentBuilder('yaml', content, limits);
+    const reader = new YamlReader(out, content, limits);
+    checkNesting(content, limits.maxNestingDepth);
+    let parsed: Document.Parsed[] | { readonly empty: true };
+    try {
+      parsed = parseAllDocuments(content, { prettyErrors: true, uniqueKeys: false }) as Document.Parsed[] | { readonly empty: true };
+    } catch (error) {
+      if (error instanceof RangeError) throw tooComplex('the nesting of YAML collections', limits.maxNestingDepth);
+      throw error;
+    }
+    // (An empty stream is an empty list in a wrapper, not an array.)
+    const documents: readonly Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
+    for (const document of documents) {
+      const error = document.errors[0];
+      if (error && /call stack/i.test(error.message)) throw tooComplex('the nesting of YAML collections', limits.maxNestingDepth);
+      if (error) {
+        const line = error.linePos?.[0].line;
+        throw new ServiceError('invalid_request', `The content is not valid YAML${line ? `: line ${line}` : ''}: ${error.message.split('\n')[0]}`);
+      }
+      reader.root(document.contents);
+    }
+    return out.document();
+  },
+};
+
+type Range = readonly [number, number, number];
+
+/**
+ * Refuses nesting past the limit before the parser sees it: the `yaml` parser recurses
+ * per level, and 10⁵ open brackets took it 20 seconds to overflow its stack. One linear
+ * pass: flow brackets outside quotes and comments, and block indentation levels (a
+ * stack of the indentations of lines that open deeper ones).
+ */
+function checkNesting(content: string, limit: number): void {
+  let flow = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let indent = 0;
+  let quote = '';
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i]!;
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      if (quote === "'" || quote === '"') continue; // (quoted scalars may span lines)
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ') {
+        indent++;
+        continue;
+      }
+      lineStart = false;
+      if (c !== '#' && c !== '\r' && flow === 0 && quote === '') {
+        while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length > limit) throw tooComplex('the nesting of YAML collections', limit);
+      }
+    }
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || (c === "'" && /[\s[{,:]/.test(content[i - 1] ?? ' '))) quote = c;
+    else if (c === '#' && /\s/.test(content[i - 1] ?? ' ')) {
+      const end = content.indexOf('\n', i);
+      i = end === -1 ? content.length : end - 1;
+    } else if (c === '[' || c === '{') {
+      if (++flow > limit) throw tooComplex('the nesting of YAML collections', limit);
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+  }
+}
+
+const RUBY_SYMBOL = /^:[A-Za-z_]\w*[?!]?$/;
+/** Stands for a line break of a multi-line plain scalar in its translatable text. */
+const LINE_BREAK_MARK = '\ue000';
+const LINE_BREAK_MARKS = /\ue000/g;
+
+class YamlReader {
+  readonly #eol: string;
+
+  constructor(
+    private readonly out: EntriesDocumentBuilder,
+    private readonly source: string,
+    private readonly limits: DocumentLimits,
+  ) {
+    this.#eol = /\r\n/.test(source.slice(0, source.indexOf('\n') + 1)) ? '\r\n' : '\n';
+  }
+
+  root(node: unknown): void {
+    if (isMap(node) && node.items.length === 1) {
+      const key = node.items[0]!.key;
+      if (isScalar(key) && key.type === 'PLAIN' && typeof key.value === 'string' && findLanguage(key.value) && key.range) {
+        const [start, end] = key.range;
+        this.out.edit({ start, end, render: (target) => target.code });
+        this.walk(node.items[0]!.value, [], 1);
+        return;
+      }
+    }
+    this.walk(node, [], 0);
+  }
+
+  walk(node: unknown, path: string[], depth: number, note?: string, inFlow = false): void {
+    if (depth > this.limits.maxNestingDepth) throw tooComplex('the nesting of YAML collections', this.limits.maxNestingDepth);
+    if (isMap(node)) {
+      if (this.pluralHash(node, path)) return;
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '?';
+        const comment = isScalar(pair.key) ? pair.key.commentBefore ?? undefined : undefined;
+        this.walk(pair.value, [...path, key], depth + 1, comment?.trim(), inFlow || Boolean(node.flow));
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => this.walk(item, [...path, String(index)], depth + 1, undefined, inFlow || Boolean(node.flow)));
+    } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
+      this.scalar(node as Scalar<string>, path, note, inFlow);
+    }
+  }
+
+  scalar(node: Scalar<string>, path: string[], note: string | undefined, inFlow: boolean): void {
+    // Not prose (URLs, identifiers, Ruby symbols such as `:year`, numbers in strings): kept, as in JSON.
+    if (!isProse(node.value) || RUBY_SYMBOL.test(node.value)) return;
+    const out = this.out;
+    const [start, valueEnd] = node.range as Range;
+    const notes = note ? [note] : [];
+    const key = path.join('.');
+    if (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') {
+      const block = this.block(start, valueEnd);
+      if (!block) return;
+      const value = out.value(block.text, [], entryNote(key, notes, node.value));
+      out.entry({ key, value: node.value, notes });
+      const sourceBytes = this.source.slice(block.start, block.end);
+      out.edit({
+        start: block.start,
+        end: block.end,
+        render: (_target, translated) => (translated[value] === block.text ? sourceBytes : writeBlockLines(translated[value]!, block.indent, this.#eol)),
+      });
+      return;
+    }
+    const style = (node.type ?? 'PLAIN') as ScalarStyle;
+    const raw = this.source.slice(start, valueEnd);
+    if (raw.includes('\n') && !raw.includes(LINE_BREAK_MARK) && !(style === 'QUOTE_DOUBLE' && raw.includes('\\'))) {
+      const quote = style === 'PLAIN' ? 0 : 1;
+      this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow);
+      return;
+    }
+    const value = out.value(node.value, [], entryNote(key, notes, node.value));
+    out.entry({ key, value: node.value, notes });
+    const sourceBytes = this.source.slice(start, valueEnd);
+    out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
+  }
+
+  /**
+   * A flow scalar over several lines (plain, single quoted, or double quoted without
+   * escapes): its lines are translated as they stand, each line break (with the blank
+   * lines and indentation around it) a mark that goes back as it was, so the layout
+   * stays. A plain one whose translation plain style cannot hold is written double quoted
+   * on one line, its line breaks folded as YAML folds them.
+   */
+  multilineFlow(node: Scalar<string>, start: number, end: number, style: ScalarStyle, key: string, notes: string[], inFlow: boolean): void {
+    const raw = this.source.slice(start, end);
+    const breaks: string[] = [];
+    const folds: string[] = [];
+    let text = raw.replace(/[ \t]*(?:\r?\n[ \t]*)+/g, (run) => {
+      breaks.push(run);
+      const newlines = run.split('\n').length - 1;
+      folds.push(newlines === 1 ? ' ' : '\n'.repeat(newlines - 1));
+      return LINE_BREAK_MARK;
+    });
+    if (style === 'QUOTE_SINGLE') text = text.replaceAll("''", "'");
+    const spans: [number, number][] = [];
+    for (let at = text.indexOf(LINE_BREAK_MARK); at !== -1; at = text.indexOf(LINE_BREAK_MARK, at + 1)) spans.push([at, at + 1]);
+    const value = this.out.value(text, spans, entryNote(key, notes, node.value));
+    this.out.entry({ key, value: node.value, notes });
+    const withBreaks = (translation: string): string => {
+      let b = 0;
+      return translation.replace(LINE_BREAK_MARKS, () => breaks[b++] ?? ' ');
+    };
+    this.out.edit({
+      start,
+      end,
+      render: (_target, translated) => {
+        const translation = translated[value]!;
+        if (translation === text) return raw;
+        if (style === 'QUOTE_SINGLE') return withBreaks(translation.replaceAll("'", "''"));
+        if (style === 'QUOTE_DOUBLE') return withBreaks(translation.replace(/["\\]/g, (c) => `\\${c}`));
+        const lines = translation.split(LINE_BREAK_MARK);
+        if (lines.every((line, i) => (line === '' ? i > 0 && i < lines.length - 1 : isPlainSafe(line.trim(), inFlow)))) return withBreaks(translation);
+        let f = 0;
+        return writeFlowScalar(translation.replace(LINE_BREAK_MARKS, () => folds[f++] ?? ' '), 'QUOTE_DOUBLE', inFlow);
+      },
+    });
+  }
+
+  /** A block scalar's content: from its first line to the end of its last non-blank line, unindented. */
+  block(start: number, end: number): { start: number; end: number; text: string; indent: string } | undefined {
+    const source = this.source;
+    const header = source.indexOf('\n', start);
+    if (header === -1 || header >= end) return undefined;
+    const contentStart = header + 1;
+    const lines = source.slice(contentStart, end).split('\n');
+    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+    if (lines.length === 0) return undefined;
+    const indent = /^[ ]*/.exec(lines.find((line) => line.trim() !== '')!)![0];
+    const text: string[] = [];
+    for (const rawLine of lines) {
+      const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+      if (line.trim() === '') text.push('');
+      else if (!line.startsWith(indent)) return undefined;
+      else text.push(line.slice(indent.length));
+    }
+    // A blank line with spaces would not come back as it was: such a block is left as it is.
+    if (lines.some((line) => line !== '' && line !== '\r' && line.trim() === '')) return undefined;
+    const contentEnd = contentStart + lines.join('\n').length - (lines[lines.length - 1]!.endsWith('\r') ? 1 : 0);
+    return { start: contentStart, end: contentEnd, text: text.join('\n'), indent };
+  }
+
+  /**
+   * A block mapping whose keys are plural categories, one `key: value` per line with a
+   * one-line string value: each target gets its own categories. A kept category keeps its
+   * line, a missing one is inserted before `other` with the `other` text, an extra one
+   * is removed with its line.
+   */
+  pluralHash(node: YAMLMap, path: string[]): boolean {
+    if (node.flow) return false;
+    const keys = node.items.map((pair) => (isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : ''));
+    if (!isPluralHash(keys)) return false;
+    const lines = node.items.map((pair) => this.pairLine(pair));
+    if (lines.some((line) => line === undefined)) return false;
+    const out = this.out;
+    const values = new Map<string, number>();
+    node.items.forEach((pair, i) => {
+      const scalar = pair.value as Scalar<string>;
+      values.set(keys[i]!, out.value(scalar.value, [], entryNote(path.join('.'), [`plural form: ${keys[i]}`], scalar.value)));
+    });
+    const forms: Record<string, string> = {};
+    node.items.forEach((pair, i) => (forms[keys[i]!] = (pair.value as Scalar<string>).value));
+    out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms });
+    const hasZero = keys.includes('zero');
+    const wanted = (code: string): readonly string[] => {
+      const categories = targetCategories(code);
+      return hasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
+    };
+    node.items.forEach((pair, i) => {
+      const line = lines[i]!;
+      const category = keys[i]!;
+      const scalar = pair.value as Scalar<string>;
+      const [valueStart, valueEnd] = scalar.range as Range;
+      const value = values.get(category)!;
+      const style = (scalar.type ?? 'PLAIN') as ScalarStyle;
+      const before = this.source.slice(line.start, valueStart);
+      const after = this.source.slice(valueEnd, line.end);
+      const sourceValue = this.source.slice(valueStart, valueEnd);
+      out.edit({
+        start: line.start,
+        end: line.end,
+        render: (target, translated) => {
+          const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
+          const other = translated[values.get('other')!]!;
+          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(other, style, false)}${this.#eol}`).join('');
+          if (!wanted(target.code).includes(category)) return inserted;
+          const text = translated[value]!;
+          return `${inserted}${before}${text === scalar.value ? sourceValue : writeFlowScalar(text, style, false)}${after}`;
+        },
+      });
+    });
+    return true;
+  }
+
+  /** The whole line of a `key: value` pair (with its line end), when the pair is alone on it with a one-line string value. */
+  pairLine(pair: Pair): { start: number; end: number; indent: string } | undefined {
+    const key = pair.key as Node | null;
+    const value = pair.value as Node | null;
+    if (!isScalar(key) || !isScalar(value) || typeof value.value !== 'string' || !key.range || !value.range) return undefined;
+    if (value.type !== 'PLAIN' && value.type !== 'QUOTE_DOUBLE' && value.type !== 'QUOTE_SINGLE') return undefined;
+    const source = this.source;
+    const start = source.lastIndexOf('\n', key.range[0] - 1) + 1;
+    const indent = source.slice(start, key.range[0]);
+    if (!/^[ ]*$/.test(indent)) return undefined;
+    const newline = source.indexOf('\n', value.range[1]);
+    const end = newline === -1 ? source.length : newline + 1;
+    if (source.slice(key.range[0], value.range[1]).includes('\n')) return undefined;
+    if (!/^[ \t]*(?:#[^\n]*)?\r?\n?$/.test(source.slice(value.range[1], end))) return undefined;
+    return { start, end, indent };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * gettext's plural rule per language (docs/contract.md §5, §6): `nplurals` and the
+ * `plural=` expression of a catalog's `Plural-Forms` header, and which form a count
+ * picks. gettext counts whole numbers only, so Russian has 3 forms here, not CLDR's 4.
+ * The rules come from the `plural-forms` package's CLDR→gettext table (137 languages),
+ * never from a hand-written list; this file only maps our codes to its names.
+ */
+import { getFormula, getNPlurals, getPluralFunc, hasLang } from 'plural-forms';
+
+export interface GettextPluralRule {
+  /** The gettext language name the rule was found under (`pt_BR`, `ru`). */
+  readonly language: string;
+  readonly nplurals: number;
+  /** The C expression of `plural=` (without the trailing `;`). */
+  readonly expression: string;
+  /** The form index a whole count picks. */
+  formOf(count: number): number;
+  /** Up to `max` whole counts from 0 that pick form `index`, smallest first. */
+  examples(index: number, max?: number): number[];
+}
+
+/** `pt-BR` → `pt_BR`: gettext spells regions with an underscore. */
+export function gettextLanguage(code: string): string {
+  const [language, region] = code.split(/[-_]/);
+  return region ? `${language!.toLowerCase()}_${region.toUpperCase()}` : language!.toLowerCase();
+}
+
+const cache = new Map<string, GettextPluralRule | undefined>();
+
+/** The rule for an API language code (`ru`, `pt-BR`), or undefined when the table has none. */
+export function gettextPluralRule(code: string): GettextPluralRule | undefined {
+  const language = gettextLanguage(code);
+  if (cache.has(language)) return cache.get(language);
+  const name = hasLang(language) ? language : hasLang(language.split('_')[0]!) ? language.split('_')[0]! : undefined;
+  const rule = name === undefined ? undefined : makeRule(name);
+  cache.set(language, rule);
+  return rule;
+}
+
+function makeRule(language: string): GettextPluralRule {
+  const nplurals = Number(getNPlurals(language));
+  const expression = String(getFormula(language));
+  const pick = getPluralFunc(language) as unknown as (n: number, forms: readonly number[]) => number;
+  const indexes = Array.from({ length: nplurals }, (_, i) => i);
+  const formOf = (count: number): number => pick(count, indexes);
+  return {
+    language,
+    nplurals,
+    expression,
+    formOf,
+    examples(index, max = 6) {
+      const found: number[] = [];
+      for (let n = 0; n <= 1000 && found.length < max; n++) if (formOf(n) === index) found.push(n);
+      return found;
+    },
+  };
+}
+
+/** The `Plural-Forms` header value for a rule: `nplurals=3; plural=(…);`. */
+export function pluralFormsHeader(rule: GettextPluralRule): string {
+  return `nplurals=${rule.nplurals}; plural=${rule.expression};`;
+}

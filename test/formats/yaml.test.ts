@@ -1,0 +1,117 @@
+/**
+ * YAML (docs/formats.md "yaml"): every answer parses (the `yaml` package, YAML 1.2) to
+ * the source's structure with the strings translated, is byte-exact under pseudo
+ * outside the translated scalars and the root language key, and gives Rails plural
+ * hashes the target's categories.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { ServiceError } from '../../src/errors.js';
+import { getAdapter } from '../../src/formats/index.js';
+import { byteExactProblem } from './byte-exact.js';
+import { pseudoRender, unpseudo } from './helpers.js';
+
+const RAILS = `# Storefront strings
+en:
+  checkout:
+    pay_button: Pay # the main button
+    title: "Your \\"cart\\""
+    note: 'It''s safe'
+    long: This sentence is long and
+      runs over two lines.
+    body: |
+      First line.
+      Second line.
+    folded: >-
+      Folded text
+      on two lines.
+    symbol: :year
+    url: https://example.com
+    yes_word: OK
+  cart:
+    items:
+      one: "%{count} item"
+      other: "%{count} items"
+    zero_items:
+      zero: No items
+      one: One item
+      other: "%{count} items"
+  defaults: &defaults
+    save: Save
+  copy:
+    <<: *defaults
+  list: [Red, Green, Blue]
+`;
+
+const strip = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? unpseudo(value)
+    : Array.isArray(value)
+      ? value.map(strip)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strip(v)]))
+        : value;
+
+const DE = { code: 'de', rtl: false };
+const RU = { code: 'ru', rtl: false };
+const JA = { code: 'ja', rtl: false };
+const AR = { code: 'ar', rtl: true };
+
+describe('yaml', () => {
+  const doc = getAdapter('yaml').extract(RAILS);
+
+  it('translates string values, not keys, comments, symbols or URLs', () => {
+    const texts = doc.segments.map((s) => s.text).join(' | ');
+    assert.match(texts, /Pay/);
+    assert.doesNotMatch(texts, /pay_button|checkout|main button|:year|example\.com/);
+  });
+
+  it('answers YAML that reads back as the source with the strings translated and the root key the target', () => {
+    const answer = pseudoRender(doc, DE);
+    const source = parse(RAILS) as { en: unknown };
+    const read = parse(answer) as { de: unknown };
+    assert.deepEqual(strip(read.de), source.en);
+    assert.equal((read.de as { checkout: { pay_button: string } }).checkout.pay_button, 'Ṗáý');
+  });
+
+  it('is byte-exact outside the translated scalars (styles, comments, anchors, multi-line layout)', () => {
+    assert.equal(byteExactProblem(doc, DE), undefined);
+    assert.match(pseudoRender(doc, DE), /^    long: Ţĥíš šéñţéñçé íš ļöñĝ áñḋ\n      ŕüñš öṽéŕ ţŵö ļíñéš\.$/m);
+  });
+
+  it('quotes a translation that plain style would read as another type or as syntax', () => {
+    const answer = getAdapter('yaml').extract('a: Fine\nb: Other\n').render(['yes', 'key: value # not a comment'], DE);
+    assert.equal(answer, 'a: "yes"\nb: "key: value # not a comment"\n');
+    assert.deepEqual(parse(answer), { a: 'yes', b: 'key: value # not a comment' });
+  });
+
+  it('gives a plural hash exactly the target categories, keeping zero, inserting before other', () => {
+    const ru = parse(pseudoRender(doc, RU)) as { ru: { cart: { items: Record<string, string>; zero_items: Record<string, string> } } };
+    assert.deepEqual(Object.keys(ru.ru.cart.items), ['one', 'few', 'many', 'other']);
+    assert.deepEqual(Object.keys(ru.ru.cart.zero_items), ['zero', 'one', 'few', 'many', 'other']);
+    const ja = parse(pseudoRender(doc, JA)) as { ja: { cart: { items: Record<string, string>; zero_items: Record<string, string> } } };
+    assert.deepEqual(Object.keys(ja.ja.cart.items), ['other']);
+    assert.deepEqual(Object.keys(ja.ja.cart.zero_items), ['zero', 'other']);
+    const ar = parse(pseudoRender(doc, AR)) as { ar: { cart: { items: Record<string, string> } } };
+    // (§5: a kept category keeps its place; the missing ones go just before other, in canonical order.)
+    assert.deepEqual(Object.keys(ar.ar.cart.items), ['one', 'zero', 'two', 'few', 'many', 'other']);
+    assert.match(pseudoRender(doc, RU), /\n {6}one: "%\{count\} íţéṁ"\n {6}few: "%\{count\} íţéṁš"\n {6}many: "%\{count\} íţéṁš"\n {6}other: "%\{count\} íţéṁš"\n/);
+  });
+
+  it('refuses YAML that does not parse with invalid_request naming the line', () => {
+    assert.throws(
+      () => getAdapter('yaml').extract('en:\n  a: "open\n  b: x\n  c: [1, 2\n'),
+      (error: unknown) => error instanceof ServiceError && error.code === 'invalid_request' && /line \d+/.test(error.message),
+    );
+  });
+
+  it('reads aliases without expanding them (a billion laughs costs nothing)', () => {
+    const laughs = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    const started = performance.now();
+    const laughing = getAdapter('yaml').extract(laughs.join('\n') + '\n');
+    assert.ok(performance.now() - started < 2000);
+    assert.equal(laughing.segments.length, 9);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The locale file formats through the real app (docs/contract.md §6): `po`, `properties`,
+ * `yaml` and `xliff` are accepted by /translate, /translate/batch, /jobs and the
+ * estimate, detected when `format` is omitted, and a file that does not parse as its
+ * format is 400 invalid_request naming the line.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
+
+const FILES = {
+  po: 'msgid ""\nmsgstr ""\n"Language: en\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n#. The checkout button\nmsgid "Pay"\nmsgstr ""\n\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\n',
+  properties: '# Checkout\ncheckout.pay_button=Pay\ncheckout.cancel=Cancel\n',
+  yaml: 'en:\n  checkout:\n    pay_button: Pay\n    cancel: Cancel\n',
+  xliff: '<?xml version="1.0"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n  <file source-language="en" datatype="plaintext" original="x">\n    <body>\n      <trans-unit id="pay">\n        <source>Pay</source>\n      </trans-unit>\n    </body>\n  </file>\n</xliff>\n',
+} as const;
+
+for (const backend of testBackends()) {
+  describe(`locale file formats over HTTP on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
+    let t: TestApp;
+    let auth: string;
+    before(async () => {
+      t = await startTestApp({ backend, env: { RATE_LIMIT_STORE: 'none' } });
+      auth = (await t.key('growth')).auth;
+    });
+    after(() => t.close());
+
+    const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, headers: { authorization: auth }, payload: payload as string });
+
+    for (const [format, content] of Object.entries(FILES)) {
+      it(`translates ${format} named or detected, with the same answer`, async () => {
+        const named = await post('/v1/translate', { content, targets: ['ru'], format });
+        assert.equal(named.statusCode, 200, named.body);
+        const detected = await post('/v1/translate', { content, targets: ['ru'] });
+        assert.equal(detected.statusCode, 200, detected.body);
+        assert.equal(json(detected).usage.detected_format ?? json(detected).detected_format, format);
+        assert.equal(json(detected).translations.ru, json(named).translations.ru);
+        // (An ASCII-only properties file gets `\u1e56…` for Ṗ…, as Java 8 reads it.)
+        assert.match(json(named).translations.ru, /Ṗáý|\\u1e56\\u00e1\\u00fd/, json(named).translations.ru);
+      });
+    }
+
+    it('writes the target language lines of a po file (Russian: three gettext forms)', async () => {
+      const body = json(await post('/v1/translate', { content: FILES.po, targets: ['ru', 'pt-BR'], format: 'po' }));
+      assert.match(body.translations.ru, /"Language: ru\\n"/);
+      assert.match(body.translations.ru, /"Plural-Forms: nplurals=3; plural=/);
+      assert.deepEqual([...body.translations.ru.matchAll(/^msgstr\[(\d)\]/gm)].map((m: RegExpMatchArray) => m[1]), ['0', '1', '2']);
+      assert.match(body.translations['pt-BR'], /"Language: pt_BR\\n"/);
+    });
+
+    it('accepts every locale format in a batch, a job and an estimate', async () => {
+      const items = Object.entries(FILES).map(([format, content]) => ({ id: format, content, format }));
+      const batch = await post('/v1/translate/batch', { items, targets: ['de'] });
+      assert.equal(batch.statusCode, 200, batch.body);
+      assert.deepEqual(json(batch).results.map((r: { id: string }) => r.id), Object.keys(FILES));
+      const job = await post('/v1/jobs', { content: FILES.yaml, targets: ['de'], format: 'yaml' });
+      assert.equal(job.statusCode, 202, job.body);
+      const estimate = await post('/v1/translate/estimate', { content: FILES.xliff, targets: ['ja'], format: 'xliff' });
+      assert.equal(estimate.statusCode, 200, estimate.body);
+      assert.ok(json(estimate).input_tokens > 0, estimate.body);
+    });
+
+    for (const [format, content, line] of [
+      ['po', 'msgid "a"\nmsgstr "b"\nmsgfoo "c"\n', 3],
+      ['yaml', 'en:\n  a: [1, 2\n  b: x\n', 3], // (where the yaml parser finds the unclosed sequence)
+      ['xliff', '<xliff version="1.2">\n<file><body>\n<trans-unit id="a"><source>Hi</target>\n</trans-unit></body></file></xliff>', 3],
+      ['properties', 'a=b\nc=\\uZZZZ\n', 2],
+    ] as const) {
+      it(`answers ${format} that does not parse with 400 invalid_request naming the line`, async () => {
+        const response = await post('/v1/translate', { content, targets: ['fr'], format });
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(json(response).error, 'invalid_request');
+        assert.match(json(response).message, new RegExp(`line ${line}\\b`));
+      });
+    }
+  });
+}
