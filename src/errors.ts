@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   request_timeout: 408,
   payload_too_large: 413,
+  expectation_failed: 417,
   document_too_complex: 422,
   token_limit_reached: 429,
   rate_limit_reached: 429,

@@ -64,6 +64,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -182,6 +198,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -308,6 +340,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -569,6 +617,28 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -853,6 +923,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The document is within the size limit but beyond what the service will process. Codes: document_too_complex. */
                 422: {
                     headers: {
@@ -1125,6 +1211,28 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1433,6 +1541,28 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description A limit is reached: the rate limit (with Retry-After) or the free tier's monthly tokens. Codes: rate_limit_reached, token_limit_reached. */
                 429: {
                     headers: {
@@ -1682,6 +1812,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -1837,6 +1983,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -1970,6 +2132,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2121,6 +2299,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2301,6 +2495,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -2475,6 +2685,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2684,6 +2910,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -2819,6 +3061,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };

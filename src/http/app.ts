@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { clientErrorHandler, frameworkErrors } from './client-errors.js';
+import { clientErrorHandler, frameworkErrors, unsupportedExpectation } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { deeplRoutes } from './compat/deepl/routes.js';
@@ -65,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests arriving during shutdown: refuseWhileClosing answers them in the envelope.
     return503OnClosing: false,
   });
+  // Node would answer an unsupported Expect itself, outside the envelope.
+  app.server.on('checkExpectation', unsupportedExpectation(logger));
   app.decorateRequest('user', undefined);
   app.decorateRequest('work', undefined);
   // First of the onRequest hooks, so all of a request's work runs in its turn.
