@@ -25,12 +25,9 @@
  * The subset must stay set on the detector for the table's life.
  */
 import type { NgramScores } from './eld-table.js';
-import { PackedNgramsBuilder } from './packed-ngrams.js';
+import { PackedNgramsBuilder, type CompactScores, type NgramTable } from './packed-ngrams.js';
 
-/** A score set: compact language index → score, holes where a language has none. */
-export type CompactScores = readonly (number | undefined)[];
-/** What eld reads: `table[ngram]`, the n-gram's score set or undefined (packed-ngrams.ts holds it). */
-export type NgramTable = Readonly<Record<string, CompactScores | undefined>>;
+export type { CompactScores, NgramTable } from './packed-ngrams.js';
 
 export interface CompactTable {
   /** Compact index → eld's language code; index 0 is '' (no n-grams). */

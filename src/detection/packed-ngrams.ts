@@ -17,7 +17,10 @@
  * made are kept (direct-mapped by set number), as a sentence reads the same common
  * n-grams' sets again and again.
  */
-import type { CompactScores, NgramTable } from './compact-table.js';
+/** A score set: compact language index → score, holes where a language has none. */
+export type CompactScores = readonly (number | undefined)[];
+/** What eld reads: `table[ngram]`, the n-gram's score set or undefined (held here as numbers). */
+export type NgramTable = Readonly<Record<string, CompactScores | undefined>>;
 
 const MAX_PACKED_LENGTH = 6;
 const LENGTH_UNIT = 2 ** 48;

@@ -19,6 +19,7 @@ import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { handleInTurns } from './plugins/handle-in-turns.js';
+import type { ProtectedHooks } from './protected-hooks.js';
 import { healthRoutes } from './routes/health.js';
 import { glossaryRoutes } from './routes/glossaries.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -33,13 +34,6 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', i
 
 /** 2 MiB (docs/contract.md §3.4). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-
-export interface ProtectedHooks {
-  /** Authentication only: polling and usage do not spend the rate limit. */
-  readonly authenticated: onRequestHookHandler[];
-  /** Authentication, then the per-user rate limit. */
-  readonly limited: onRequestHookHandler[];
-}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { headersTimeoutMs, requestTimeoutMs } = deps.config;

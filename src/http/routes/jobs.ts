@@ -10,7 +10,7 @@ import { JobCreated, JobParams, JobView } from '../schemas/jobs.js';
 import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
 import { TranslateBody } from '../schemas/translate.js';
 import { parseTranslateBody } from '../schemas/translate-body.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 /**
  * The poll interval a waiting job's answer suggests in Retry-After (docs/decisions/0021):

@@ -4,7 +4,7 @@ import { forgetUserMemory } from '../../memory/service.js';
 import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 const forgetSchema = authenticatedRoute({
   tag: 'account',
