@@ -3,7 +3,8 @@
  * "Memory accounting"). Starts DIR's built service as `npm start` runs it (`serve` with
  * its workers, SQLite, the memory rate-limit store, LOG_LEVEL info to /dev/null, npm
  * start's malloc settings) on loopback, reads its RSS from /proc, and sends COUNT
- * requests, CONCURRENCY at a time, each mutated in what it sends:
+ * requests, after ROUNDS rounds of every hostile shape at full size (as run.ts does):
+ * COUNT requests, CONCURRENCY at a time, each mutated in what it sends:
  *   - the key: a real one of each tier, a made-up one in the key's format, another
  *     scheme, none, or junk;
  *   - the headers: made-up names and values, repeated headers, a caller's X-Request-Id,
@@ -16,14 +17,17 @@
  * any 5xx or an answer outside the envelope. With --snapshot, the service writes a heap
  * snapshot (node --heapsnapshot-signal) after the idle wait, into the working directory.
  *
- * Run: npm run build && npx tsx bench/hostile/mutated-requests.ts [DIR=.] [--count=40000] [--concurrency=8] [--max-seconds=900] [--snapshot]
+ * With --log=FILE the service's log goes to FILE (to find what a 5xx was).
+ *
+ * Run: npm run build && npx tsx bench/hostile/mutated-requests.ts [DIR=.] [--rounds=3] [--count=40000] [--concurrency=8] [--max-seconds=900] [--snapshot] [--log=FILE]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, npmStartEnv, rssMb, stop, waitForHealth } from '../http/processes.js';
+import { HOSTILE_SHAPES, fitted } from '../../test/hostile/shapes.js';
 import { mutatedContent, mutatedTranslateBody, seededRandom } from './mutations.js';
 
 const args = process.argv.slice(2);
@@ -32,7 +36,9 @@ const DIR = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
 const COUNT = option('count', 40_000);
 const CONCURRENCY = option('concurrency', 8);
 const MAX_SECONDS = option('max-seconds', 900);
+const ROUNDS = option('rounds', 3);
 const SNAPSHOT = args.includes('--snapshot');
+const LOG_FILE = args.find((a) => a.startsWith('--log='))?.slice('--log='.length);
 const IDLE_SECONDS = 40;
 
 const dir = mkdtempSync(join(tmpdir(), 'mutated-requests-'));
@@ -47,7 +53,7 @@ const port = await freePort();
 const nodeOptions = SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : [];
 const server = spawn(process.execPath, [...nodeOptions, `${DIR}/dist/cli.js`, 'serve'], {
   env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', LOG_FILE ? openSync(LOG_FILE, 'w') : 'ignore', 'inherit'],
   cwd: process.cwd(),
 });
 await waitForHealth(`http://127.0.0.1:${port}/v1/health`, server);
@@ -140,6 +146,19 @@ function send(): Promise<void> {
 }
 
 const startRss = rss();
+// 1. Every hostile shape at the largest size the body limit allows, one after another.
+for (let round = 0; round < ROUNDS; round++) {
+  for (const shape of HOSTILE_SHAPES) {
+    const body = JSON.stringify(shape.format ? { content: fitted(shape), targets: ['fr'], format: shape.format } : { content: fitted(shape), targets: ['fr'] });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/translate`, { method: 'POST', headers: { authorization: `Bearer ${realKeys[3]}`, 'content-type': 'application/json' }, body });
+    await response.arrayBuffer();
+    if (response.status >= 500) failures.push(`${response.status} full-size ${shape.name}`);
+  }
+}
+const peakFull = peak;
+const afterFull = rss();
+
+// 2. The mutated requests.
 const started = performance.now();
 let sent = 0;
 const lane = async () => {
@@ -168,11 +187,13 @@ if (SNAPSHOT) {
 await stop(server);
 rmSync(dir, { recursive: true, force: true });
 
+console.log(`Full-size hostile shapes, ${ROUNDS} rounds: peak ${peakFull} MiB, ${afterFull} MiB after them`);
 console.log(`${sent} mutated requests in ${seconds.toFixed(0)} s (${Math.round(sent / seconds)} req/s), ${CONCURRENCY} at a time`);
 console.table([...statuses.entries()].sort((a, b) => b[1] - a[1]).map(([answer, count]) => ({ answer, count })));
 console.log(`RSS: ${startRss} MiB at start, peak ${peak} MiB, ${afterRun} MiB right after the run, ${afterIdle} MiB after ${IDLE_SECONDS} s idle`);
 console.log(`smaps_rollup after idle: ${rollup.join('; ')}`);
 if (failures.length > 0) {
-  console.log(`${failures.length} answers were 5xx or outside the envelope, e.g.:\n${failures.slice(0, 10).join('\n')}`);
+  const serverErrors = failures.filter((failure) => failure.startsWith('5'));
+  console.log(`${failures.length} answers were 5xx or outside the envelope, e.g.:\n${[...serverErrors, ...failures].slice(0, 10).join('\n')}`);
   process.exitCode = 1;
 }
