@@ -41,7 +41,7 @@ export const SAMPLE_CHARS = 4_000;
  */
 let loading: Promise<Eld> | undefined;
 
-const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET));
+const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET).then(({ eld }) => eld));
 
 /**
  * The language of `texts` taken together (the segments of one document, in order), or

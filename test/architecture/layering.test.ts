@@ -40,8 +40,13 @@ const RULES: readonly Rule[] = [
   },
   {
     room: 'detection',
-    mayImportOnly: ['languages.ts'],
+    mayImportOnly: ['languages.ts', 'library-patches'],
     why: 'detection/ names the language of plain text; it knows nothing of formats, models, HTTP or storage',
+  },
+  {
+    room: 'library-patches',
+    mayImportOnly: [],
+    why: 'library-patches/ is the one room that reaches into dependencies\' private fields and unexported files; it depends on nothing of the project, so what it touches stays in view (src/library-patches/README.md)',
   },
   {
     room: 'tokenizer',
