@@ -8,6 +8,7 @@ import { keyChangesOf } from './accounts/key-changes.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
+import { ProviderLimits } from './engines/provider-limit.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { createJobDialect } from './jobs/create-dialect.js';
 import { createLogger } from './logger.js';
@@ -35,7 +36,7 @@ export async function createServices(
     database,
     jobDialect: createJobDialect(database, logger),
     // Counted for GET /metrics: configured engines and a test's alike.
-    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config)),
+    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, new ProviderLimits())),
     limiter,
     documents,
     logger,
