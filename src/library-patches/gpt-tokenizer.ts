@@ -55,10 +55,19 @@ interface EncoderInternals {
  * the internals are where gpt-tokenizer 4 keeps them, the compact table `compact(ranks)`.
  */
 export function createO200kEncoder(ranks: readonly RankedToken[], compact: (ranks: readonly RankedToken[]) => RankLookup, mergeCacheEntries: number): O200kEncoder {
-  const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks as RankedToken[]);
+  const encoding = encodingOver(ranks);
   encoding.setMergeCacheSize(mergeCacheEntries);
   const compactRanks = useCompactRanks(encoding, compact(ranks));
-  const boundedMergeCache = boundMergeCache(encoding);
+  return encoderOf(encoding, compactRanks, boundMergeCache(encoding));
+}
+
+// Functions of their own, so that the encoder's closure does not share a scope with
+// `ranks` and keep its 200,000 strings alive after the encoder has made its tables.
+function encodingOver(ranks: readonly RankedToken[]): GptEncoding {
+  return GptEncoding.getEncodingApi('o200k_base', () => ranks as RankedToken[]);
+}
+
+function encoderOf(encoding: GptEncoding, compactRanks: boolean, boundedMergeCache: boolean): O200kEncoder {
   return { countTokens: (text) => encoding.countTokens(text), compactRanks, boundedMergeCache };
 }
 
