@@ -8,10 +8,11 @@
  *
  * Untrusted text must not make counting slow or leave lasting weight behind:
  * - A run of more than LONGEST_RUN characters without whitespace (a base64 blob, a
- *   minified line) is not prose. Counting it exactly costs ~3.5 µs a character (a 2 MiB
- *   blob: 6.6 s), so it is estimated as one token per UTF-16 code unit: never below the
- *   real count of such text (base64 is ~0.7 a character), so the chunk planner stays within
- *   its budgets. Ordinary text (words are short) is counted exactly.
+ *   minified line) is not prose. Counting it exactly takes seconds for a large blob
+ *   (docs/benchmarks.md, "Hostile documents"), so it is estimated as one token per UTF-16
+ *   code unit: never below the real count of such text (base64 is ~0.7 a character), so
+ *   the chunk planner stays within its budgets. Ordinary text (words are short) is
+ *   counted exactly.
  * - The tokenizer caches merges per distinct word; unique words of hostile text would
  *   fill it (100,000 entries by default) and stay. It is held to MERGE_CACHE_ENTRIES words
  *   of at most 64 characters, each a copy rather than a slice of the text it came from
