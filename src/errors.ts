@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   job_finished: 409,
   webhook_limit_reached: 409,
   payload_too_large: 413,
+  expectation_failed: 417,
   document_too_complex: 422,
   idempotency_key_reused: 422,
   token_limit_reached: 429,

@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
+import { ProviderLimits } from './engines/provider-limit.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import { IdempotencyStore } from './idempotency/store.js';
 import { createJobDialect } from './jobs/create-dialect.js';
@@ -53,7 +54,7 @@ export async function createServices(
     database,
     jobDialect: createJobDialect(database, logger),
     // Counted for GET /metrics: configured engines and a test's alike.
-    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config)),
+    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, new ProviderLimits())),
     limiter,
     documents,
     idempotency,

@@ -8,36 +8,34 @@
  *
  * Untrusted text must not make counting slow or leave lasting weight behind:
  * - A run of more than LONGEST_RUN characters without whitespace (a base64 blob, a
- *   minified line) is not prose. Counting it exactly costs ~3.5 µs a character (a 2 MiB
- *   blob: 6.6 s), so it is estimated as one token per UTF-16 code unit: never below the
- *   real count of such text (base64 is ~0.7 a character), so the chunk planner stays within
- *   its budgets. Ordinary text (words are short) is counted exactly.
+ *   minified line) is not prose. Counting it exactly takes seconds for a large blob
+ *   (docs/benchmarks.md, "Hostile documents"), so it is estimated as one token per UTF-16
+ *   code unit: never below the real count of such text (base64 is ~0.7 a character), so
+ *   the chunk planner stays within its budgets. Ordinary text (words are short) is
+ *   counted exactly.
  * - The tokenizer caches merges per distinct word; unique words of hostile text would
- *   fill it (100,000 entries by default) and stay. It is held to MERGE_CACHE_ENTRIES.
+ *   fill it (100,000 entries by default) and stay. It is held to MERGE_CACHE_ENTRIES words
+ *   of at most 64 characters, each a copy rather than a slice of the text it came from
+ *   (library-patches/gpt-tokenizer.ts says why).
  * - `countTokensYielding` gives the same count for ordinary text in slices, returning to
  *   the event loop between them, for the main thread (the pseudo engine).
  */
-import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding';
-import { useCompactRanks } from './tokenizer/compact-ranks.js';
+import { createO200kEncoder } from './library-patches/gpt-tokenizer.js';
+import { CompactRankTable } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
-
-function loadO200k(): { encoding: GptEncoding; compact: boolean } {
-  const ranks = readO200kRanks();
-  const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks);
-  return { encoding, compact: useCompactRanks(encoding, ranks) };
-}
-
-const { encoding: o200k, compact } = loadO200k();
-
-/** Whether the tokenizer looks ranks up in the compact table (false: gpt-tokenizer's own map). */
-export const usesCompactRanks = compact;
-
-const LONGEST_RUN = 256;
-const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
 
 /** Distinct words whose merges are remembered; ordinary vocabulary fits many times over. */
 const MERGE_CACHE_ENTRIES = 20_000;
-o200k.setMergeCacheSize(MERGE_CACHE_ENTRIES);
+
+const o200k = createO200kEncoder(readO200kRanks(), (ranks) => new CompactRankTable(ranks), MERGE_CACHE_ENTRIES);
+
+/** Whether the tokenizer looks ranks up in the compact table (false: gpt-tokenizer's own map). */
+export const usesCompactRanks = o200k.compactRanks;
+/** Whether the merge cache keeps copies of short words, not slices of whole documents (false: gpt-tokenizer's own cache). */
+export const boundsMergeCache = o200k.boundedMergeCache;
+
+const LONGEST_RUN = 256;
+const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;

@@ -4,9 +4,7 @@
  * loopback and measures its RSS from /proc while:
  *   1. every hostile shape of test/hostile/shapes.ts, at the largest size the body limit
  *      allows, is sent ROUNDS times one after another (health polled meanwhile);
- *   2. COUNT mutated bodies (seeds: the hostile shapes at 1, 4 and 16 KiB and ordinary documents;
- *      mutations: cut, duplicate, flip characters, splice in markup and ICU, nest, change a
- *      field's type, drop the format) are sent CONCURRENCY at a time, within MAX_SECONDS;
+ *   2. COUNT mutated bodies (mutations.ts) are sent CONCURRENCY at a time, within MAX_SECONDS;
  *   3. the server idles until its document workers have exited, and RSS is read again.
  * It fails (exit 1) on any 5xx or an answer outside the envelope.
  * Run: npm run build && npx tsx bench/hostile/run.ts [--count=40000] [--rounds=3] [--concurrency=8] [--max-seconds=900]
@@ -17,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../test/helpers/net.js';
 import { HOSTILE_SHAPES, fitted } from '../../test/hostile/shapes.js';
+import { mutatedTranslateBody, seededRandom } from './mutations.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -102,39 +101,8 @@ for (let round = 0; round < ROUNDS; round++) {
 const peakFull = peak;
 
 // 2. Mutated bodies.
-let seed = 42;
-const random = (n: number) => {
-  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-  return (seed >>> 8) % n;
-};
-const ORDINARY = [
-  '# Guide\n\nRead the [docs](https://example.com/docs) and **enjoy**.\n\n- one\n- two\n',
-  '<p>Hello <b>{name}</b>, you have <a href="/inbox">3 messages</a>.</p>',
-  '{"save":"Save","cancel":"Cancel","greeting":"Hello, {name}!","nested":{"count":"{n, plural, one {# item} other {# items}}"}}',
-  'Hello, %s! You have {{count}} new messages.\n\nSee you soon.',
-];
-const seeds = [...ORDINARY, ...HOSTILE_SHAPES.flatMap((shape) => [1_024, 4_096, 16_384].map((size) => shape.content(size)))];
-const SPLICES = ['<b>', '</b>', '<!--', '-->', '{n, plural, one {', '}', '[', ']', '**', '`', '\u0000', '\uD800', '"', '\\', '<script>', '| a |', '> ', '&#', '%1$s', '{{'];
-const FORMATS = ['plain', 'markdown', 'json', 'html', undefined, 'yaml', 42];
-function mutate(): string {
-  let content = seeds[random(seeds.length)]!;
-  for (let n = 1 + random(4); n > 0; n--) {
-    const at = random(content.length + 1);
-    switch (random(6)) {
-      case 0: content = content.slice(0, at); break;
-      case 1: content = content.slice(0, at) + content.slice(at, at + 64).repeat(1 + random(200)) + content.slice(at); break;
-      case 2: content = content.slice(0, at) + String.fromCharCode(random(0x3000)) + content.slice(at + 1); break;
-      case 3: content = content.slice(0, at) + SPLICES[random(SPLICES.length)]!.repeat(1 + random(50)) + content.slice(at); break;
-      case 4: content = '['.repeat(random(5_000)) + content; break;
-      default: content = content.slice(at) + content.slice(0, at);
-    }
-  }
-  const body: Record<string, unknown> = { content: random(50) === 0 ? [content] : content, targets: random(20) === 0 ? ['fr', 'xx'] : ['fr'] };
-  const format = FORMATS[random(FORMATS.length)];
-  if (format !== undefined) body.format = format;
-  const text = JSON.stringify(body);
-  return random(40) === 0 ? text.slice(0, random(text.length)) : text; // now and then malformed JSON
-}
+const random = seededRandom(42);
+const mutate = () => mutatedTranslateBody(random);
 const mutatedStarted = performance.now();
 let sent = 0;
 const lane = async () => {

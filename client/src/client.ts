@@ -80,7 +80,7 @@ export class TranslateClient {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.retry = Object.assign({}, DEFAULT_RETRY, options.retry);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
 
   /** POST /v1/translate: one document into up to 36 languages. */

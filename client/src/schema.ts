@@ -64,6 +64,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -182,6 +198,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -308,6 +340,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -616,6 +664,30 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: document_too_complex, idempotency_key_reused. */
                 422: {
                     headers: {
@@ -899,6 +971,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1222,6 +1310,30 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request. Codes: document_too_complex, idempotency_key_reused. */
                 422: {
                     headers: {
@@ -1445,6 +1557,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1719,6 +1847,30 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "payload_too_large";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        /** @description Requests the tier allows in any rolling 60 seconds. Absent for enterprise keys. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Accepted requests still possible in the window after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time in whole seconds when the next slot frees. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description This is the stored answer to an earlier request with the same Idempotency-Key and body: nothing was done or charged again. */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2033,6 +2185,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2390,6 +2558,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -2542,6 +2726,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -2675,6 +2875,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -2826,6 +3042,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -3006,6 +3238,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -3180,6 +3428,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -3389,6 +3653,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -3524,6 +3804,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -3669,6 +3965,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -3851,6 +4163,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -4013,6 +4341,22 @@ export type paths = {
                         };
                     };
                 };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
                 /** @description The request line and headers are larger than 16 KiB. Codes: headers_too_large. */
                 431: {
                     headers: {
@@ -4149,6 +4493,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -4330,6 +4690,22 @@ export type paths = {
                         "application/json": {
                             /** @enum {string} */
                             error: "request_timeout";
+                            /** @description Human-readable; quotes the input only up to 40 characters. */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description An Expect header other than 100-continue; the connection is closed. Codes: expectation_failed. */
+                417: {
+                    headers: {
+                        /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "expectation_failed";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };

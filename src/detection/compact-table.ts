@@ -24,13 +24,9 @@
  *
  * The subset must stay set on the detector for the table's life.
  */
-import type { NgramScores } from './eld-table.js';
-import { PackedNgramsBuilder } from './packed-ngrams.js';
+import { PackedNgramsBuilder, packedNgramTable, type CompactScores, type NgramTable, type PackedNgramParts } from './packed-ngrams.js';
 
-/** A score set: compact language index → score, holes where a language has none. */
-export type CompactScores = readonly (number | undefined)[];
-/** What eld reads: `table[ngram]`, the n-gram's score set or undefined (packed-ngrams.ts holds it). */
-export type NgramTable = Readonly<Record<string, CompactScores | undefined>>;
+export type { CompactScores, NgramTable } from './packed-ngrams.js';
 
 export interface CompactTable {
   /** Compact index → eld's language code; index 0 is '' (no n-grams). */
@@ -38,8 +34,17 @@ export interface CompactTable {
   readonly ngrams: NgramTable;
 }
 
+/** A compact table's languages and the parts of its packed n-grams, to be written to a file (lean-table.ts). */
+export interface CompactTableParts {
+  readonly languages: Record<string, string>;
+  readonly ngrams: PackedNgramParts;
+}
+
+/** One n-gram's scores as eld's tables hold them: eld's language index → score. */
+export type NgramScores = Readonly<Record<string, number>>;
+
 /**
- * The table of `entries` (n-gram → scores, as eld-table.ts reads them) with only the
+ * The table of `entries` (n-gram → scores, as eld's table module holds them) with only the
  * scores of `kept` (eld's language indices), renumbered from 1 in eld's order.
  */
 export function compactNgramTable(
@@ -47,6 +52,16 @@ export function compactNgramTable(
   languages: Readonly<Record<string, string>>,
   kept: ReadonlySet<string>,
 ): CompactTable {
+  const parts = compactNgramParts(entries, languages, kept);
+  return { languages: parts.languages, ngrams: packedNgramTable(parts.ngrams) };
+}
+
+/** compactNgramTable's table as parts, to be written to a file. */
+export function compactNgramParts(
+  entries: Iterable<[string, NgramScores]>,
+  languages: Readonly<Record<string, string>>,
+  kept: ReadonlySet<string>,
+): CompactTableParts {
   const keptInOrder = Object.keys(languages).filter((index) => kept.has(index));
   const compactIndex = new Map(keptInOrder.map((index, position) => [index, position + 1]));
   const compactLanguages: Record<string, string> = { 0: '' };
@@ -77,5 +92,5 @@ export function compactNgramTable(
     }
     ngrams.add(ngram, same);
   }
-  return { languages: compactLanguages, ngrams: ngrams.build() };
+  return { languages: compactLanguages, ngrams: ngrams.parts() };
 }

@@ -35,13 +35,13 @@ export const ELD_SUBSET: readonly string[] = BASE_CODES.map((code) => TO_ELD[cod
 export const SAMPLE_CHARS = 4_000;
 
 /**
- * eld over its medium table, loaded on first use (~0.5 s, so processes that never detect
- * never pay; eld-detector.ts says how it is loaded lean). bench/detection compares the
- * table sizes (docs/detection.md).
+ * eld over its medium table, loaded on first use (it takes a moment, so processes that
+ * never detect never pay; eld-detector.ts says how it is loaded lean). bench/detection
+ * compares the table sizes (docs/detection.md).
  */
 let loading: Promise<Eld> | undefined;
 
-const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET));
+const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET).then(({ eld }) => eld));
 
 /**
  * The language of `texts` taken together (the segments of one document, in order), or
@@ -62,7 +62,7 @@ export function detectLanguage(texts: Iterable<string>): Promise<SourceDetection
 /**
  * Short texts recently judged, with their answer: detection is a pure function of the
  * sample, product text repeats (the same button label, the same notification), and eld
- * costs ~30 µs for a sentence — on a request answered from translation memory it was the
+ * is not free for a sentence — on a request answered from translation memory it was the
  * largest single step (docs/benchmarks.md, "HTTP request path"). Bounded in entries and
  * in the length of what it keeps (at most ~2 MB of samples).
  */

@@ -1,50 +1,26 @@
 /**
  * The detector this service runs: eld's own detection code over its medium n-gram table,
- * the table read as data (eld-table.ts: no parser memory left behind, as importing its
- * module leaves) and cut to the languages asked for as it is read (compact-table.ts: about
- * half the heap, the same answers).
- *
- * eld's package exports only entries that import their table as code, so its detector
- * factory and its table are reached beside the `eld/medium` entry; an eld release that
- * moves them fails test/detection/eld-table.test.ts rather than the service.
+ * cut to the service's languages and packed at build time (lean-table.ts: about a tenth of
+ * the heap eld's own entry takes, the same answers). Making an eld instance over that table
+ * takes an unexported eld module (library-patches/eld.ts); where that, or the table file,
+ * is missing, the detector is eld's public `eld/medium` entry: the same answers, more
+ * memory.
  */
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { compactNgramTable, type NgramTable } from './compact-table.js';
-import { readEldTable } from './eld-table.js';
+import { createEldOver, publicEld, type Eld } from '../library-patches/eld.js';
+import { readLeanTable } from './lean-table.js';
 
-/** The part of an eld instance this service uses. */
-export interface Eld {
-  detect(text: string): { language: string; getScores(): Record<string, number>; isReliable(): boolean };
-  setLanguageSubset(languages: string[]): unknown;
-}
+export type { Eld } from '../library-patches/eld.js';
 
-/** What eld's `loadData` takes: a table module's `ngramsData`. */
-interface EldTable {
-  readonly type: string;
-  readonly languages: Record<string, string>;
-  readonly ngrams: NgramTable;
-}
+/** How the detector was made: over the lean table, or eld's public entry (the fallback). */
+export type EldLoader = 'lean table' | 'eld/medium';
 
-interface EldFactory {
-  createEld(): { instance: Eld; loadData(table: EldTable): unknown };
-}
-
-/** eld's `src/` folder: `entries/static.medium.js` is what `eld/medium` resolves to. */
-const ELD_SOURCE = new URL('..', import.meta.resolve('eld/medium'));
-export const MEDIUM_TABLE_FILE = fileURLToPath(new URL('ngrams/medium.js', ELD_SOURCE));
-
-/** A new eld instance over the medium table, answering only among `languages` (eld's codes). */
-export async function loadEldDetector(languages: readonly string[]): Promise<Eld> {
-  const [{ createEld }, text] = await Promise.all([
-    import(new URL('languageDetector.js', ELD_SOURCE).href) as Promise<EldFactory>,
-    readFile(MEDIUM_TABLE_FILE, 'utf8'),
-  ]);
-  const table = readEldTable(text, MEDIUM_TABLE_FILE);
-  const kept = Object.keys(table.languages).filter((index) => languages.includes(table.languages[index]!));
-  const compact = compactNgramTable(table.ngrams(), table.languages, new Set(kept));
-  const { instance, loadData } = createEld();
-  loadData({ type: table.type, languages: compact.languages, ngrams: compact.ngrams });
-  instance.setLanguageSubset([...languages]);
-  return instance;
+/** A new eld instance answering only among `languages` (eld's codes), and how it was made. */
+export async function loadEldDetector(languages: readonly string[], options: { lean?: boolean } = {}): Promise<{ eld: Eld; loader: EldLoader }> {
+  if (options.lean !== false) {
+    const lean = await readLeanTable().catch(() => undefined);
+    const sameLanguages = lean !== undefined && [...lean.file.subset].sort().join() === [...languages].sort().join();
+    const eld = sameLanguages ? await createEldOver(lean.table, languages) : undefined;
+    if (eld !== undefined) return { eld, loader: 'lean table' };
+  }
+  return { eld: await publicEld(languages), loader: 'eld/medium' };
 }

@@ -17,7 +17,10 @@
  * made are kept (direct-mapped by set number), as a sentence reads the same common
  * n-grams' sets again and again.
  */
-import type { CompactScores, NgramTable } from './compact-table.js';
+/** A score set: compact language index → score, holes where a language has none. */
+export type CompactScores = readonly (number | undefined)[];
+/** What eld reads: `table[ngram]`, the n-gram's score set or undefined (held here as numbers). */
+export type NgramTable = Readonly<Record<string, CompactScores | undefined>>;
 
 const MAX_PACKED_LENGTH = 6;
 const LENGTH_UNIT = 2 ** 48;
@@ -103,15 +106,37 @@ export class PackedNgramsBuilder {
 
   /** The table as eld reads it: `table[ngram]` is the n-gram's score set or undefined. */
   build(): NgramTable {
+    return packedNgramTable(this.parts());
+  }
+
+  /** What the table is made of, in a form that can be written to a file and read back (lean-table.ts). */
+  parts(): PackedNgramParts {
     const order = this.#keys.map((_, i) => i).sort((a, b) => this.#keys[a]! - this.#keys[b]! || a - b);
     // An n-gram added twice: the later one wins, as an object's assignment would.
     const kept = order.filter((at, i) => i + 1 === order.length || this.#keys[order[i + 1]!] !== this.#keys[at]);
-    const keys = Float64Array.from(kept, (at) => this.#keys[at]!);
-    const setOfKey = this.#sets.length <= 0x10000 ? new Uint16Array(kept.length) : new Uint32Array(kept.length);
-    kept.forEach((at, i) => (setOfKey[i] = this.#setOfKey[at]!));
-    // A function of its own, so the table's closures cannot keep the builder's arrays alive.
-    return packedTable(keys, setOfKey, new ScoreSets(this.#sets), new Map(this.#unpacked));
+    return {
+      keys: kept.map((at) => this.#keys[at]!),
+      setOfKey: kept.map((at) => this.#setOfKey[at]!),
+      sets: [...this.#sets],
+      unpacked: [...this.#unpacked],
+    };
   }
+}
+
+/** A packed table's parts: sorted packed keys, each key's score set number, the sets, and the n-grams that do not pack. */
+export interface PackedNgramParts {
+  readonly keys: readonly number[];
+  readonly setOfKey: readonly number[];
+  readonly sets: readonly CompactScores[];
+  readonly unpacked: ReadonlyArray<readonly [string, CompactScores]>;
+}
+
+/** The table of `parts` (PackedNgramsBuilder.parts()) as eld reads it. */
+export function packedNgramTable(parts: PackedNgramParts): NgramTable {
+  const keys = Float64Array.from(parts.keys);
+  const setOfKey = parts.sets.length <= 0x10000 ? Uint16Array.from(parts.setOfKey) : Uint32Array.from(parts.setOfKey);
+  // A function of its own, so the table's closures cannot keep the parts' arrays alive.
+  return packedTable(keys, setOfKey, new ScoreSets(parts.sets), new Map(parts.unpacked));
 }
 
 function packedTable(

@@ -43,7 +43,7 @@ import type { ModelAnswer, ModelClient } from './model-client.js';
 import { parseAnswerText } from './parse-answer.js';
 import { SYSTEM_PROMPT, answerSchema, buildUserParts, type FixRequest } from './prompt.js';
 import { ProviderCallError } from './provider-http.js';
-import { providerLimit, runLimited } from './provider-limit.js';
+import { ProviderLimits, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
 import { checkAnswer, type AnswerProblem, type ProblemKind } from './validate.js';
 import { glossaryMisses, termsIn, type GlossaryMiss } from './glossary-check.js';
@@ -55,6 +55,8 @@ export interface ModelEngineOptions {
   readonly timeoutMs: number;
   /** Calls in flight per provider in this process (config.engineConcurrency). */
   readonly concurrency: number;
+  /** The process's caps, shared with its other engines; default: caps of this engine's own. */
+  readonly providerLimits?: ProviderLimits;
   /** Tests inject a clock and a random source here. */
   readonly retry?: Partial<RetryPolicy>;
 }
@@ -79,9 +81,11 @@ export class ModelEngine implements TranslationEngine {
   readonly budget: CallBudget;
   private readonly client: ModelClient;
   private readonly retry: RetryPolicy;
+  readonly #providerLimits: ProviderLimits;
 
   constructor(private readonly options: ModelEngineOptions) {
     this.client = options.client;
+    this.#providerLimits = options.providerLimits ?? new ProviderLimits();
     this.id = `${options.client.provider}:${options.client.model}`;
     this.budget = options.budget;
     this.retry = Object.assign({}, DEFAULT_RETRY_POLICY, options.retry);
@@ -184,7 +188,7 @@ export class ModelEngine implements TranslationEngine {
     );
     const schema = answerSchema((chunk.requestTargets ?? chunk.targets).map((target) => target.code));
     const signal = chunk.signal;
-    const limit = providerLimit(this.client.provider, this.options.concurrency);
+    const limit = this.#providerLimits.of(this.client.provider, this.options.concurrency);
     try {
       const answer = await withRetry(
         () =>

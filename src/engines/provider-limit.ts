@@ -1,6 +1,7 @@
 /**
  * One concurrency cap per provider for the whole process (config.engineConcurrency):
- * every engine, request and job that talks to the same provider shares it, so a burst
+ * every engine, request and job that talks to the same provider shares it (ProviderLimits,
+ * made in services.ts), so a burst
  * of jobs cannot open more connections than the provider's rate limit tolerates.
  * The slot is held for one HTTP attempt only, not during backoff sleeps.
  *
@@ -114,17 +115,25 @@ export class FairLimiter {
   }
 }
 
-const limits = new Map<ProviderName, FairLimiter>();
+/**
+ * The caps of one process, one per provider, made once in the composition root
+ * (services.ts) and shared by every engine it builds, so standard and advanced models of
+ * the same provider share one cap.
+ */
+export class ProviderLimits {
+  readonly #limits = new Map<ProviderName, FairLimiter>();
 
-export function providerLimit(provider: ProviderName, concurrency: number): FairLimiter {
-  let limit = limits.get(provider);
-  if (!limit) {
-    limit = new FairLimiter(concurrency);
-    limits.set(provider, limit);
-  } else if (limit.concurrency !== concurrency) {
-    limit.concurrency = concurrency;
+  /** The cap for `provider`, made on first use with `concurrency` slots (and set to it after). */
+  of(provider: ProviderName, concurrency: number): FairLimiter {
+    let limit = this.#limits.get(provider);
+    if (!limit) {
+      limit = new FairLimiter(concurrency);
+      this.#limits.set(provider, limit);
+    } else if (limit.concurrency !== concurrency) {
+      limit.concurrency = concurrency;
+    }
+    return limit;
   }
-  return limit;
 }
 
 /**

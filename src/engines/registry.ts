@@ -6,13 +6,14 @@ import type { TranslationEngine } from './engine.js';
 import { AnthropicMessagesClient } from './anthropic.js';
 import { ModelEngine } from './model-engine.js';
 import { OpenAIChatClient } from './openai.js';
+import { ProviderLimits } from './provider-limit.js';
 import { PseudoEngine } from './pseudo.js';
 
 export type PublicModel = 'standard' | 'advanced';
 
 export type EngineRegistry = Readonly<Record<PublicModel, TranslationEngine>>;
 
-export function createEngine(spec: string, config: Config): TranslationEngine {
+export function createEngine(spec: string, config: Config, providerLimits = new ProviderLimits()): TranslationEngine {
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
   if (spec === 'pseudo') return new PseudoEngine(budget);
   const [provider, model] = splitSpec(spec);
@@ -27,6 +28,7 @@ export function createEngine(spec: string, config: Config): TranslationEngine {
     },
     timeoutMs: config.engineTimeoutMs,
     concurrency: config.engineConcurrency,
+    providerLimits,
   };
   if (provider === 'openai' && model) {
     const client = new OpenAIChatClient({
@@ -54,9 +56,10 @@ function splitSpec(spec: string): [string, string] {
   return colon < 0 ? [spec, ''] : [spec.slice(0, colon), spec.slice(colon + 1)];
 }
 
-export function createEngineRegistry(config: Config): EngineRegistry {
-  const standard = createEngine(config.models.standard, config);
+/** The engines configuration names, sharing `providerLimits`: one cap per provider for the process. */
+export function createEngineRegistry(config: Config, providerLimits = new ProviderLimits()): EngineRegistry {
+  const standard = createEngine(config.models.standard, config, providerLimits);
   const advanced =
-    config.models.advanced === config.models.standard ? standard : createEngine(config.models.advanced, config);
+    config.models.advanced === config.models.standard ? standard : createEngine(config.models.advanced, config, providerLimits);
   return { standard, advanced };
 }

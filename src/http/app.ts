@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { clientErrorHandler, frameworkErrors } from './client-errors.js';
+import { clientErrorHandler, frameworkErrors, unsupportedExpectation } from './client-errors.js';
 import { registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { deeplRoutes } from './compat/deepl/routes.js';
@@ -20,6 +20,7 @@ import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { handleInTurns } from './plugins/handle-in-turns.js';
+import type { ProtectedHooks } from './protected-hooks.js';
 import { healthRoutes } from './routes/health.js';
 import { glossaryRoutes } from './routes/glossaries.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -35,15 +36,6 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', i
 
 /** 2 MiB (docs/contract.md §3.4). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-
-export interface ProtectedHooks {
-  /** Authentication only: polling and usage do not spend the rate limit. */
-  readonly authenticated: onRequestHookHandler[];
-  /** Authentication, then the per-user rate limit. */
-  readonly limited: onRequestHookHandler[];
-  /** The Idempotency-Key hooks of the POST routes that charge or enqueue: spread into the route's options. */
-  readonly idempotent: IdempotencyHooks;
-}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { headersTimeoutMs, requestTimeoutMs } = deps.config;
@@ -69,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests arriving during shutdown: refuseWhileClosing answers them in the envelope.
     return503OnClosing: false,
   });
+  // Node would answer an unsupported Expect itself, outside the envelope.
+  app.server.on('checkExpectation', unsupportedExpectation(logger));
   app.decorateRequest('user', undefined);
   app.decorateRequest('work', undefined);
   app.decorateRequest('idempotency', undefined);

@@ -6,16 +6,21 @@
  *   past HEADERS_TIMEOUT_SECONDS / REQUEST_TIMEOUT_SECONDS). No Fastify request exists, so
  *   the answer is written on the socket, with a fresh X-Request-Id, and the connection
  *   closed. When part of an answer has already gone out nothing more can be written.
+ * - `unsupportedExpectation`: an `Expect` header other than `100-continue`, which Node would
+ *   answer itself (417, empty body, no X-Request-Id) before any Fastify request exists.
+ *   Answered 417 in the envelope, and the connection closed: the body the client may send
+ *   anyway is never read.
  * - `frameworkErrors`: the router could not decode a path parameter (malformed
  *   percent-encoding) or it is longer than the router allows. The only parameter is a job
  *   id, and every id that names no job of the caller is 404 not_found.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import type { ErrorBody } from './errors.js';
+import { genRequestId } from './plugins/request-id.js';
 
 /** What Node's parser and server report, by error code; anything else is a malformed request. */
 const CLIENT_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
@@ -70,6 +75,28 @@ export function clientErrorHandler(logger: FastifyBaseLogger) {
         body,
     );
     setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  };
+}
+
+const EXPECTATION_FAILED = {
+  error: 'expectation_failed',
+  message: 'the Expect header asks for something this server does not do; only "Expect: 100-continue" is supported',
+} as const satisfies ErrorBody;
+
+/** For the HTTP server's `checkExpectation` event: an Expect other than 100-continue. */
+export function unsupportedExpectation(logger: FastifyBaseLogger) {
+  return function onUnsupportedExpectation(request: IncomingMessage, response: ServerResponse): void {
+    const requestId = genRequestId(request);
+    logger.info({ reqId: requestId, answer: EXPECTATION_FAILED.error }, 'client error: an unsupported Expect header');
+    const body = JSON.stringify(EXPECTATION_FAILED);
+    response.shouldKeepAlive = false;
+    response.writeHead(ERROR_STATUS.expectation_failed, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    response.end(body);
   };
 }
 

@@ -37,7 +37,7 @@ export async function registerReference(app: FastifyInstance, version: string): 
     // The document is /v1's. The DeepL- and LibreTranslate-compatible routes follow those
     // services' own references (docs/compatibility.md), so they are left out here whatever
     // they register.
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : Object.assign({}, schema, { hide: true }), url }),
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
     openapi: {
       openapi: '3.1.0',
       info: { title: 'translate-service', version, description: DESCRIPTION },

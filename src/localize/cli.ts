@@ -57,7 +57,7 @@ async function guarded(report: Report, work: () => Promise<ExitCode>): Promise<E
 
 function apiFactory(flags: ClientFlags): () => LocalizeApi {
   const client = loadClientConfig(
-    Object.assign({}, flags.apiUrl !== undefined ? { apiUrl: flags.apiUrl } : {}, flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+    { ...(flags.apiUrl !== undefined ? { apiUrl: flags.apiUrl } : {}), ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}) },
   );
   return () => {
     if (client.apiKey === undefined) throw new ConfigError('no API key: set TRANSLATE_API_KEY or pass --api-key');

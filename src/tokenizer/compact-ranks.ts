@@ -10,9 +10,8 @@
  * of FNV-1a hashes (load under 0.4, so a miss, the common case while merging, ends within
  * a probe or two).
  *
- * It replaces the map inside gpt-tokenizer's encoder (a private field; gpt-tokenizer 4).
- * When a release moves that field the encoder keeps its own map: counts stay right and
- * only the memory is lost, and test/tokenizer/compact-ranks.test.ts fails.
+ * It is put in place of the map inside gpt-tokenizer's encoder by
+ * library-patches/gpt-tokenizer.ts, the one room that reaches into the library.
  */
 import type { RankedToken } from './o200k-ranks.js';
 
@@ -92,29 +91,4 @@ function hashOf(key: string): number {
   let hash = FNV_OFFSET;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
   return hash >>> 0;
-}
-
-/** The part of gpt-tokenizer 4's encoder this module reaches into. */
-interface EncoderInternals {
-  bytePairEncodingCoreProcessor?: {
-    bytePairStringRankEncoder?: unknown;
-    bytePairRankDecoder?: unknown;
-  };
-}
-
-/**
- * Puts a CompactRankTable of `tokens` in place of `encoding`'s own text → rank map and lets
- * go of its decoding array (this service never decodes). Returns whether it could: false
- * when the encoder no longer has the map where gpt-tokenizer 4 keeps it (nothing changed).
- */
-export function useCompactRanks(encoding: object, tokens: readonly RankedToken[]): boolean {
-  const core = (encoding as EncoderInternals).bytePairEncodingCoreProcessor;
-  const map = core?.bytePairStringRankEncoder;
-  if (!core || !(map instanceof Map)) return false;
-  const table = new CompactRankTable(tokens);
-  // A text given two ranks would be one entry of the map (the last rank) and two here.
-  if (table.size !== map.size) return false;
-  core.bytePairStringRankEncoder = table;
-  core.bytePairRankDecoder = [];
-  return true;
 }

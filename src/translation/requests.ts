@@ -3,7 +3,7 @@ import type { PublicModel } from '../engines/registry.js';
 import type { Format } from '../formats/format.js';
 import type { Language } from '../languages.js';
 import type { TranslationInstructions } from './instructions.js';
-import type { RequestedTarget } from './translate-document.js';
+import type { RequestedTarget } from './translate-options.js';
 
 export interface TranslateInput {
   readonly content: string;

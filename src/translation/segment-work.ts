@@ -24,7 +24,7 @@ import { countTokens } from '../tokens.js';
 import { planChunks, type Chunk } from './plan.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
-import type { TranslateOptions } from './translate-document.js';
+import type { TranslateOptions } from './translate-options.js';
 
 export interface SegmentWork {
   /** document → target (in request order) → translation of each segment, aligned with its segments. */

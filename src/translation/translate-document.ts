@@ -6,26 +6,16 @@
  * document per target. The synchronous routes, the batch route and the job worker all
  * call this.
  */
-import type { TokenUsage, TranslationEngine } from '../engines/engine.js';
+import type { TokenUsage } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
-import type { AppliedGlossary } from '../glossaries/glossary.js';
-import type { Language } from '../languages.js';
-import type { SegmentMemory } from '../memory/translation-memory.js';
-import type { Cancellation } from './cancellation.js';
-import type { TranslationInstructions } from './instructions.js';
 import { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
 import { translateSegments } from './segment-work.js';
+import type { TranslateOptions } from './translate-options.js';
 
 export type { PreparedDocument } from './prepared-document.js';
-
-/** A target as requested: the canonical language plus the caller's spelling of its code. */
-export interface RequestedTarget {
-  readonly requested: string;
-  readonly language: Language;
-}
 
 export interface DocumentTranslation {
   /** Keyed by the caller's spelling of each target code. */
@@ -85,30 +75,6 @@ export async function prepareDocument(
   }
   const { document, detection } = extractDocument(content, format, options.limits);
   return inlineDocument(document, detection);
-}
-
-export interface TranslateOptions {
-  readonly targets: readonly RequestedTarget[];
-  readonly source?: Language;
-  readonly engine: TranslationEngine;
-  /** Read only when a model call is about to be made (cancellation.ts). */
-  readonly cancellation?: Cancellation;
-  /**
-   * Who the model calls are for: calls of one caller share model-call slots fairly with
-   * other callers' (engines/provider-limit.ts). Default: a new caller for this call.
-   */
-  readonly caller?: object;
-  /** The caller's translation memory; absent when the request opted out (`"memory": false`). */
-  readonly memory?: SegmentMemory;
-  /** The glossary in force, if the request named one. */
-  readonly glossary?: AppliedGlossary;
-  /** Formality and context for the model; part of the memory key. */
-  readonly instructions?: TranslationInstructions;
-  /**
-   * Told each target's rendered documents (in the order given) as soon as that target is
-   * complete, before the others are (streaming answers); targets come in the order they finish.
-   */
-  readonly onTargetDone?: (target: RequestedTarget, documents: readonly string[]) => void;
 }
 
 export async function translatePrepared(

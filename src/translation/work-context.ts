@@ -9,7 +9,7 @@ import type { AppliedGlossary } from '../glossaries/glossary.js';
 import { glossaryForTranslation } from '../glossaries/service.js';
 import type { Language } from '../languages.js';
 import type { SegmentMemory, TranslationMemory } from '../memory/translation-memory.js';
-import type { RequestedTarget } from './translate-document.js';
+import type { RequestedTarget } from './translate-options.js';
 
 export interface WorkContextDeps {
   readonly database: { readonly db: Db };

@@ -5,10 +5,10 @@
  * specifier is resolved to the src/ top-level folder (or top-level file) it lands in.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { filesUnder } from '../helpers/files.js';
+import { SRC, describeImport, importSpecifiers, readImports, type Import } from '../helpers/source-imports.js';
 
 /**
  * What each src/ folder may import of the project, written once. Why: a newcomer should be
@@ -50,8 +50,13 @@ const RULES: readonly Rule[] = [
   },
   {
     room: 'detection',
-    mayImportOnly: ['languages.ts'],
+    mayImportOnly: ['languages.ts', 'library-patches'],
     why: 'detection/ names the language of plain text; it knows nothing of formats, models, HTTP or storage',
+  },
+  {
+    room: 'library-patches',
+    mayImportOnly: [],
+    why: 'library-patches/ is the one room that reaches into dependencies\' private fields and unexported files; it depends on nothing of the project, so what it touches stays in view (src/library-patches/README.md)',
   },
   {
     room: 'tokenizer',
@@ -126,57 +131,9 @@ interface KnownException {
   readonly why: string;
 }
 
-interface Import {
-  /** The importing file, relative to src/. */
-  readonly file: string;
-  /** As written. */
-  readonly specifier: string;
-  /** Relative to src/ for a relative specifier; undefined for a package or node: built-in. */
-  readonly target?: string;
-}
-
-const SRC = resolve('src');
-
-const sourceFiles = (dir: string): string[] => filesUnder(dir, '.ts');
-
-/** The specifiers a module's text imports or re-exports, in any of the four forms. */
-export function importSpecifiers(text: string): string[] {
-  // Comments may mention imports; strings rarely do, and src/ has no such string.
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const forms = [
-    /\b(?:import|export)\b[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\bimport\s+['"]([^'"]+)['"]/g,
-  ];
-  return forms.flatMap((form) => [...code.matchAll(form)].map((match) => match[1]!));
-}
-
-/** `../formats/format.js` from `src/engines/engine.ts` → `formats/format.ts`; a folder → its index.ts. */
-function resolveTarget(file: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const path = relative(SRC, resolve(dirname(join(SRC, file)), specifier)).split('\\').join('/');
-  if (path.endsWith('.js')) return `${path.slice(0, -3)}.ts`;
-  if (path.endsWith('.ts')) return path;
-  return `${path}/index.ts`;
-}
-
 /** The room a src/-relative path lives in: its top-level folder, or the file itself. */
 function roomOf(path: string): string {
   return path.split('/')[0]!;
-}
-
-function readImports(): Import[] {
-  return sourceFiles(SRC).flatMap((path) => {
-    const file = relative(SRC, path).split('\\').join('/');
-    return importSpecifiers(readFileSync(path, 'utf8')).map((specifier) => {
-      const target = resolveTarget(file, specifier);
-      return target === undefined ? { file, specifier } : { file, specifier, target };
-    });
-  });
-}
-
-function describeImport(edge: Import): string {
-  return `src/${edge.file} imports '${edge.specifier}'`;
 }
 
 function isKnown(from: string, to: string): boolean {

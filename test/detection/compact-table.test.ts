@@ -1,6 +1,6 @@
 /**
- * The detector the service runs (detection/eld-detector.ts: eld's table read as data and
- * compacted) must not change a single answer of eld: scores, winner and reliability are
+ * The detector the service runs (detection/eld-detector.ts: eld's table compacted at
+ * build time, lean-table.ts) must not change a single answer of eld: scores, winner and reliability are
  * compared with eld as its package ships it (its module's untouched table) on
  * the translations Debian installs under /usr/share/locale (every locale, including the
  * languages the compaction removes, whose n-grams are deleted from the table).
@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { compactNgramTable } from '../../src/detection/compact-table.js';
 import { ELD_SUBSET } from '../../src/detection/detect-language.js';
 import { loadEldDetector, type Eld } from '../../src/detection/eld-detector.js';
-import type { NgramScores } from '../../src/detection/eld-table.js';
+import type { NgramScores } from '../../src/detection/compact-table.js';
 import { installedTranslations } from '../helpers/mo-files.js';
 
 describe('compactNgramTable', () => {
@@ -40,8 +40,9 @@ describe('detection with the compacted table', () => {
     // service's languages as the service limits it.
     const { eld } = (await import('eld/medium')) as { eld: Eld };
     eld.setLanguageSubset([...ELD_SUBSET]);
-    // What the service runs: the same table read as data and compacted.
-    const shipped = await loadEldDetector(ELD_SUBSET);
+    // What the service runs: the same table compacted at build time.
+    const { eld: shipped, loader } = await loadEldDetector(ELD_SUBSET);
+    assert.equal(loader, 'lean table', 'the service runs eld over the lean table (npm run build writes it)');
 
     const answer = (detector: Eld) => (text: string) => {
       const result = detector.detect(text);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FairLimiter } from '../../src/engines/provider-limit.js';
+import { FairLimiter, ProviderLimits } from '../../src/engines/provider-limit.js';
 
 /** A task that runs until `finish()`; records the order tasks started in. */
 function gate(started: string[], name: string): { task: () => Promise<string>; finish: () => void } {
@@ -78,5 +78,17 @@ describe('FairLimiter', () => {
     const limiter = new FairLimiter(1);
     await assert.rejects(limiter.run({}, async () => Promise.reject(new Error('boom'))), /boom/);
     assert.equal(await limiter.run({}, async () => 'next'), 'next');
+  });
+});
+
+describe('ProviderLimits', () => {
+  test('gives one cap per provider, shared by every engine it is handed to, and none shared with another process\'s set', () => {
+    const limits = new ProviderLimits();
+    const openai = limits.of('openai', 4);
+    assert.equal(limits.of('openai', 4), openai);
+    assert.notEqual(limits.of('anthropic', 4), openai);
+    assert.equal(limits.of('openai', 2), openai, 'a new concurrency resizes the same cap');
+    assert.equal(openai.concurrency, 2);
+    assert.notEqual(new ProviderLimits().of('openai', 2), openai, 'two sets (two composition roots) share nothing');
   });
 });

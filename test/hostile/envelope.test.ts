@@ -4,6 +4,7 @@
  * X-Request-Id, over a real socket; error messages quote input only up to a short bound.
  */
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_STATUS } from '../../src/errors.js';
@@ -78,6 +79,49 @@ describe('framework and client errors answer in the envelope', () => {
   it('an HTTP/1.1 request without Host is 400 invalid_request', async () => {
     const body = assertEnvelope(await rawRequest(port, 'GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'invalid_request');
     assert.match(body.message, /Host/);
+  });
+
+  it('an Expect header other than 100-continue is 417 expectation_failed, with the caller\'s request id, and the body is never read', async () => {
+    const body = JSON.stringify({ content: 'Hello', targets: ['fr'] });
+    for (const expect of ['nothing-you-know', '200-ok', 'x'.repeat(300)]) {
+      const response = await rawRequest(
+        port,
+        `POST /v1/translate HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nX-Request-Id: expect-check-1\r\n` +
+          `Expect: ${expect}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      const answer = assertEnvelope(response, 417, 'expectation_failed');
+      assert.equal(response.headers['x-request-id'], 'expect-check-1');
+      assert.equal(response.headers.connection, 'close');
+      assert.match(answer.message, /100-continue/);
+    }
+    // Without a sane id of the caller's, a fresh one.
+    const fresh = await get('/v1/health', 'Expect: teapot\r\n');
+    assertEnvelope(fresh, 417, 'expectation_failed');
+    assert.match(fresh.headers['x-request-id'] ?? '', UUID);
+  });
+
+  it('Expect: 100-continue is still honoured: 100 Continue, then the answer as usual', async () => {
+    const body = JSON.stringify({ content: 'Hello', targets: ['fr'] });
+    const answer = await new Promise<{ continued: boolean; status: number; text: string }>((resolve, reject) => {
+      let continued = false;
+      const outgoing = httpRequest(
+        { host: '127.0.0.1', port, path: '/v1/translate', method: 'POST', headers: { authorization: auth, expect: '100-continue', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ continued, status: response.statusCode ?? 0, text }));
+        },
+      );
+      outgoing.on('continue', () => {
+        continued = true;
+        outgoing.end(body);
+      });
+      outgoing.on('error', reject);
+    });
+    assert.ok(answer.continued, 'the server said 100 Continue');
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.match(answer.text, /translations/);
   });
 
   it('a body that arrives too slowly is cut off with 408 request_timeout', async () => {

@@ -115,6 +115,27 @@ describe('the access line written by hand', () => {
     assert.deepEqual(pairs(), { byHand: [], byPino: [] });
   });
 
+  it('writes the same bytes through pino\'s public path when the line cannot be written by hand', async () => {
+    // A mixin that adds nothing makes pino's own path necessary and changes no byte.
+    const run = async (options: object) => {
+      const lines: string[] = [];
+      const app = fastify({ loggerInstance: pino(options, { write: (line: string) => lines.push(line) }), logController: new AccessLog() });
+      app.get('/*', async (request) => {
+        request.work = { documents: 1, targets: 2, modelCalls: 1, cachedSegments: 0, inputTokens: 14, cachedInputTokens: 0, outputTokens: 30, ms: 12 };
+        return { ok: true };
+      });
+      await app.inject({ method: 'GET', url: '/odd/"quoted"/é?x=1', headers: { host: 'we"ird\\hőst\u2028', 'accept-version': '"2"' } });
+      await app.close();
+      return lines
+        .filter((line) => line.includes('"msg":"request completed"'))
+        .map((line) => line.replace(/"time":\d+/, '"time":0').replace(/"responseTime":[\d.e-]+/, '"responseTime":0').replace(/"pid":\d+/, '"pid":0'));
+    };
+    const byHand = await run({});
+    const throughPino = await run({ mixin: () => ({}) });
+    assert.equal(byHand.length, 1);
+    assert.deepEqual(throughPino, byHand);
+  });
+
   it("leaves the line to pino when the logger has something of its own to add (a mixin, redaction)", async () => {
     for (const options of [{ mixin: () => ({ extra: 1 }) }, { redact: ['req.url'] }]) {
       const lines: string[] = [];

@@ -11,7 +11,8 @@ import { describe, it } from 'node:test';
 import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding';
 import { countTokens as packagedCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens, usesCompactRanks } from '../../src/tokens.js';
-import { CompactRankTable, useCompactRanks } from '../../src/tokenizer/compact-ranks.js';
+import { useCompactRanks } from '../../src/library-patches/gpt-tokenizer.js';
+import { CompactRankTable } from '../../src/tokenizer/compact-ranks.js';
 import { readO200kRanks } from '../../src/tokenizer/o200k-ranks.js';
 import { filesUnder } from '../helpers/files.js';
 import { installedTranslations } from '../helpers/mo-files.js';
@@ -63,7 +64,7 @@ describe('the tokenizer on the compact table', () => {
   it('is what the service counts with: the encoder reads the table in place of its map', () => {
     assert.equal(usesCompactRanks, true, "gpt-tokenizer's encoder no longer keeps its map where useCompactRanks looks");
     const encoding = GptEncoding.getEncodingApi('o200k_base', () => readO200kRanks());
-    assert.equal(useCompactRanks(encoding, readO200kRanks()), true);
+    assert.equal(useCompactRanks(encoding, new CompactRankTable(readO200kRanks())), true);
     assert.equal(encoding.countTokens('hello world'), 2);
     // A table that knows nothing: if the encoder still read its own map, it would count on.
     (encoding as unknown as { bytePairEncodingCoreProcessor: { bytePairStringRankEncoder: unknown } }).bytePairEncodingCoreProcessor.bytePairStringRankEncoder = {

@@ -2,7 +2,7 @@
 import type { Format } from '../../src/formats/format.js';
 import { LARGE_DOCUMENT_CHARS } from '../../src/translation/translate-document.js';
 import { findLanguage } from '../../src/languages.js';
-import type { RequestedTarget } from '../../src/translation/translate-document.js';
+import type { RequestedTarget } from '../../src/translation/translate-options.js';
 
 /** `content` repeated (markdown, plain, html fragments) or nested (json) until it passes the threshold. */
 export function pastThreshold(format: Format, content: string, chars = LARGE_DOCUMENT_CHARS + 1): string {

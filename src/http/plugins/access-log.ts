@@ -6,7 +6,7 @@
  * and time (decision 0037; it was a line of its own). A request's arrival on a line of its own is kept at
  * debug level (LOG_LEVEL=debug), where it shows requests that never finish. Fastify's
  * other lines (errors, "request errored", route not found) are unchanged. The completed
- * line is assembled by access-line.ts when the logger allows (decision 0041).
+ * line is assembled in access-line.ts (decision 0041).
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -28,10 +28,8 @@ export class AccessLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    } else if (!writeAccessLine(reply.log as Logger, request, reply, request.work)) {
-      const { work } = request;
-      const responseTime = reply.elapsedTime;
-      reply.log.info(work ? { req: request, res: reply, responseTime, work } : { req: request, res: reply, responseTime }, 'request completed');
+    } else {
+      writeAccessLine(reply.log as Logger, request, reply, request.work);
     }
   }
 }

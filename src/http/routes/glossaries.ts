@@ -6,7 +6,7 @@ import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { GlossaryBody, GlossaryDetail, GlossaryList, GlossaryParams, GlossarySummary } from '../schemas/glossaries.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 type ById = { Params: { id: string } };
 

@@ -11,7 +11,7 @@ import { JobCreated, JobList, JobListQuery as JobListQuerySchema, JobParams, Job
 import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
 import { TranslateBody } from '../schemas/translate.js';
 import { parseTranslateBody } from '../schemas/translate-body.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 /**
  * The poll interval a waiting job's answer suggests in Retry-After (docs/decisions/0021):

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 const forgetSchema = authenticatedRoute({
   tag: 'account',

@@ -12,7 +12,7 @@ import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
 import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
 import { BatchAnswer, BatchBody, EstimateAnswer, TranslateAnswer, TranslateBody, TranslateEvents } from '../schemas/translate.js';
 import { parseBatchBody, parseTranslateBody } from '../schemas/translate-body.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 import { memoryUsage } from '../schemas/memory-usage.js';
 
 /** What translating a document can fail with, beyond the body's checks: the glossary lookup (404), its reading (422) and the model (500). */

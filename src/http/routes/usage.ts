@@ -6,7 +6,7 @@ import type { UsageReport } from '../../usage/report.js';
 import { userOf } from '../plugins/auth.js';
 import { UsageAnswer } from '../schemas/account.js';
 import { authenticatedRoute } from '../schemas/route.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 const schema = authenticatedRoute({
   tag: 'account',

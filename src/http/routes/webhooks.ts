@@ -5,7 +5,7 @@ import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
 import { DeliveryList, DeliveryListQuery, WebhookBody, WebhookCreated, WebhookList, WebhookParams, Webhook as WebhookSchema } from '../schemas/webhooks.js';
-import type { ProtectedHooks } from '../app.js';
+import type { ProtectedHooks } from '../protected-hooks.js';
 
 type ById = { Params: { id: string } };
 

@@ -12,8 +12,8 @@ import type { Headers } from './headers.js';
 /** What every /v1 route can answer whatever it does: a Host-less HTTP/1.1 request, a failure, shutdown or a database outage. */
 export const ANY_ROUTE_ERRORS = ['invalid_request', 'server_error', 'service_unavailable'] as const satisfies readonly ErrorCode[];
 
-/** Answered before the route runs, by Node's parser and the timeouts (src/http/client-errors.ts). */
-export const TRANSPORT_ERRORS = ['request_timeout', 'headers_too_large'] as const satisfies readonly ErrorCode[];
+/** Answered before the route runs, by Node's parser, the timeouts and an unsupported Expect (src/http/client-errors.ts). */
+export const TRANSPORT_ERRORS = ['request_timeout', 'expectation_failed', 'headers_too_large'] as const satisfies readonly ErrorCode[];
 
 /** A route behind the API key. */
 export const AUTH_ERRORS = ['invalid_api_key'] as const satisfies readonly ErrorCode[];
@@ -38,6 +38,7 @@ const SUMMARY: Record<number, string> = {
   408: 'The request did not arrive in time; the connection is closed.',
   413: 'The body is larger than 2 MiB (2,097,152 bytes).',
   409: 'A request with this Idempotency-Key is still running; retry after it has finished.',
+  417: 'An Expect header other than 100-continue; the connection is closed.',
   422: 'The document is within the size limit but beyond what the service will process, or an Idempotency-Key was used with another request.',
   429: 'A limit is reached: the rate limit (with Retry-After) or the free tier\'s monthly tokens.',
   431: 'The request line and headers are larger than 16 KiB.',

@@ -18,7 +18,7 @@ import {
   type TranslationInstructions,
 } from '../../translation/instructions.js';
 import type { BatchInput, BatchItemInput, TranslateInput } from '../../translation/requests.js';
-import type { RequestedTarget } from '../../translation/translate-document.js';
+import type { RequestedTarget } from '../../translation/translate-options.js';
 import { quote } from '../quote.js';
 
 export const MAX_TARGETS = 36;

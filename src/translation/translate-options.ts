@@ -1,0 +1,40 @@
+/**
+ * What a document translation is asked for: its own file, so that the segment work and the
+ * document translation that runs it can both name it without importing each other.
+ */
+import type { TranslationEngine } from '../engines/engine.js';
+import type { AppliedGlossary } from '../glossaries/glossary.js';
+import type { Language } from '../languages.js';
+import type { SegmentMemory } from '../memory/translation-memory.js';
+import type { Cancellation } from './cancellation.js';
+import type { TranslationInstructions } from './instructions.js';
+
+/** A target as requested: the canonical language plus the caller's spelling of its code. */
+export interface RequestedTarget {
+  readonly requested: string;
+  readonly language: Language;
+}
+
+export interface TranslateOptions {
+  readonly targets: readonly RequestedTarget[];
+  readonly source?: Language;
+  readonly engine: TranslationEngine;
+  /** Read only when a model call is about to be made (cancellation.ts). */
+  readonly cancellation?: Cancellation;
+  /**
+   * Who the model calls are for: calls of one caller share model-call slots fairly with
+   * other callers' (engines/provider-limit.ts). Default: a new caller for this call.
+   */
+  readonly caller?: object;
+  /** The caller's translation memory; absent when the request opted out (`"memory": false`). */
+  readonly memory?: SegmentMemory;
+  /** The glossary in force, if the request named one. */
+  readonly glossary?: AppliedGlossary;
+  /** Formality and context for the model; part of the memory key. */
+  readonly instructions?: TranslationInstructions;
+  /**
+   * Told each target's rendered documents (in the order given) as soon as that target is
+   * complete, before the others are (streaming answers); targets come in the order they finish.
+   */
+  readonly onTargetDone?: (target: RequestedTarget, documents: readonly string[]) => void;
+}
