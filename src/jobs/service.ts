@@ -17,49 +17,10 @@ import { requestCancel } from './cancel.js';
 import { listJobsOf, type JobPage } from './list.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
 import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
-import { stateOfRow } from './view.js';
+import { stateOfRow, type JobState } from './view.js';
 
-/**
- * A job as its owner may see it. The HTTP answer's shape (snake_case, ISO timestamps)
- * is built by the route (src/http/routes/jobs.ts).
- */
-export type JobState =
-  | {
-      id: string;
-      status: 'pending' | 'processing';
-      createdAt: Date;
-      updatedAt: Date;
-      queuePosition?: number;
-      /** Processing, and its owner asked to cancel it: it stops before its next model call. */
-      cancelRequestedAt?: Date;
-    }
-  | {
-      id: string;
-      status: 'completed';
-      createdAt: Date;
-      updatedAt: Date;
-      completedAt: Date;
-      translations: Record<string, string>;
-      usage: {
-        inputTokens: number;
-        outputTokens: number;
-        model: string;
-        /** Segment × target pairs served from translation memory. */
-        cachedSegments: number;
-        /** Present when a glossary applied. */
-        glossaryMisses?: number;
-      };
-    }
-  | { id: string; status: 'failed'; error: string }
-  | {
-      id: string;
-      status: 'canceled';
-      createdAt: Date;
-      updatedAt: Date;
-      canceledAt: Date;
-      /** What the model calls made before it stopped cost (charged); zero when it never ran. */
-      usage: { inputTokens: number; outputTokens: number; model: string };
-    };
+export type { JobState } from './view.js';
+
 
 /** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
