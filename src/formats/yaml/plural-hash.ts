@@ -5,6 +5,8 @@
  * a source `zero` stays in every target, as Ruby I18n uses it for a count of 0 in every
  * language.
  */
+import { pluralCategories } from '../../plurals/index.js';
+
 const CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
 const CATEGORY_SET: ReadonlySet<string> = new Set(CATEGORIES);
 
@@ -12,20 +14,7 @@ export function isPluralHash(keys: readonly string[]): boolean {
   return keys.length >= 2 && keys.includes('other') && keys.every((key) => CATEGORY_SET.has(key)) && new Set(keys).size === keys.length;
 }
 
-const cache = new Map<string, readonly string[]>();
-
 /** The categories a target writes, in canonical order (zero, one, two, few, many, other). */
 export function targetCategories(code: string): readonly string[] {
-  let categories = cache.get(code);
-  if (!categories) {
-    let found: readonly string[];
-    try {
-      found = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
-    } catch {
-      found = ['one', 'other'];
-    }
-    categories = CATEGORIES.filter((category) => found.includes(category));
-    cache.set(code, categories);
-  }
-  return categories;
+  return pluralCategories(code, 'cardinal');
 }
