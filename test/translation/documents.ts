@@ -7,6 +7,16 @@ import type { RequestedTarget } from '../../src/translation/translate-options.js
 /** `content` repeated (markdown, plain, html fragments) or nested (json) until it passes the threshold. */
 export function pastThreshold(format: Format, content: string, chars = LARGE_DOCUMENT_CHARS + 1): string {
   const copies = Math.ceil(chars / content.length) + 1;
+  // A locale file grows by entries of its own kind, each with its own key (a repeated file
+  // would repeat its header and keys, which is not one file any more).
+  const entries = (entry: (n: number) => string) => Array.from({ length: Math.ceil(chars / entry(0).length) + 1 }, (_, n) => entry(n)).join('');
+  if (format === 'po') return content + entries((n) => `\nmsgid "Line number ${n} of the grown file."\nmsgstr ""\n`);
+  if (format === 'properties') return content + entries((n) => `line.${n} = Line number ${n} of the grown file.\n`);
+  if (format === 'yaml') return content + entries((n) => `  line_${n}: Line number ${n} of the grown file.\n`);
+  if (format === 'xliff') {
+    const units = entries((n) => `      <trans-unit id="line${n}">\n        <source>Line number ${n} of the grown file.</source>\n      </trans-unit>\n`);
+    return content.replace('    </body>', `${units}    </body>`);
+  }
   if (format === 'json') return `{\n"copies": [\n${Array.from({ length: copies }, () => content.trim()).join(',\n')}\n]\n}\n`;
   const separator = format === 'html' ? '\n' : '\n\n';
   return Array.from({ length: copies }, () => content).join(separator);
