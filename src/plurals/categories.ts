@@ -6,6 +6,11 @@
  * missing branches by and what prompts list.
  */
 
+import { LRUCache } from 'lru-cache';
+
+/** More than every language and type the API knows, so those stay remembered. */
+export const LANGUAGE_MEMO_SIZE = 256;
+
 /** `cardinal` for ICU `plural` ("5 files"), `ordinal` for `selectordinal` ("5th file"). */
 export type PluralType = 'cardinal' | 'ordinal';
 
@@ -33,8 +38,10 @@ export function inCanonicalOrder(categories: Iterable<PluralCategory>): PluralCa
 // Built once per language and type: PluralRules construction is the costly part, and a
 // request asks for the same few languages again and again. Bounded by the languages Intl
 // knows, which is the set of codes callers validate against.
-const rulesByKey = new Map<string, Intl.PluralRules>();
-const categoriesByKey = new Map<string, readonly PluralCategory[]>();
+// Memos of pure functions of a language code, bounded because a code may come from a
+// file's own header (docs/caches.md).
+const rulesByKey = new LRUCache<string, Intl.PluralRules>({ max: LANGUAGE_MEMO_SIZE });
+const categoriesByKey = new LRUCache<string, readonly PluralCategory[]>({ max: LANGUAGE_MEMO_SIZE });
 
 /** The `Intl.PluralRules` of a language and type, made once. */
 export function pluralRules(language: string, type: PluralType): Intl.PluralRules {

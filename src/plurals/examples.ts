@@ -4,7 +4,8 @@
  * for whatever CLDR version Node carries. A model is told them (`few: 2, 3, 4, 22, 23`)
  * so it can word each form of a counted message.
  */
-import { pluralCategories, pluralRules, type PluralCategory, type PluralType } from './categories.js';
+import { LRUCache } from 'lru-cache';
+import { LANGUAGE_MEMO_SIZE, pluralCategories, pluralRules, type PluralCategory, type PluralType } from './categories.js';
 
 /** How many examples a category gets at most. */
 export const EXAMPLES_PER_CATEGORY = 5;
@@ -21,7 +22,9 @@ const FRACTIONS: readonly number[] = [0.5, 1.5, 2.5, 0.1, 1.1, 10.5, 100.5];
 /** The examples of one category, in the order found: whole numbers ascending, then larger ones, then fractions. */
 export type PluralExamples = ReadonlyMap<PluralCategory, readonly number[]>;
 
-const examplesByKey = new Map<string, PluralExamples>();
+// Memos of pure functions of a language code, bounded because a code may come from a
+// file's own header (docs/caches.md).
+const examplesByKey = new LRUCache<string, PluralExamples>({ max: LANGUAGE_MEMO_SIZE });
 
 /**
  * Up to EXAMPLES_PER_CATEGORY numbers per category of the language and type, every

@@ -5,7 +5,9 @@
  * The rules come from the `plural-forms` package's CLDR→gettext table (137 languages),
  * never from a hand-written list; this file only maps our codes to its names.
  */
+import { LRUCache } from 'lru-cache';
 import { getFormula, getNPlurals, getPluralFunc, hasLang } from 'plural-forms';
+import { LANGUAGE_MEMO_SIZE } from './categories.js';
 
 export interface GettextPluralRule {
   /** The gettext language name the rule was found under (`pt_BR`, `ru`). */
@@ -25,15 +27,18 @@ export function gettextLanguage(code: string): string {
   return region ? `${language!.toLowerCase()}_${region.toUpperCase()}` : language!.toLowerCase();
 }
 
-const cache = new Map<string, GettextPluralRule | undefined>();
+// Memos of pure functions of a language code, bounded because a code may come from a
+// file's own header (docs/caches.md).
+const cache = new LRUCache<string, { rule: GettextPluralRule | undefined }>({ max: LANGUAGE_MEMO_SIZE });
 
 /** The rule for an API language code (`ru`, `pt-BR`), or undefined when the table has none. */
 export function gettextPluralRule(code: string): GettextPluralRule | undefined {
   const language = gettextLanguage(code);
-  if (cache.has(language)) return cache.get(language);
+  const known = cache.get(language);
+  if (known) return known.rule;
   const name = hasLang(language) ? language : hasLang(language.split('_')[0]!) ? language.split('_')[0]! : undefined;
   const rule = name === undefined ? undefined : makeRule(name);
-  cache.set(language, rule);
+  cache.set(language, { rule });
   return rule;
 }
 
