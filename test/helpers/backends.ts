@@ -92,10 +92,26 @@ export function redisUnavailableReason(): Promise<string | undefined> {
   return probe('redis', () => pingRedis(TEST_REDIS_URL), `Redis at ${redact(TEST_REDIS_URL)}`);
 }
 
+/**
+ * A service that is absent refuses at once; one that is only slow to answer (a loaded
+ * machine, another test file's processes holding the server busy) times out, and is asked
+ * again a few times before it counts as unreachable.
+ */
+async function patiently(attempt: () => Promise<unknown>, tries = 4): Promise<unknown> {
+  for (let left = tries - 1; ; left--) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const slow = error instanceof Error && /time(d)? ?out/i.test(error.message);
+      if (!slow || left === 0) throw error;
+    }
+  }
+}
+
 function probe(key: string, attempt: () => Promise<unknown>, what: string): Promise<string | undefined> {
   let result = probes.get(key);
   if (!result) {
-    result = attempt().then(
+    result = patiently(attempt).then(
       () => undefined,
       (error: unknown) => `${what} is not reachable (${error instanceof Error ? error.message : String(error)})`,
     );
