@@ -23,8 +23,10 @@ import { isCancelRequested, recordCanceled } from './cancel.js';
 import { failJob, jobCompletions, renewLease, returnJobToQueue, type Completion } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
-import { INTERNAL_FAILURE, runJob } from './run-job.js';
+import { INTERNAL_FAILURE, runJob, type JobParts } from './run-job.js';
 import type { PrepareOptions } from '../translation/translate-document.js';
+import { LanguageDetector } from '../detection/detect-language.js';
+import { Tokenizer } from '../tokens.js';
 
 export interface WorkerOptions {
   readonly db: Db;
@@ -32,8 +34,12 @@ export interface WorkerOptions {
   readonly engines: EngineRegistry;
   /** The process's translation memory (memory/translation-memory.ts), shared with its requests. */
   readonly memory: TranslationMemory;
-  /** Where and within which limits documents are read; default: the shared pool, default limits. */
+  /** Where and within which limits documents are read (the process's DocumentProcessing); without it, inline within the default limits. */
   readonly documents?: PrepareOptions;
+  /** The process's language detector (services.ts); without one the worker makes its own (tests). */
+  readonly detector?: LanguageDetector;
+  /** The process's tokenizer (services.ts); without one the worker makes its own (tests). */
+  readonly tokenizer?: Tokenizer;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly leaseMs: number;
@@ -60,6 +66,8 @@ export class JobWorker extends EventEmitter {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly running = new Map<string, RunningJob>();
   private readonly clock: () => number;
+  /** What jobs are read and translated with; a detector or tokenizer not given is the worker's own. */
+  private readonly parts: JobParts;
   private stopping = false;
   private started = false;
   private pumping = false;
@@ -73,6 +81,7 @@ export class JobWorker extends EventEmitter {
   constructor(private readonly options: WorkerOptions) {
     super();
     this.clock = options.clock ?? Date.now;
+    this.parts = { documents: options.documents ?? {}, detector: options.detector ?? new LanguageDetector(), tokenizer: options.tokenizer ?? new Tokenizer() };
     this.completions = jobCompletions(options.db);
   }
 
@@ -151,7 +160,7 @@ export class JobWorker extends EventEmitter {
           job,
           this.options.engines,
           entry.controller.signal,
-          this.options.documents,
+          this.parts,
           { database: { db }, memory: this.options.memory, clock: this.clock },
           () => isCancelRequested(db, job.id),
         );
@@ -250,6 +259,9 @@ export class JobWorker extends EventEmitter {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    // A detector or tokenizer the worker made for itself (tests) is its own to close.
+    if (!this.options.detector) this.parts.detector.close();
+    if (!this.options.tokenizer) this.parts.tokenizer.close();
     clearInterval(this.pollTimer);
     clearTimeout(this.maintenanceTimer);
     await this.unsubscribe?.();
