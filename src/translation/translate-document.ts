@@ -33,8 +33,8 @@ export interface DocumentTranslation {
 /**
  * Content longer than this (UTF-16 code units) is detected, extracted and rendered in a
  * worker thread, within its time and memory limits. Up to it no reader can take long
- * however hostile the content (~2 ms at most, measured), and staying inline keeps short strings
- * fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
+ * however hostile the content (docs/benchmarks.md, "Figures from code comments"), and
+ * staying inline keeps short strings fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
  */
 export const LARGE_DOCUMENT_CHARS = 1024;
 

@@ -175,9 +175,9 @@ const segmentId = (index: number): string => (index < 100_000 ? (ids[index] ??= 
 export class DocumentBuilder {
   readonly #segments: Segment[] = [];
   // Sized for a short document (most requests are one sentence) and at most 16 entries
-  // each: V8 keeps a typed array of up to 64 bytes on its heap (~0.03 µs to make), a larger
-  // one gets a buffer of its own (~0.5 µs, and work for the collector). room() doubles
-  // them as needed.
+  // each: V8 keeps a typed array of up to 64 bytes on its heap, cheap to make, while a
+  // larger one gets a buffer of its own, many times dearer and work for the collector
+  // (docs/benchmarks.md, "Figures from code comments"). room() doubles them as needed.
   #info = new Int32Array(INFO * 2);
   readonly #escapes: Escaper[] = [];
   readonly #escapeIndex = new Map<Escaper, number>();
