@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ClaimLoop } from '../db/claim-loop.js';
 import type { Db } from '../db/database.js';
 import type { TransactionBatcher } from '../db/transaction-batcher.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -70,8 +71,8 @@ export class JobWorker extends EventEmitter {
   private readonly parts: JobParts;
   private stopping = false;
   private started = false;
-  private pumping = false;
-  private pumpAgain = false;
+  /** Claims jobs into free slots when nudged (db/claim-loop.ts). */
+  private readonly claims: ClaimLoop<JobRow>;
   private pollTimer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -83,6 +84,13 @@ export class JobWorker extends EventEmitter {
     this.clock = options.clock ?? Date.now;
     this.parts = { documents: options.documents ?? {}, detector: options.detector ?? new LanguageDetector(), tokenizer: options.tokenizer ?? new Tokenizer() };
     this.completions = jobCompletions(options.db);
+    this.claims = new ClaimLoop<JobRow>({
+      free: () => this.options.concurrency - this.running.size,
+      claim: (limit) => this.options.dialect.claimBatch(this.options.db, this.workerId, this.options.leaseMs, this.clock(), limit),
+      begin: (job) => this.begin(job),
+      stopping: () => this.stopping,
+      failed: (error) => this.options.logger.error({ err: error }, 'claiming a job failed; will retry on the next poll'),
+    });
   }
 
   async start(): Promise<void> {
@@ -96,36 +104,11 @@ export class JobWorker extends EventEmitter {
 
   /** Look for work now. */
   nudge(): void {
-    if (this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    void this.pump();
+    this.claims.nudge();
   }
 
   get runningCount(): number {
     return this.running.size;
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        while (!this.stopping && this.running.size < this.options.concurrency) {
-          // Every free slot in one claim: one statement (and commit) for several jobs.
-          const free = this.options.concurrency - this.running.size;
-          const jobs = await this.options.dialect.claimBatch(this.options.db, this.workerId, this.options.leaseMs, this.clock(), free);
-          for (const job of jobs) this.begin(job);
-          if (jobs.length < free) break;
-        }
-      } while (this.pumpAgain && !this.stopping);
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'claiming a job failed; will retry on the next poll');
-    } finally {
-      this.pumping = false;
-    }
   }
 
   private schedulePoll(): void {
