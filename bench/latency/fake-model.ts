@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 import {
   openaiReply,
   startFakeProvider,

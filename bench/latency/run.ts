@@ -23,7 +23,7 @@ import { SYSTEM_PROMPT, answerSchema, buildUserMessage } from '../../src/engines
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { findLanguage } from '../../src/languages.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 import { batchItems, markdownGuide, uiStringsFile } from './documents.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 

@@ -7,13 +7,16 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ExtractedDocument } from '../formats/format.js';
-import { countTokens } from '../tokens.js';
+import { Tokenizer } from '../tokens.js';
 import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
 import { asTooComplex, extractDocument } from './extract-document.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
 
+// This entry point is the thread's composition root: its parts live as long as the thread.
+const tokenizer = new Tokenizer();
+/** The templates this worker holds, until the pool releases them. */
 const documents = new Map<number, ExtractedDocument>();
 
 function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
@@ -23,7 +26,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
     const prepared: PreparedMessage = {
       format: document.format,
       segments: document.segments,
-      tokenCounts: document.segments.map((segment) => countTokens(segment.text)),
+      tokenCounts: document.segments.map((segment) => tokenizer.countTokens(segment.text)),
       ...(detection ? { detection } : {}),
     };
     return prepared;

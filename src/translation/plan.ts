@@ -27,7 +27,6 @@
  * written a chunk's prefix to the provider's cache before the next group's read it.
  */
 import type { CallBudget, EngineLanguage, EngineSegment } from '../engines/engine.js';
-import { countTokens } from '../tokens.js';
 
 /** Expected output tokens per source token and target (docs/engine-notes.md b6 seeds 1.2–2.5; 1.5 is a middle). */
 export const OUTPUT_EXPANSION = 1.5;
@@ -66,8 +65,8 @@ export function planChunks(
   segments: readonly EngineSegment[],
   targets: readonly EngineLanguage[],
   budget: CallBudget,
-  /** Precomputed source tokens of a segment; default: counted here with o200k. */
-  tokensOf: (segment: EngineSegment) => number = (segment) => countTokens(segment.text),
+  /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
+  tokensOf: (segment: EngineSegment) => number,
 ): Chunk[] {
   if (segments.length === 0 || targets.length === 0) return [];
   const sizes = segments.map(tokensOf);
@@ -90,7 +89,7 @@ export function estimatePlan(
   segments: readonly EngineSegment[],
   targetCount: number,
   budget: CallBudget,
-  tokensOf: (segment: EngineSegment) => number = (segment) => countTokens(segment.text),
+  tokensOf: (segment: EngineSegment) => number,
 ): PlanEstimate {
   const shape = chooseShape(segments.map(tokensOf), targetCount, budget);
   return shape.estimate;

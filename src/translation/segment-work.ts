@@ -20,7 +20,7 @@ import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
-import { countTokens } from '../tokens.js';
+import type { Tokenizer } from '../tokens.js';
 import { planChunks, type Chunk } from './plan.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
@@ -356,7 +356,7 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const calls = planCalls(pairs, unique, engineTargets, engine);
+  const calls = planCalls(pairs, unique, engineTargets, engine, options.tokenizer);
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
   await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
@@ -406,6 +406,8 @@ export function planCalls(
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   engine: TranslationEngine,
+  /** Counts what the documents did not (a text the glossary guard changed, say). */
+  tokenizer: Tokenizer,
 ): { chunk: Chunk; format: Format }[] {
   const needed = new Map<number, number[]>();
   for (const { target, unique: u } of pairs) {
@@ -427,7 +429,7 @@ export function planCalls(
       const ofFormat = entries.filter((entry) => entry.format === format);
       const tokensById = new Map(ofFormat.map((entry) => [entry.segment, entry.tokens]));
       const segments = ofFormat.map((entry) => entry.segment);
-      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment) ?? countTokens(segment.text));
+      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment) ?? tokenizer.countTokens(segment.text));
       for (const chunk of chunks) calls.push({ chunk, format });
     }
   }

@@ -4,12 +4,14 @@
  */
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
+import type { LanguageDetector } from '../detection/detect-language.js';
 import { EngineError, type TokenUsage } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
 import type { TranslationMemory } from '../memory/translation-memory.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
+import type { Tokenizer } from '../tokens.js';
 import type { GroupCommit } from '../usage/group-commit.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import type { Cancellation } from './cancellation.js';
@@ -33,6 +35,8 @@ export interface TranslationServiceDeps extends ReservationDeps {
   /** Where charges are committed together (usage/group-commit.ts). */
   readonly charges: GroupCommit;
   readonly documents: DocumentProcessing;
+  readonly detector: LanguageDetector;
+  readonly tokenizer: Tokenizer;
   readonly logger: Logger;
 }
 
@@ -94,7 +98,7 @@ export async function translateForUser(
     return await withReservation(deps, user, estimate, async () => {
       progress?.started();
       const started = performance.now();
-      const { source, detections } = await resolveSource(input.source, [prepared]);
+      const { source, detections } = await resolveSource(input.source, [prepared], deps.detector);
       const sourceDetection = detections?.[0];
       const result = await asTranslationError(() =>
         translatePrepared({
@@ -102,6 +106,7 @@ export async function translateForUser(
           targets: input.targets,
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
+          tokenizer: deps.tokenizer,
           cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
           ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
@@ -148,12 +153,13 @@ async function translatePreparedBatch(
     // All items are one piece of work: planned together, one caller for fair slots, and
     // the first failure cancels every other call (translatePreparedAll).
     const started = performance.now();
-    const { source, detections: sourceDetections } = await resolveSource(input.source, prepared);
+    const { source, detections: sourceDetections } = await resolveSource(input.source, prepared, deps.detector);
     const result = await asTranslationError(() =>
       translatePreparedAll(prepared, {
         targets: input.targets,
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
+        tokenizer: deps.tokenizer,
         cancellation,
         ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,

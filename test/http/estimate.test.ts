@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIXED_INPUT_TOKENS } from '../../src/translation/plan.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../helpers/tokenizer.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';

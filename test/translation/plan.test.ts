@@ -111,7 +111,8 @@ describe('planChunks', () => {
   });
 
   test('nothing to translate is no call', () => {
-    assert.deepEqual(planChunks([], LANGS, MODEL), []);
-    assert.deepEqual(planChunks([{ id: 'a', text: 'Hello' }], [], MODEL), []);
+    const { list, tokensOf } = segments([1]);
+    assert.deepEqual(planChunks([], LANGS, MODEL, tokensOf), []);
+    assert.deepEqual(planChunks(list, [], MODEL, tokensOf), []);
   });
 });

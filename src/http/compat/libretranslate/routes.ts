@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { detectLanguage } from '../../../detection/detect-language.js';
 import { translateBatchForUser } from '../../../translation/service.js';
 import type { SourceDetection } from '../../../translation/detect-source.js';
 import { abortOnClientClose } from '../../abort-on-close.js';
@@ -61,7 +60,7 @@ export function libreTranslateRoutes(deps: AppDeps) {
 
     app.post('/detect', { preHandler: limited }, async (request) => {
       const texts = parseDetect(fieldsOf(request.body), isForm(request));
-      return [detectedLanguage(await detectLanguage(texts))];
+      return [detectedLanguage(await deps.detector.detect(texts))];
     });
 
     app.get('/languages', async (_request, reply) => reply.type('application/json; charset=utf-8').send(LANGUAGES_BODY));
