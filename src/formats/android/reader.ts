@@ -114,6 +114,14 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
     },
     { xmlMode: true, decodeEntities: false },
   );
+  // An end tag with no open element of its name is dropped by htmlparser2 without a word: refused here, at the tokenizer's call.
+  const closeTag = parser.onclosetag.bind(parser);
+  parser.onclosetag = (start: number, endIndex: number): void => {
+    const name = content.slice(start, endIndex);
+    const open = stack[stack.length - 1];
+    if (open !== name) invalid(content, start, open === undefined ? `</${name}> closes no element` : `</${name}> found where </${open}> (opened on line ${lineOf(content, opened[opened.length - 1]!)}) was expected`);
+    closeTag(start, endIndex);
+  };
   parser.write(content);
   parser.end();
   if (stack.length > 0) invalid(content, opened[opened.length - 1]!, `<${stack[stack.length - 1]}> is never closed`);
