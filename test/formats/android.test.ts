@@ -162,4 +162,22 @@ describe('android strings.xml', () => {
     refused('<resources>\n  <string name="a">A</b></string>\n</resources>\n', 2);
     refused('<?xml version="1.0"?>\n<manifest>\n</manifest>\n', 2);
   });
+
+  it('never expands a DOCTYPE\'s entities (an entity bomb is kept as references), refuses deep nesting, reads a 2 MiB string in bounded time', () => {
+    const levels = Array.from({ length: 10 }, (_, i) => `  <!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('\n');
+    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE resources [\n  <!ENTITY lol0 "lol">\n${levels}\n]>\n<resources>\n    <string name="a">Laugh &lol10; now</string>\n</resources>\n`;
+    let started = performance.now();
+    const bombDoc = getAdapter('android').extract(bomb);
+    const answer = pseudoRender(bombDoc, { code: 'fr', rtl: false });
+    assert.ok(answer.includes('&lol10;') && answer.length < bomb.length * 2);
+    assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
+    assert.throws(
+      () => getAdapter('android').extract(`<resources><string name="a">${'<b>'.repeat(100_000)}`),
+      (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex',
+    );
+    started = performance.now();
+    const big = getAdapter('android').extract(`<resources>\n<string name="a">${"it\\'s ".repeat(300_000)}</string>\n</resources>\n`);
+    big.render(big.segments.map((s) => s.text), { code: 'fr', rtl: false });
+    assert.ok(performance.now() - started < 20_000, `${performance.now() - started} ms`);
+  });
 });
