@@ -22,7 +22,7 @@ export interface AndroidItem {
   readonly contentStart: number;
   readonly contentEnd: number;
   /** A `<plurals>` item's `quantity`. */
-  readonly quantity?: string;
+  readonly quantity: string | undefined;
 }
 
 export interface AndroidResource {
@@ -32,7 +32,7 @@ export interface AndroidResource {
   readonly start: number;
   readonly end: number;
   /** The text of the `<!-- … -->` comment right before the element (only white space between). */
-  readonly comment?: string;
+  readonly comment: string | undefined;
   /** A `<string>`'s one item, or the items of an array or plurals. */
   readonly items: readonly AndroidItem[];
 }
@@ -55,8 +55,8 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
   const opened: number[] = [];
   let root = false;
   let lastComment: { end: number; text: string } | undefined;
-  let current: { kind: ResourceKind; name: string; translatable: boolean; start: number; comment?: string; items: AndroidItem[] } | undefined;
-  let item: { start: number; contentStart: number; quantity?: string } | undefined;
+  let current: { kind: ResourceKind; name: string; translatable: boolean; start: number; comment: string | undefined; items: AndroidItem[] } | undefined;
+  let item: { start: number; contentStart: number; quantity: string | undefined } | undefined;
   const parser: Parser = new Parser(
     {
       onopentag(name, attributes) {
@@ -79,14 +79,14 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
             name: attributes.name ?? '',
             translatable: attributes.translatable !== 'false',
             start,
-            ...(/^\s*$/.test(between) && lastComment ? { comment: lastComment.text } : {}),
+            comment: /^\s*$/.test(between) && lastComment ? lastComment.text : undefined,
             items: [],
           };
-          if (name === 'string' && !selfClosing) item = { start, contentStart: end };
+          if (name === 'string' && !selfClosing) item = { start, contentStart: end, quantity: undefined };
           return;
         }
         if (depth === 3 && current && current.kind !== 'string' && name === 'item' && !selfClosing) {
-          item = { start, contentStart: end, ...(attributes.quantity !== undefined ? { quantity: attributes.quantity } : {}) };
+          item = { start, contentStart: end, quantity: attributes.quantity };
         }
       },
       onclosetag(name, implied) {
@@ -98,12 +98,12 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
         stack.pop();
         opened.pop();
         if (depth === 3 && item && current && name === 'item') {
-          current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: start, ...(item.quantity !== undefined ? { quantity: item.quantity } : {}) });
+          current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: start, quantity: item.quantity });
           item = undefined;
         } else if (depth === 2 && current) {
-          if (current.kind === 'string' && item) current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: selfClosing ? item.contentStart : start });
+          if (current.kind === 'string' && item) current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: selfClosing ? item.contentStart : start, quantity: undefined });
           item = undefined;
-          resources.push({ ...current, end });
+          resources.push({ kind: current.kind, name: current.name, translatable: current.translatable, start: current.start, end, comment: current.comment, items: current.items });
           current = undefined;
           lastComment = undefined;
         } else if (depth === 2) lastComment = undefined;
