@@ -1,6 +1,7 @@
 /**
  * Android `strings.xml` (docs/formats.md "android", CONTRACT §5 and §6): every answer is
- * well-formed XML (judged by Python's expat), read back by translate-toolkit's Android
+ * well-formed XML (judged by Python's expat), compiled by Debian's aapt (which reads back
+ * the value a translation meant), read back by translate-toolkit's Android
  * reader (Debian's translate-toolkit, a second judge that applies aapt's escapes) with the
  * texts that were written, byte-exact under pseudo outside the values, `<plurals>` in the
  * target's whole-number quantities plus `other`, `translatable="false"` left out, and bad
@@ -8,6 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { detectFormat, getAdapter } from '../../src/formats/index.js';
@@ -68,6 +72,24 @@ print(json.dumps({p.get('name'): [i.get('quantity') for i in p.findall('item')] 
   return JSON.parse(execFileSync('python3', ['-c', program], { input: xml, encoding: 'utf8' })) as Record<string, string[]>;
 }
 
+/** The string values aapt compiles from `xml` (as `aapt dump --values` prints them), by name; throws with aapt's message when it refuses. */
+function aaptValues(xml: string): Map<string, string> {
+  const project = mkdtempSync(join(tmpdir(), 'aapt-'));
+  try {
+    mkdirSync(join(project, 'res', 'values'), { recursive: true });
+    writeFileSync(join(project, 'AndroidManifest.xml'), '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.judge"/>\n');
+    writeFileSync(join(project, 'res', 'values', 'strings.xml'), xml);
+    const apk = join(project, 'out.apk');
+    execFileSync('aapt', ['package', '-f', '-M', join(project, 'AndroidManifest.xml'), '-S', join(project, 'res'), '-I', '/usr/share/android-framework-res/framework-res.apk', '-F', apk], { stdio: 'pipe' });
+    const dump = execFileSync('aapt', ['dump', '--values', 'resources', apk], { encoding: 'utf8' });
+    const values = new Map<string, string>();
+    for (const match of dump.matchAll(/:string\/(\w+): t=0x03[^\n]*\n\s*\(string\w*\) (".*")$/gm)) values.set(match[1]!, match[2]!);
+    return values;
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
 const doc = getAdapter('android').extract(SOURCE);
 const segmentOf = (text: string) => {
   const segment = doc.segments.find((s) => s.text.startsWith(text));
@@ -117,6 +139,7 @@ describe('android strings.xml', () => {
       const answer = pseudoRender(doc, target);
       quantities(answer);
       assert.equal(byteExactProblem(doc, target), undefined);
+      assert.ok(aaptValues(answer).size > 0, 'aapt compiles the answer');
       const units = toolkitUnits(answer);
       assert.ok(!('app_name' in units) && !('codes' in units), 'translatable="false" resources are left out');
       assert.equal(units.link, '@string/pay');
@@ -143,6 +166,8 @@ describe('android strings.xml', () => {
     const units = toolkitUnits(answer);
     assert.equal(units.pay, `@l'heure "juste" & <maintenant>\nfin`);
     assert.match(answer, /<item>\\\?Mercure\\\\brûle<\/item>/);
+    // Debian's aapt compiles the answer and reads the value that was meant.
+    assert.equal(aaptValues(answer).get('pay'), `"@l'heure \\"juste\\" & <maintenant>\\nfin"`);
   });
 
   it('keeps reordered <xliff:g> placeholders with their own contents', () => {
