@@ -109,22 +109,44 @@ function aaptCompiles(xml: string): boolean {
   }
 }
 
-function toolkitUnits(xml: string): number | undefined {
-  const program = 'import sys\nfrom translate.storage import aresource\nprint(len(aresource.AndroidResourceFile.parsestring(sys.stdin.buffer.read()).units))';
-  try {
-    return Number(execFileSync('/usr/bin/python3', ['-c', program], { input: xml, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).trim().split('\n').at(-1));
-  } catch {
-    return undefined;
-  }
+/** Python's expat and translate-toolkit's Android reader over every (source, answer) pair in one process: [answer well-formed, as many units as the source's translatable ones (null when the source cannot be read)]. */
+function pythonJudges(pairs: readonly (readonly [string, string])[]): [boolean, boolean | null][] {
+  const program = `
+import sys, json, xml.etree.ElementTree as E
+from translate.storage import aresource
+out = []
+def units(path):
+    # (Resources marked translatable="false" are left out of an answer: decision 0079.)
+    try:
+        with open(path, 'rb') as f:
+            return len([u for u in aresource.AndroidResourceFile.parsestring(f.read()).units if u.xmlelement.get('translatable') != 'false'])
+    except Exception:
+        return None
+for source, answer in json.load(sys.stdin):
+    try:
+        E.parse(answer)
+        well = True
+    except Exception:
+        well = False
+    before = units(source)
+    out.append([well, None if before is None else units(answer) == before])
+sys.stdout.write('\\n' + json.dumps(out) + '\\n')
+`;
+  const output = execFileSync('/usr/bin/python3', ['-c', program], { input: JSON.stringify(pairs), encoding: 'utf8', maxBuffer: 1 << 28 });
+  return JSON.parse(output.trim().split('\n').at(-1)!) as [boolean, boolean | null][];
 }
 
-interface Row { files: number; refused: number; answers: number; exact: number; wellFormed: number; aaptJudged: number; aapt: number; toolkitJudged: number; toolkit: number; segments: number; ms: number; reasons: string[] }
+interface Row { files: number; refused: number; answers: number; exact: number; wellFormed: number; aaptJudged: number; aapt: number; toolkitJudged: number; toolkit: number; segments: number; ms: number; baselineMs: number; reasons: string[] }
 const rows = new Map<string, Row>();
 const aaptAvailable = existsSync(FRAMEWORK);
+const pythonBatch: { row: Row; name: string; source: string; answer: string }[] = [];
 
-for (const source of sources()) {
+const all = sources();
+console.error(`${all.length} files`);
+for (const [index, source] of all.entries()) {
+  if (index % 50 === 0) console.error(`${index}/${all.length}`);
   const key = `${source.format} (${source.origin})`;
-  const row = rows.get(key) ?? { files: 0, refused: 0, answers: 0, exact: 0, wellFormed: 0, aaptJudged: 0, aapt: 0, toolkitJudged: 0, toolkit: 0, segments: 0, ms: 0, reasons: [] };
+  const row = rows.get(key) ?? { files: 0, refused: 0, answers: 0, exact: 0, wellFormed: 0, aaptJudged: 0, aapt: 0, toolkitJudged: 0, toolkit: 0, segments: 0, ms: 0, baselineMs: 0, reasons: [] };
   rows.set(key, row);
   row.files++;
   let doc;
@@ -139,7 +161,6 @@ for (const source of sources()) {
   row.segments += doc.segments.length;
   const judgeStarted = performance.now();
   const sourceCompiles = source.format === 'android' && aaptAvailable ? aaptCompiles(source.content) : false;
-  const sourceUnits = source.format === 'android' ? toolkitUnits(source.content) : undefined;
   started += performance.now() - judgeStarted;
   const extracted = performance.now() - started;
   for (const target of TARGETS) {
@@ -151,6 +172,11 @@ for (const source of sources()) {
     if (!problem) row.exact++;
     else row.reasons.push(`${source.name} (${target.code}): not byte-exact at ${problem.at}`);
     if (source.format === 'arb') {
+      // The same file read as generic JSON, the baseline of the speed ratio (same run, same machine load).
+      const jsonStarted = performance.now();
+      const json = getAdapter('json').extract(source.content);
+      pseudoRender(json, target);
+      row.baselineMs += performance.now() - jsonStarted;
       try {
         const parsed = JSON.parse(answer) as Record<string, unknown>;
         const keys = Object.keys(JSON.parse(source.content) as object).join('\n');
@@ -162,34 +188,40 @@ for (const source of sources()) {
       }
       continue;
     }
-    const out = join(dir, 'answer.xml');
-    writeFileSync(out, answer);
-    try {
-      execFileSync('python3', ['-c', 'import sys,xml.etree.ElementTree as E; E.parse(sys.argv[1])', out], { stdio: 'pipe' });
-      row.wellFormed++;
-    } catch {
-      row.reasons.push(`${source.name} (${target.code}): not well-formed`);
-    }
+    const n = pythonBatch.length;
+    const sourceFile = join(dir, `${n}-source.xml`);
+    const answerFile = join(dir, `${n}-answer.xml`);
+    writeFileSync(sourceFile, source.content);
+    writeFileSync(answerFile, answer);
+    pythonBatch.push({ row, name: `${source.name} (${target.code})`, source: sourceFile, answer: answerFile });
     if (sourceCompiles) {
       row.aaptJudged++;
       if (aaptCompiles(answer)) row.aapt++;
       else row.reasons.push(`${source.name} (${target.code}): aapt refuses the answer`);
     }
-    if (sourceUnits !== undefined) {
-      row.toolkitJudged++;
-      if (toolkitUnits(answer) === sourceUnits) row.toolkit++;
-      else row.reasons.push(`${source.name} (${target.code}): translate-toolkit reads another number of units`);
-    }
   }
+}
+if (pythonBatch.length > 0) {
+  const verdicts = pythonJudges(pythonBatch.map((item) => [item.source, item.answer] as const));
+  pythonBatch.forEach((item, i) => {
+    const [well, same] = verdicts[i]!;
+    if (well) item.row.wellFormed++;
+    else item.row.reasons.push(`${item.name}: not well-formed`);
+    if (same !== null) {
+      item.row.toolkitJudged++;
+      if (same) item.row.toolkit++;
+      else item.row.reasons.push(`${item.name}: translate-toolkit reads another number of units`);
+    }
+  });
 }
 rmSync(dir, { recursive: true, force: true });
 
-console.log('| format (origin) | files | refused | answers (ar, ru) | byte-exact | valid (expat / JSON) | aapt compiles (of judged) | translate-toolkit same units (of judged) | segments | ms per answer |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('| format (origin) | files | refused | answers (ar, ru) | byte-exact | valid (expat / JSON) | aapt compiles (of judged) | translate-toolkit same units (of judged) | segments | ms per answer | time ÷ generic json |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [key, row] of [...rows].sort()) {
   const android = key.startsWith('android');
   console.log(
-    `| ${key} | ${row.files} | ${row.refused} | ${row.answers} | ${row.exact} | ${row.wellFormed} | ${android ? `${row.aapt} / ${row.aaptJudged}` : '—'} | ${android ? `${row.toolkit} / ${row.toolkitJudged}` : '—'} | ${row.segments} | ${(row.ms / Math.max(1, row.answers)).toFixed(1)} |`,
+    `| ${key} | ${row.files} | ${row.refused} | ${row.answers} | ${row.exact} | ${row.wellFormed} | ${android ? `${row.aapt} / ${row.aaptJudged}` : '—'} | ${android ? `${row.toolkit} / ${row.toolkitJudged}` : '—'} | ${row.segments} | ${(row.ms / Math.max(1, row.answers)).toFixed(1)} | ${row.baselineMs > 0 ? (row.ms / row.baselineMs).toFixed(2) : '—'} |`,
   );
 }
 for (const [key, row] of rows) for (const reason of row.reasons.slice(0, 12)) console.log(`${key}: ${reason}`);

@@ -55,6 +55,7 @@ export const androidAdapter: FormatAdapter = {
         continue;
       }
       resource.items.forEach((item, index) => {
+        if (item.contentStart === item.end) return; // an empty `<item/>` stays as it is
         const key = resource.kind === 'string-array' ? `${resource.name}[${index}]` : resource.kind === 'plurals' ? `${resource.name}:${item.quantity ?? index}` : resource.name;
         inPlace(out, content, resource, item, key);
       });

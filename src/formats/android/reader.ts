@@ -85,7 +85,8 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
           if (name === 'string' && !selfClosing) item = { start, contentStart: end, quantity: undefined };
           return;
         }
-        if (depth === 3 && current && current.kind !== 'string' && name === 'item' && !selfClosing) {
+        // (An empty `<item …/>` has no content to write into: its content range is its end, and it is written as it is.)
+        if (depth === 3 && current && current.kind !== 'string' && name === 'item') {
           item = { start, contentStart: end, quantity: attributes.quantity };
         }
       },
@@ -98,7 +99,7 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
         stack.pop();
         opened.pop();
         if (depth === 3 && item && current && name === 'item') {
-          current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: start, quantity: item.quantity });
+          current.items.push({ start: item.start, end, contentStart: selfClosing ? end : item.contentStart, contentEnd: selfClosing ? end : start, quantity: item.quantity });
           item = undefined;
         } else if (depth === 2 && current) {
           if (current.kind === 'string' && item) current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: selfClosing ? item.contentStart : start, quantity: undefined });

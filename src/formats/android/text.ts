@@ -76,8 +76,11 @@ export function readAndroidText(raw: string): AndroidText | undefined {
       const end = raw.indexOf('>', i);
       const stop = end === -1 ? raw.length : end + 1;
       const tag = raw.slice(i, stop);
-      tags.push(tag);
-      text += tag;
+      // A tag the placeholder scanner would not read as markup (`<br\>`) is kept whole, not left as text to translate.
+      if (/^<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*\s*\/?>$/.test(tag)) {
+        tags.push(tag);
+        text += tag;
+      } else if (!keep(tag)) return undefined;
       i = stop;
     } else if (!inCdata && c === '&') {
       const reference = /^&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z_][\w.-]*);/.exec(raw.slice(i, i + 64));
