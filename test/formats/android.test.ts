@@ -177,14 +177,15 @@ describe('android strings.xml', () => {
     assert.match(answer, /<string name="greeting">&app; : <b>tard<\/b>, <xliff:g id="name" example="Ada">%1\$s<\/xliff:g> &amp; \\"perdu\\"<\/string>/);
   });
 
-  it('keeps an empty <item/> as it is (no second item of its quantity), and a tag aapt would not read as markup whole', () => {
-    const source = '<resources>\n    <plurals name="n">\n        <item quantity="one">%d new</item>\n        <item quantity="many"/>\n        <item quantity="other">%d new ones</item>\n    </plurals>\n    <string name="w"><![CDATA[Line one<br\\>Line two <b>bold</b>]]></string>\n</resources>\n';
+  it('keeps an empty <item/> as it is (no second item of its quantity), and a tag the scanner would not read as markup (or a long one) whole', () => {
+    const source = '<resources>\n    <plurals name="n">\n        <item quantity="one">%d new</item>\n        <item quantity="many"/>\n        <item quantity="other">%d new ones</item>\n    </plurals>\n    <string name="w"><![CDATA[Line one<br\\>Line two <b>bold</b>]]></string>\n    <string name="l">Read the licence <a href="https://web.archive.org/web/20171024013739/http://example.org/wp-content/uploads/2008/03/licencja-publiczna-gnu_v2.pdf">here</a></string>\n</resources>\n';
     const small = getAdapter('android').extract(source);
     for (const target of [{ code: 'fr', rtl: false }, { code: 'ru', rtl: false }]) {
       const answer = pseudoRender(small, target);
       assert.equal(byteExactProblem(small, target), undefined);
       assert.deepEqual(quantities(answer).n, target.code === 'fr' ? ['one', 'many', 'other'] : ['one', 'many', 'few', 'other']);
-      assert.ok(aaptValues(answer).has('w'));
+      assert.ok(aaptValues(answer).has('w') && aaptValues(answer).has('l'));
+      quantities(answer);
     }
   });
 

@@ -22,6 +22,11 @@
 const FIRST_KEPT = 0xe000;
 const LAST_KEPT = 0xf8ff;
 const KEPT_RANGE = /[\ue000-\uf8ff]/;
+/**
+ * Longer inline tags are kept whole: the placeholder scanner did not pair a 140-character
+ * `<a href>` (Tusky's Polish licence link), which then came back as text to translate.
+ */
+const MARKUP_TAG_CHARS = 100;
 
 export interface AndroidText {
   /** The text a translator reads; kept chunks are private-use characters. */
@@ -77,7 +82,7 @@ export function readAndroidText(raw: string): AndroidText | undefined {
       const stop = end === -1 ? raw.length : end + 1;
       const tag = raw.slice(i, stop);
       // A tag the placeholder scanner would not read as markup (`<br\>`) is kept whole, not left as text to translate.
-      if (/^<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*\s*\/?>$/.test(tag)) {
+      if (tag.length <= MARKUP_TAG_CHARS && /^<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*\s*\/?>$/.test(tag)) {
         tags.push(tag);
         text += tag;
       } else if (!keep(tag)) return undefined;
