@@ -15,6 +15,8 @@ export interface DetectionScores {
   readonly properties: number;
   readonly yaml: number;
   readonly xliff: number;
+  readonly android: number;
+  readonly arb: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -96,6 +98,34 @@ function yamlScore(head: string): number {
 /** XLIFF: an `<xliff … version=…>` element (no other format has one) and a unit. */
 function xliffScore(head: string): number {
   return /<xliff\b[^<>]*\bversion\s*=/.test(head) && /<(?:trans-unit|unit)\b/.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Android string resources: a `<resources>` element holding `<string name=`,
+ * `<plurals name=` or `<string-array name=` (no other format writes these).
+ */
+function androidScore(head: string): number {
+  return /<resources\b[^<>]*>/.test(head) && /<(?:string|plurals|string-array)\s[^<>]*\bname\s*=/.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Flutter ARB: a JSON object with an `@@locale` key, or an `@key` metadata object for a
+ * key it also has (`"title": …, "@title": {…}`). Other JSON stays json.
+ */
+function arbScore(content: string): number {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return 0;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 0;
+  const record = value as Record<string, unknown>;
+  if (typeof record['@@locale'] === 'string') return 1;
+  for (const key of Object.keys(record)) {
+    if (key.startsWith('@') && !key.startsWith('@@') && typeof record[key] === 'object' && record[key] !== null && typeof record[key.slice(1)] === 'string') return 1;
+  }
+  return 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -218,12 +248,15 @@ function hasSetextHeading(text: string): boolean {
 export function detectionScores(content: string): DetectionScores {
   const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const head = source.slice(0, HEAD_LIMIT);
-  const json = jsonScore(source);
-  const xliff = json > 0 ? 0 : xliffScore(head);
-  const po = json > 0 || xliff > 0 ? 0 : poScore(head);
-  const properties = json > 0 || po > 0 || xliff > 0 ? 0 : propertiesScore(head);
-  const yaml = json > 0 || po > 0 || properties > 0 || xliff > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
-  const other = json > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0;
+  const jsonLike = jsonScore(source);
+  const arb = jsonLike > 0 ? arbScore(source.trim()) : 0;
+  const json = arb > 0 ? 0 : jsonLike;
+  const android = jsonLike > 0 ? 0 : androidScore(head);
+  const xliff = jsonLike > 0 || android > 0 ? 0 : xliffScore(head);
+  const po = jsonLike > 0 || xliff > 0 || android > 0 ? 0 : poScore(head);
+  const properties = jsonLike > 0 || po > 0 || xliff > 0 || android > 0 ? 0 : propertiesScore(head);
+  const yaml = jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = jsonLike > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0 || android > 0;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -231,8 +264,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, po, properties, yaml, xliff, html, markdown);
-  return { po, properties, yaml, xliff, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, arb, po, properties, yaml, xliff, android, html, markdown);
+  return { po, properties, yaml, xliff, android, arb, json, html, markdown, plain };
 }
 
 /**

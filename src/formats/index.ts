@@ -11,6 +11,8 @@ import { poAdapter } from './po/adapter.js';
 import { propertiesAdapter } from './properties/adapter.js';
 import { yamlAdapter } from './yaml/adapter.js';
 import { xliffAdapter } from './xliff/adapter.js';
+import { androidAdapter } from './android/adapter.js';
+import { arbAdapter } from './arb/adapter.js';
 
 export { detectFormat } from './detect.js';
 export { pluralSignature, shapePlurals, type PluralShape } from './core/plural-shape.js';
@@ -24,6 +26,8 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   properties: propertiesAdapter,
   yaml: yamlAdapter,
   xliff: xliffAdapter,
+  android: androidAdapter,
+  arb: arbAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
-import { formatFromExtension, localeInFileName } from './file-formats.js';
+import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { entry, parseEntry, textHash, type LockFiles, type TargetLock } from './lockfile.js';
 import { FilePattern } from './patterns.js';
@@ -87,7 +87,7 @@ function locateSources(root: string, config: ProjectConfig): Located[] {
   const located: Located[] = [];
   for (const rule of config.files) {
     const pattern = new FilePattern(rule.pattern);
-    for (const path of pattern.list(root, config.source)) {
+    for (const path of pattern.list(root, sourceLocaleInFileName(rule.format ?? formatFromExtension(rule.pattern), config.source))) {
       if (seen.has(path)) continue;
       seen.add(path);
       located.push({ path, pattern, ...(rule.format ? { format: rule.format } : {}) });
@@ -165,7 +165,7 @@ export function planSync(root: string, config: ProjectConfig, lock: LockFiles): 
   for (const source of located) {
     const file = readSource(root, source);
     for (const target of config.targets) {
-      const targetPath = source.pattern.pathFor(source.path, localeInFileName(file.format, config.source), localeInFileName(file.format, target));
+      const targetPath = source.pattern.pathFor(source.path, sourceLocaleInFileName(file.format, config.source), localeInFileName(file.format, target));
       targets.push(planTarget(root, file, target, targetPath, lock[source.path]?.[target]));
     }
   }
@@ -173,12 +173,12 @@ export function planSync(root: string, config: ProjectConfig, lock: LockFiles): 
   const present = new Set(located.map((source) => source.path));
   for (const [sourcePath, byTarget] of Object.entries(lock)) {
     if (present.has(sourcePath)) continue;
-    const rule = config.files.map((r) => new FilePattern(r.pattern)).find((p) => p.matches(sourcePath, config.source));
+    const format = formatFromExtension(sourcePath);
+    const rule = config.files.map((r) => new FilePattern(r.pattern)).find((p) => p.matches(sourcePath, sourceLocaleInFileName(format, config.source)));
     if (rule === undefined) continue; // no longer configured: its files are left alone
     for (const target of Object.keys(byTarget)) {
       if (!config.targets.includes(target)) continue;
-      const format = formatFromExtension(sourcePath);
-      removedFiles.push({ sourcePath, target, targetPath: rule.pathFor(sourcePath, localeInFileName(format, config.source), localeInFileName(format, target)) });
+      removedFiles.push({ sourcePath, target, targetPath: rule.pathFor(sourcePath, sourceLocaleInFileName(format, config.source), localeInFileName(format, target)) });
     }
   }
   return { targets, removedFiles };
