@@ -4,6 +4,7 @@
 import type { Config } from '../config.js';
 import type { TranslationEngine } from './engine.js';
 import { AnthropicMessagesClient } from './anthropic.js';
+import { createApertiumEngine } from './apertium/create.js';
 import { ModelEngine } from './model-engine.js';
 import { OpenAIChatClient } from './openai.js';
 import { ProviderLimits } from './provider-limit.js';
@@ -16,6 +17,7 @@ export type EngineRegistry = Readonly<Record<PublicModel, TranslationEngine>>;
 export function createEngine(spec: string, config: Config, providerLimits = new ProviderLimits()): TranslationEngine {
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
   if (spec === 'pseudo') return new PseudoEngine(budget);
+  if (spec === 'apertium') return createApertiumEngine(config, budget);
   const [provider, model] = splitSpec(spec);
   // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
   // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).
