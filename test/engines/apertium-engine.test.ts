@@ -41,14 +41,18 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
     assert.equal(encoded.lead, '  ');
     assert.equal(encoded.trail, '  ');
     assert.equal(encoded.stream, 'Pay [[g1]]\\$5[[/]] to [#0] [#1]now \\[ok\\][]');
-    assert.deepEqual(encoded.literals, ['<x1/>', '~']);
+    assert.deepEqual(encoded.literals, [{ text: '<x1/>', pairs: [] }, { text: '~', pairs: [] }]);
     // An answer that keeps the blanks decodes to the marks again.
     assert.equal(decodeSegment('Paga [[g1]]\\$5[[/]] a [#0] [#1]ahora \\[ok\\][]', encoded), '  Paga <g1>$5</g1> a <x1/> ~ahora [ok]  ');
   });
 
   test('a pair without words travels whole; pinned marks are literals in source order', () => {
     const linkedImage = encodeSegment('See <g1><x1/></g1> here', { moveMarks: true });
-    assert.deepEqual(linkedImage.literals, ['<g1><x1/></g1>']);
+    assert.deepEqual(linkedImage.literals, [{ text: '<g1><x1/></g1>', pairs: [] }]);
+    // A literal inside a pair goes back inside it, wherever the pair's words went.
+    const inside = encodeSegment('<g1>Contents<g2></g2></g1>', { moveMarks: true });
+    assert.deepEqual(inside.literals, [{ text: '<g2></g2>', pairs: [1] }]);
+    assert.equal(decodeSegment('[[g1]]Índice[[/]] [#0][]', inside), '<g1>Índice <g2></g2></g1>');
     const pinned = encodeSegment('<g1>I</g1> bought it', { moveMarks: false });
     assert.equal(pinned.stream, '[#0]I[#1] bought it[]');
   });

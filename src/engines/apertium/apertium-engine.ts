@@ -102,7 +102,10 @@ export class ApertiumEngine implements TranslationEngine {
     await this.#limit.run(
       input.caller ?? {},
       async () => {
-        const done = await Promise.all(input.targets.map((target, i) => this.#translateTarget(input, target, modes[i]!)));
+        const done = await untilAborted(
+          Promise.all(input.targets.map((target, i) => this.#translateTarget(input, target, modes[i]!))),
+          input.signal,
+        );
         input.targets.forEach((target, i) => translations.set(target.code, done[i]!));
       },
       input.signal,
@@ -114,7 +117,7 @@ export class ApertiumEngine implements TranslationEngine {
   async #translateTarget(input: TranslateChunkInput, target: EngineLanguage, mode: ApertiumMode): Promise<Map<string, string>> {
     const pipeline = await this.#pipelineFor(mode);
     const fixedTerms = fixedTermsFor(input, target);
-    const moved = await Promise.all(input.segments.map((segment) => this.#attempt(pipeline, segment, true, fixedTerms, input.signal)));
+    const moved = await Promise.all(input.segments.map((segment) => this.#attempt(pipeline, segment, true, fixedTerms)));
     const out = new Map<string, string>();
     const failed: EngineSegment[] = [];
     input.segments.forEach((segment, i) => {
@@ -124,7 +127,7 @@ export class ApertiumEngine implements TranslationEngine {
     });
     if (failed.length === 0) return out;
     // Pairs pinned where the source has them: the words move between them, the marks never.
-    const pinned = await Promise.all(failed.map((segment) => this.#attempt(pipeline, segment, false, fixedTerms, input.signal)));
+    const pinned = await Promise.all(failed.map((segment) => this.#attempt(pipeline, segment, false, fixedTerms)));
     const lost = failed.filter((_, i) => pinned[i] === undefined).length;
     if (lost > 0) {
       const segments = lost === 1 ? 'segment' : 'segments';
@@ -140,10 +143,9 @@ export class ApertiumEngine implements TranslationEngine {
     segment: EngineSegment,
     moveMarks: boolean,
     fixedTerms: readonly FixedTerm[],
-    signal: AbortSignal | undefined,
   ): Promise<string | undefined> {
     const encoded = encodeSegment(segment.text, { moveMarks, fixedTerms });
-    const answer = await pipeline.translate(encoded.stream, signal);
+    const answer = await pipeline.translate(encoded.stream);
     const text = decodeSegment(answer, encoded);
     return segmentProblem(segment, text) ? undefined : text;
   }
@@ -184,4 +186,18 @@ function fixedTermsFor(input: TranslateChunkInput, target: EngineLanguage): Fixe
     if (translation !== undefined) terms.push({ term: entry.term, translation });
   }
   return terms;
+}
+
+/**
+ * `work`, or the signal's reason as soon as it is aborted: the chunk's slot is given back
+ * at once, while the texts already in the pipe are read off it in their turn and dropped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

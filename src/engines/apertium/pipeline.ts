@@ -24,8 +24,6 @@ import { EngineError } from '../engine.js';
 interface Waiting {
   readonly resolve: (text: string) => void;
   readonly reject: (error: Error) => void;
-  /** The caller went away: the answer is read off the pipe (it comes in order) and dropped. */
-  abandoned: boolean;
 }
 
 export interface PipelineOptions {
@@ -54,20 +52,15 @@ export class ApertiumPipeline {
     return this.#child?.pid;
   }
 
-  /** Translates `stream` (Apertium stream format, no `\0` inside). Rejects with EngineError on a crash or timeout. */
-  translate(stream: string, signal?: AbortSignal): Promise<string> {
-    signal?.throwIfAborted();
+  /**
+   * Translates `stream` (Apertium stream format, no `\0` inside). Rejects with EngineError
+   * on a crash or timeout. Not cancellable: the answer comes through the pipe in its turn
+   * whatever happens, so a caller that goes away just stops waiting for it.
+   */
+  translate(stream: string): Promise<string> {
     const child = this.#running();
     return new Promise<string>((resolve, reject) => {
-      const waiting: Waiting = { resolve, reject, abandoned: false };
-      this.#waiting.push(waiting);
-      if (signal) {
-        const onAbort = (): void => {
-          waiting.abandoned = true;
-          reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
+      this.#waiting.push({ resolve, reject });
       this.#arm();
       child.stdin.write(stream + '\0');
     });
@@ -117,7 +110,7 @@ export class ApertiumPipeline {
       from = end + 1;
       const waiting = this.#waiting.shift();
       // A `\0` with no text waiting: the chain flushes extra ones only at its end.
-      if (waiting && !waiting.abandoned) waiting.resolve(text);
+      waiting?.resolve(text);
       this.#arm();
     }
     if (from < data.length) this.#buffered.push(data.subarray(from));
@@ -147,6 +140,6 @@ export class ApertiumPipeline {
     }
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const entry of waiting) if (!entry.abandoned) entry.reject(error);
+    for (const entry of waiting) entry.reject(error);
   }
 }

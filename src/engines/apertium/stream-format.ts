@@ -23,8 +23,8 @@ import { findTerms } from '../../segments/terms.js';
 export interface EncodedSegment {
   /** The stream text, without the `\0` that ends it on the pipe. */
   readonly stream: string;
-  /** What superblank `[#i]` stands for. */
-  readonly literals: readonly string[];
+  /** What superblank `[#i]` stands for, with the pairs around it in the source. */
+  readonly literals: readonly Literal[];
   /** Pair number → rank of its opening in the source, to nest pairs on a word outermost first. */
   readonly pairOrder: ReadonlyMap<number, number>;
   /** The segment's own leading and trailing whitespace, given back as it was. */
@@ -55,18 +55,24 @@ const OPERATOR = /[~\u0000]/;
 /** Apertium uses letters and digits to find words; text without either has nothing to translate. */
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
-type Piece = { kind: 'text'; text: string; pairs: readonly number[] } | { kind: 'literal'; text: string };
+/** Text that comes back as it was, and the pairs around it in the source (it stays inside them). */
+export interface Literal {
+  readonly text: string;
+  readonly pairs: readonly number[];
+}
+
+type Piece = { kind: 'text' | 'literal'; text: string; pairs: readonly number[] };
 
 export function encodeSegment(text: string, options: EncodeOptions): EncodedSegment {
   const lead = /^\s*/.exec(text)![0];
   const core = text.slice(lead.length).trimEnd();
   const trail = text.slice(lead.length + core.length);
   const pairOrder = new Map<number, number>();
-  const literals: string[] = [];
+  const literals: Literal[] = [];
   let stream = '';
   for (const piece of pieces(core, options.moveMarks, pairOrder)) {
     if (piece.kind === 'literal') {
-      stream += literal(literals, piece.text);
+      stream += literal(literals, piece.text, piece.pairs);
       continue;
     }
     stream += encodeText(piece.text, piece.pairs, literals, options.fixedTerms ?? []);
@@ -77,8 +83,8 @@ export function encodeSegment(text: string, options: EncodeOptions): EncodedSegm
   return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  ') };
 }
 
-function literal(literals: string[], text: string): string {
-  literals.push(text);
+function literal(literals: Literal[], text: string, pairs: readonly number[]): string {
+  literals.push({ text, pairs });
   return `[#${literals.length - 1}]`;
 }
 
@@ -96,15 +102,14 @@ function pieces(text: string, moveMarks: boolean, pairOrder: Map<number, number>
     if (match.index > last) out.push({ kind: 'text', text: text.slice(last, match.index), pairs: open.slice() });
     last = match.index + match[0].length;
     if (match[3] !== undefined) {
-      out.push({ kind: 'literal', text: match[0] });
+      out.push({ kind: 'literal', text: match[0], pairs: open.slice() });
       continue;
     }
     const pair = Number(match[2]);
     if (match[1] === '/') {
       const at = open.lastIndexOf(pair);
       if (at >= 0) open.splice(at, 1);
-      out.push({ kind: 'literal', text: match[0] });
-      if (moveMarks) out.pop();
+      if (!moveMarks) out.push({ kind: 'literal', text: match[0], pairs: [] });
       continue;
     }
     pairOrder.set(pair, pairOrder.size);
@@ -113,12 +118,12 @@ function pieces(text: string, moveMarks: boolean, pairOrder: Map<number, number>
       if (moveMarks && close >= 0) {
         // A pair with no words in it travels as one literal, with everything inside.
         const end = close + `</g${pair}>`.length;
-        out.push({ kind: 'literal', text: text.slice(match.index, end) });
+        out.push({ kind: 'literal', text: text.slice(match.index, end), pairs: open.slice() });
         last = end;
         while (i + 1 < matches.length && matches[i + 1]!.index < end) i++;
         continue;
       }
-      out.push({ kind: 'literal', text: match[0] });
+      out.push({ kind: 'literal', text: match[0], pairs: open.slice() });
       continue;
     }
     open.push(pair);
@@ -128,36 +133,36 @@ function pieces(text: string, moveMarks: boolean, pairOrder: Map<number, number>
 }
 
 /** A run of text: spaces stay blanks, other whitespace and fixed terms become literals, words are escaped. */
-function encodeText(text: string, pairs: readonly number[], literals: string[], fixedTerms: readonly FixedTerm[]): string {
+function encodeText(text: string, pairs: readonly number[], literals: Literal[], fixedTerms: readonly FixedTerm[]): string {
   const matches = fixedTerms.length === 0 ? [] : findTerms(text, fixedTerms.map((t) => t.term), { ignoreCase: true });
   let out = '';
   let last = 0;
   for (const match of matches) {
     out += encodeWords(text.slice(last, match.start), pairs, literals);
-    out += literal(literals, fixedTerms[match.term]!.translation);
+    out += literal(literals, fixedTerms[match.term]!.translation, pairs);
     last = match.end;
   }
   return out + encodeWords(text.slice(last), pairs, literals);
 }
 
-function encodeWords(text: string, pairs: readonly number[], literals: string[]): string {
+function encodeWords(text: string, pairs: readonly number[], literals: Literal[]): string {
   let out = '';
   for (const part of text.split(/(\s+)/)) {
     if (part === '') continue;
     if (/^\s+$/.test(part)) {
-      out += /^ +$/.test(part) ? part : literal(literals, part);
+      out += /^ +$/.test(part) ? part : literal(literals, part, pairs);
       continue;
     }
-    const word = escapeWord(part, literals);
+    const word = escapeWord(part, pairs, literals);
     out += pairs.length === 0 ? word : `[[${pairs.map((n) => `g${n}`).join('; ')}]]${word}[[/]]`;
   }
   return out;
 }
 
-function escapeWord(word: string, literals: string[]): string {
+function escapeWord(word: string, pairs: readonly number[], literals: Literal[]): string {
   if (!OPERATOR.test(word)) return word.replace(RESERVED, '\\$&');
   let out = '';
-  for (const char of word) out += OPERATOR.test(char) ? literal(literals, char) : char.replace(RESERVED, '\\$&');
+  for (const char of word) out += OPERATOR.test(char) ? literal(literals, char, pairs) : char.replace(RESERVED, '\\$&');
   return out;
 }
 
@@ -201,8 +206,8 @@ function closeUpSpaces(text: string): string {
   return text.replace(/ {2,}/g, ' ');
 }
 
-/** Splits Apertium's output into words (with their pairs) and blanks (spaces, literals). */
-function readStream(output: string, literals: readonly string[]): OutPiece[] {
+/** Splits Apertium's output into words and literals (with their pairs) and blanks (spaces). */
+function readStream(output: string, literals: readonly Literal[]): OutPiece[] {
   const out: OutPiece[] = [];
   let word = '';
   let wordPairs: readonly number[] = [];
@@ -251,8 +256,9 @@ function readStream(output: string, literals: readonly string[]): OutPiece[] {
       flushWord();
       const content = output.slice(i + 1, end);
       const index = /^#(\d+)$/.exec(content)?.[1];
-      const text = index === undefined ? '' : (literals[Number(index)] ?? '');
-      if (text !== '') out.push({ kind: 'blank', text });
+      const found = index === undefined ? undefined : literals[Number(index)];
+      // A literal goes back inside the pairs the source has around it, like a word.
+      if (found) out.push({ kind: 'word', text: found.text, pairs: found.pairs });
       i = end + 1;
       continue;
     }
