@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { getAdapter } from '../src/formats/index.js';
+import { loadConfig } from '../src/config.js';
+import { createApertiumEngine } from '../src/engines/apertium/create.js';
+const doc = getAdapter('html').extract(readFileSync('/usr/share/doc/nodejs/api/events.html', 'utf8'));
+const segs = doc.segments.filter((s) => s.text.includes('symbol>') && s.text.includes('|')).slice(0, 4);
+const config = loadConfig({ MODEL_STANDARD: 'apertium' });
+const engine = createApertiumEngine(config, { maxInputTokens: 1e6, maxOutputTokens: 1e6 });
+const r = await engine.translate({ segments: segs, targets: [{ code: 'es', name: 'Spanish', rtl: false }], source: { code: 'en', name: 'English', rtl: false }, format: 'html' });
+for (const s of segs) console.log(JSON.stringify(s.text), '\n→', JSON.stringify(r.translations.get('es')!.get(s.id)));
+engine.close();
