@@ -55,6 +55,11 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
     assert.equal(decodeSegment('[[g1]]Índice[[/]] [#0][]', inside), '<g1>Índice <g2></g2></g1>');
     const pinned = encodeSegment('<g1>I</g1> bought it', { moveMarks: false });
     assert.equal(pinned.stream, '[#0]I[#1] bought it[]');
+    // Transfer rules move blanks too: pinned pair marks come back in source order whatever order their blanks took.
+    const moved = encodeSegment('the same <g1>route options</g1> interface', { moveMarks: false });
+    const answer = decodeSegment('la[#1] interfaz de opciones de la misma [#0]ruta[]', moved);
+    assert.equal(answer, 'la<g1> interfaz de opciones de la misma </g1>ruta');
+    assert.equal(markProblem('the same <g1>route options</g1> interface', answer), null);
   });
 });
 

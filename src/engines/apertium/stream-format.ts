@@ -32,6 +32,8 @@ export interface EncodedSegment {
   readonly trail: string;
   /** Whether the source has runs of two spaces (otherwise runs left by dropped words are closed up). */
   readonly keepsDoubleSpaces: boolean;
+  /** Pair marks are pinned literals (`moveMarks: false`). */
+  readonly pinned: boolean;
 }
 
 /** A term and the words that replace it before translation. */
@@ -48,6 +50,7 @@ export interface EncodeOptions {
 }
 
 const MARK = /<(\/?)g(\d+)>|<x(\d+)\/>/g;
+const PAIR_MARK = /^<\/?g\d+>$/;
 /** Stream-format characters that must be escaped to stay text (apertium-destxt escapes these). */
 const RESERVED = /[\\[\]^$@/<>{}]/g;
 /** Characters some stages treat as operators even escaped (`~` joins words in post-generation). */
@@ -80,7 +83,7 @@ export function encodeSegment(text: string, options: EncodeOptions): EncodedSegm
   // A blank after the last word: without one the final punctuation is lost (Apertium's
   // own deformatter ends every text with a blank for the same reason).
   stream += '[]';
-  return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  ') };
+  return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  '), pinned: !options.moveMarks };
 }
 
 function literal(literals: Literal[], text: string, pairs: readonly number[]): string {
@@ -175,7 +178,7 @@ type OutPiece = { kind: 'word'; text: string; pairs: readonly number[] } | { kin
  * Whether the result keeps the source's marks is the caller's check (validate.ts).
  */
 export function decodeSegment(output: string, encoded: EncodedSegment): string {
-  const parts = readStream(output, encoded.literals);
+  const parts = readStream(output, encoded.literals, encoded.pinned);
   const rank = (pair: number): number => encoded.pairOrder.get(pair) ?? Number.MAX_SAFE_INTEGER;
   let out = '';
   let open: number[] = [];
@@ -207,8 +210,14 @@ function closeUpSpaces(text: string): string {
 }
 
 /** Splits Apertium's output into words and literals (with their pairs) and blanks (spaces). */
-function readStream(output: string, literals: readonly Literal[]): OutPiece[] {
+function readStream(output: string, literals: readonly Literal[], pinned: boolean): OutPiece[] {
   const out: OutPiece[] = [];
+  // Pinned pair marks are given back in the source's order, whatever order their blanks
+  // came back in: the transfer rules move blanks too (`the same <g1>route's options</g1>
+  // interface` → `la</g1> interfaz de opciones de la misma <g1>ruta`), and marks in
+  // source order are always well nested.
+  const pairMarks = pinned ? literals.filter((literal) => PAIR_MARK.test(literal.text)) : [];
+  let nextPairMark = 0;
   let word = '';
   let wordPairs: readonly number[] = [];
   const flushWord = (): void => {
@@ -256,7 +265,8 @@ function readStream(output: string, literals: readonly Literal[]): OutPiece[] {
       flushWord();
       const content = output.slice(i + 1, end);
       const index = /^#(\d+)$/.exec(content)?.[1];
-      const found = index === undefined ? undefined : literals[Number(index)];
+      let found = index === undefined ? undefined : literals[Number(index)];
+      if (found && pinned && PAIR_MARK.test(found.text)) found = pairMarks[nextPairMark++];
       // A literal goes back inside the pairs the source has around it, like a word.
       if (found) out.push({ kind: 'word', text: found.text, pairs: found.pairs });
       i = end + 1;
