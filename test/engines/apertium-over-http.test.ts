@@ -2,13 +2,16 @@
  * The service with MODEL_STANDARD=apertium, over HTTP end to end, with Apertium's real
  * output: /v1/translate (HTML, JSON with placeholders, a detected source, a stream),
  * /v1/translate/batch, a /v1 job run by a real worker, DeepL's and LibreTranslate's
- * routes, and the 400 for a direction no installed pair covers. Answers are judged
+ * routes, the 400 for a direction no installed pair covers, and a crashed Apertium
+ * answered 500 translation_error. Answers are judged
  * against the source (same tags and attributes, same placeholders, keys, URLs), never
  * against a stored Apertium answer, and must differ from the source (it translated).
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
+import { ApertiumEngine } from '../../src/engines/apertium/apertium-engine.js';
+import { apertiumDataDir, installedPairs } from '../../src/engines/apertium/create.js';
 import { createJobWorker } from '../../src/run/start-up.js';
 import { apertiumSkip } from '../helpers/apertium.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
@@ -149,5 +152,37 @@ describe('the apertium engine over HTTP', { skip: apertiumSkip() }, () => {
     const refused = await post('/libretranslate/translate', { q: 'Hello', source: 'en', target: 'de', api_key: key }, {});
     assert.equal(refused.statusCode, 400, refused.body);
     assert.match(json(refused).error, /no language pair installed for en to de/);
+  });
+});
+
+describe('a crashed Apertium under a request', { skip: apertiumSkip() }, () => {
+  let t: TestApp;
+  let engine: ApertiumEngine;
+
+  before(async () => {
+    engine = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: { maxInputTokens: 100_000, maxOutputTokens: 100_000 }, timeoutMs: 20_000, concurrency: 1 });
+    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none' }, engines: { standard: engine, advanced: engine } });
+  });
+  after(async () => {
+    engine?.close();
+    await t?.close();
+  });
+
+  test('is answered 500 translation_error, not a hang, and the next request is translated by a new pipeline', async () => {
+    const { auth } = await t.key('growth');
+    const post = (content: string) =>
+      t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: { content, targets: ['es'], source: 'en', memory: false } });
+    assert.equal((await post('The house is big.')).statusCode, 200);
+    const pipeline = engine.pipelines('eng-spa')[0]!;
+    const long = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: the long road goes on and on past the river and the old mill.`).join('\n\n');
+    const pending = post(long);
+    while (pipeline.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    process.kill(-pipeline.pid!, 'SIGKILL');
+    const failed = await pending;
+    assert.equal(failed.statusCode, 500, failed.body);
+    assert.equal(json(failed).error, 'translation_error');
+    const again = await post('The house is big.');
+    assert.equal(again.statusCode, 200, again.body);
+    assert.match(json(again).translations.es, /casa/);
   });
 });
