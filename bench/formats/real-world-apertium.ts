@@ -153,7 +153,7 @@ function structureProblem(format: Format, source: string, output: string): strin
   }
   const [a, b] = format === 'markdown' ? [markdownTree(source), markdownTree(output)] : [htmlTree(source), htmlTree(output)];
   if (!isDeepStrictEqual(a.blocks, b.blocks)) return `block elements changed: ${firstDifference(a.blocks, b.blocks)}`;
-  if (!isDeepStrictEqual(a.paths, b.paths)) return `an element, its attributes or its ancestors changed: ${firstDifference(a.paths, b.paths)}`;
+  if (!isDeepStrictEqual(a.paths, b.paths)) return `an element, its attributes or its ancestors changed: ${multisetDifference(a.paths, b.paths)}`;
   if (format === 'html' && !isDeepStrictEqual(codeTexts(source), codeTexts(output))) {
     return `the text of a <code> or <pre> changed: ${firstDifference(codeTexts(source), codeTexts(output))}`;
   }
@@ -164,6 +164,20 @@ function firstDifference(a: readonly string[], b: readonly string[]): string {
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   return `at node ${i}: source ${JSON.stringify(a[i])}, answer ${JSON.stringify(b[i])}`;
+}
+
+/** What one sorted list has that the other has not, a few of each. */
+function multisetDifference(source: readonly string[], answer: readonly string[]): string {
+  const left = new Map<string, number>();
+  for (const item of source) left.set(item, (left.get(item) ?? 0) + 1);
+  const extra: string[] = [];
+  for (const item of answer) {
+    const n = left.get(item) ?? 0;
+    if (n > 0) left.set(item, n - 1);
+    else extra.push(item);
+  }
+  const missing = [...left].flatMap(([item, n]) => Array<string>(n).fill(item));
+  return `missing ${JSON.stringify(missing.slice(0, 3))}, extra ${JSON.stringify(extra.slice(0, 3))}`;
 }
 
 function spread<T>(items: readonly T[], limit: number): T[] {

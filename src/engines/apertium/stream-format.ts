@@ -34,6 +34,8 @@ export interface EncodedSegment {
   readonly keepsDoubleSpaces: boolean;
   /** Pair marks are pinned literals (`moveMarks: false`). */
   readonly pinned: boolean;
+  /** Pairs whose source has whitespace just inside a mark (kept there). */
+  readonly edgeSpaced: ReadonlySet<number>;
 }
 
 /** A term and the words that replace it before translation. */
@@ -83,7 +85,8 @@ export function encodeSegment(text: string, options: EncodeOptions): EncodedSegm
   // A blank after the last word: without one the final punctuation is lost (Apertium's
   // own deformatter ends every text with a blank for the same reason).
   stream += '[]';
-  return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  '), pinned: !options.moveMarks };
+  const edgeSpaced = new Set([...core.matchAll(/<g(\d+)>\s|\s<\/g(\d+)>/g)].map((m) => Number(m[1] ?? m[2])));
+  return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  '), pinned: !options.moveMarks, edgeSpaced };
 }
 
 function literal(literals: Literal[], text: string, pairs: readonly number[]): string {
@@ -201,7 +204,24 @@ export function decodeSegment(output: string, encoded: EncodedSegment): string {
   for (let i = open.length - 1; i >= 0; i--) out += `</g${open[i]}>`;
   out += blanks;
   if (!encoded.keepsDoubleSpaces) out = closeUpSpaces(out);
+  out = spacesOutsidePairs(out, encoded.edgeSpaced);
   return encoded.lead + out.trim() + encoded.trail;
+}
+
+/**
+ * Spaces just inside a pair's marks moved outside them, for the pairs whose source has
+ * none there: a dropped first word leaves its blank inside the pair (`<g1>I bought</g1>`
+ * → `<g1> Compré</g1>`), and markdown does not read `_ Compré_` as emphasis.
+ */
+function spacesOutsidePairs(text: string, edgeSpaced: ReadonlySet<number>): string {
+  let out = text;
+  for (let before = ''; before !== out; ) {
+    before = out;
+    out = out
+      .replace(/(<g(\d+)>)( +)/g, (all, mark: string, n: string, spaces: string) => (edgeSpaced.has(Number(n)) ? all : spaces + mark))
+      .replace(/( +)(<\/g(\d+)>)/g, (all, spaces: string, mark: string, n: string) => (edgeSpaced.has(Number(n)) ? all : mark + spaces));
+  }
+  return out;
 }
 
 /** Runs of spaces left where Apertium dropped a word (`I bought` → ` Compré`), outside literals' own text. */
@@ -255,8 +275,19 @@ function readStream(output: string, literals: readonly Literal[], pinned: boolea
         .filter((n): n is string => n !== undefined)
         .map(Number);
       const inner = unescape(output.slice(close + 2, end));
-      // A word-bound run may hold several words (a multiword); its spaces stay inside the pairs.
-      out.push({ kind: 'word', text: inner, pairs });
+      // A word-bound run may hold several words (a multiword); the spaces between them stay
+      // inside the pairs, but not spaces at its edges (left where Apertium dropped a word:
+      // `<g1>It is worth</g1>` → `[[g1]] Vale[[/]]`), which markdown would not read as
+      // emphasis any more (`_ Vale…_`).
+      const text = inner.trim();
+      if (inner.length > 0 && text === '') out.push({ kind: 'blank', text: inner });
+      if (text !== '') {
+        const lead = inner.slice(0, inner.length - inner.trimStart().length);
+        const trail = inner.slice(inner.trimEnd().length);
+        if (lead) out.push({ kind: 'blank', text: lead });
+        out.push({ kind: 'word', text, pairs });
+        if (trail) out.push({ kind: 'blank', text: trail });
+      }
       i = end + 5;
       continue;
     }
