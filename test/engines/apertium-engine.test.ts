@@ -60,6 +60,10 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
     const answer = decodeSegment('la[#1] interfaz de opciones de la misma [#0]ruta[]', moved);
     assert.equal(answer, 'la <g1>interfaz de opciones de la misma</g1> ruta');
     assert.equal(markProblem('the same <g1>route options</g1> interface', answer), null);
+    // Blanks given back elsewhere: the word and the pair are kept apart where the source has them apart.
+    const apart = encodeSegment('<g1>non-static</g1> data', { moveMarks: true });
+    assert.equal(decodeSegment('dato[[g1]]noestático[[/]] []', apart), 'dato <g1>noestático</g1>');
+    assert.equal(decodeSegment('a[[g1]]b[[/]][]', encodeSegment('a<g1>b</g1>', { moveMarks: true })), 'a<g1>b</g1>');
     // A dropped first word leaves its blank inside the pair; it goes outside, where markdown still reads emphasis.
     const dropped = encodeSegment('<g1>It is worth noting.</g1>', { moveMarks: false });
     assert.equal(decodeSegment('[#0] Vale notar.[#1][]', dropped), '<g1>Vale notar.</g1>');

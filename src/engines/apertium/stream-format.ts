@@ -35,7 +35,8 @@ export interface EncodedSegment {
   /** Pair marks are pinned literals (`moveMarks: false`). */
   readonly pinned: boolean;
   /** Pairs whose source has whitespace just inside a mark (kept there). */
-  readonly edgeSpaced: ReadonlySet<number>;
+  readonly edgeSpaced: ReadonlySet<number>;  /** Pairs whose source has whitespace (or the segment's edge) on both sides outside them. */
+  readonly spacedPairs: ReadonlySet<number>;
 }
 
 /** A term and the words that replace it before translation. */
@@ -86,7 +87,22 @@ export function encodeSegment(text: string, options: EncodeOptions): EncodedSegm
   // own deformatter ends every text with a blank for the same reason).
   stream += '[]';
   const edgeSpaced = new Set([...core.matchAll(/<g(\d+)>\s|\s<\/g(\d+)>/g)].map((m) => Number(m[1] ?? m[2])));
-  return { stream, literals, pairOrder, lead, trail, keepsDoubleSpaces: core.includes('  '), pinned: !options.moveMarks, edgeSpaced };
+  const spacedPairs = new Set<number>();
+  for (const match of core.matchAll(/(?:^|\s)<g(\d+)>/g)) {
+    const n = match[1]!;
+    if (new RegExp(`</g${n}>(?:\\s|[.,;:!?)]|$)`).test(core)) spacedPairs.add(Number(n));
+  }
+  return {
+    stream,
+    literals,
+    pairOrder,
+    lead,
+    trail,
+    keepsDoubleSpaces: core.includes('  '),
+    pinned: !options.moveMarks,
+    edgeSpaced,
+    spacedPairs,
+  };
 }
 
 function literal(literals: Literal[], text: string, pairs: readonly number[]): string {
@@ -205,7 +221,19 @@ export function decodeSegment(output: string, encoded: EncodedSegment): string {
   out += blanks;
   if (!encoded.keepsDoubleSpaces) out = closeUpSpaces(out);
   out = spacesOutsidePairs(out, encoded.edgeSpaced);
+  out = wordsApartFromPairs(out, encoded.spacedPairs);
   return encoded.lead + out.trim() + encoded.trail;
+}
+
+/**
+ * A space between a word and a pair whose source has one there: when Apertium reorders
+ * words it may give their blanks back elsewhere (`<g1>non-static</g1> data` →
+ * `dato<g1>noestático</g1>`), and markdown reads no emphasis inside a word (`dato_x_`).
+ */
+function wordsApartFromPairs(text: string, spaced: ReadonlySet<number>): string {
+  return text
+    .replace(/([\p{L}\p{N}])<g(\d+)>/gu, (all, before: string, n: string) => (spaced.has(Number(n)) ? `${before} <g${n}>` : all))
+    .replace(/<\/g(\d+)>([\p{L}\p{N}])/gu, (all, n: string, after: string) => (spaced.has(Number(n)) ? `</g${n}> ${after}` : all));
 }
 
 /**
