@@ -107,6 +107,10 @@ describe('the apertium engine with the installed pairs', { skip: apertiumSkip() 
     assert.match(answers[5]!, /\n/, 'a line break comes back');
   });
 
+  test('a text Apertium answers with nothing keeps its source words rather than failing the chunk', async () => {
+    assert.deepEqual(await translate(['Will', 'The house is big.']), ['Will', 'La casa es grande.']);
+  });
+
   test('a glossary term comes back as its required translation, untranslated by Apertium', async () => {
     const [answer] = await translate(['Open the dashboard to see your invoices.'], [{ term: 'dashboard', translations: { es: 'Panel Pro' } }]);
     assert.match(answer!, /Panel Pro/);

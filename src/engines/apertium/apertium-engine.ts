@@ -9,7 +9,8 @@
  * something said). A segment whose pairs did not survive the reordering — Apertium drops
  * a word (`<g1>I</g1> bought` → `Compré`) or splits a pair's words apart — is translated
  * again with its marks pinned where the source has them (always well nested); one that
- * still fails makes the chunk fail with a retryable EngineError, never a wrong answer.
+ * still fails makes the chunk fail with a retryable EngineError, never a wrong answer;
+ * one Apertium answers with nothing at all keeps its source words.
  *
  * Segments are translated, never whole documents: the formats keep the document's
  * structure; Apertium only ever sees words and our marks.
@@ -24,7 +25,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { countTokensYielding } from '../../tokens.js';
 import { FairLimiter } from '../provider-limit.js';
-import { segmentProblem } from '../validate.js';
+import { segmentProblem, type ProblemKind } from '../validate.js';
 import {
   EngineError,
   type CallBudget,
@@ -40,6 +41,8 @@ import { ApertiumPipeline } from './pipeline.js';
 import { decodeSegment, encodeSegment, type FixedTerm } from './stream-format.js';
 
 const execFileAsync = promisify(execFile);
+
+type Attempt = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly kind: ProblemKind };
 
 export interface ApertiumEngineOptions {
   readonly pairs: ApertiumPairs;
@@ -121,33 +124,37 @@ export class ApertiumEngine implements TranslationEngine {
     const out = new Map<string, string>();
     const failed: EngineSegment[] = [];
     input.segments.forEach((segment, i) => {
-      const text = moved[i]!;
-      if (text === undefined) failed.push(segment);
-      else out.set(segment.id, text);
+      const attempt = moved[i]!;
+      if (attempt.ok) out.set(segment.id, attempt.text);
+      else failed.push(segment);
     });
     if (failed.length === 0) return out;
     // Pairs pinned where the source has them: the words move between them, the marks never.
     const pinned = await Promise.all(failed.map((segment) => this.#attempt(pipeline, segment, false, fixedTerms)));
-    const lost = failed.filter((_, i) => pinned[i] === undefined).length;
+    let lost = 0;
+    failed.forEach((segment, i) => {
+      const attempt = pinned[i]!;
+      if (attempt.ok) out.set(segment.id, attempt.text);
+      // Apertium answers some texts with nothing at all (a lone `Will`, dropped as an
+      // auxiliary verb): such a segment keeps its source words, as text nobody can
+      // translate does. Marks are never given up this way: their loss is an error.
+      else if (attempt.kind === 'empty') out.set(segment.id, segment.text);
+      else lost++;
+    });
     if (lost > 0) {
       const segments = lost === 1 ? 'segment' : 'segments';
       throw new EngineError(`Apertium's translation of ${lost} ${segments} into ${target.code} lost their markup or placeholders`, true);
     }
-    failed.forEach((segment, i) => out.set(segment.id, pinned[i]!));
     return out;
   }
 
-  /** One translation of `segment`, or undefined when it fails the answer checks. */
-  async #attempt(
-    pipeline: ApertiumPipeline,
-    segment: EngineSegment,
-    moveMarks: boolean,
-    fixedTerms: readonly FixedTerm[],
-  ): Promise<string | undefined> {
+  /** One translation of `segment`, or what the answer checks found wrong with it. */
+  async #attempt(pipeline: ApertiumPipeline, segment: EngineSegment, moveMarks: boolean, fixedTerms: readonly FixedTerm[]): Promise<Attempt> {
     const encoded = encodeSegment(segment.text, { moveMarks, fixedTerms });
     const answer = await pipeline.translate(encoded.stream);
     const text = decodeSegment(answer, encoded);
-    return segmentProblem(segment, text) ? undefined : text;
+    const problem = segmentProblem(segment, text);
+    return problem ? { ok: false, kind: problem.kind } : { ok: true, text };
   }
 
   /** A pipeline of `mode` with the fewest texts in it, starting another while under the cap. */
