@@ -22,6 +22,7 @@
  * Usage is counted with o200k, like the pseudo engine, so charges read the same.
  */
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { countTokensYielding } from '../../tokens.js';
 import { FairLimiter } from '../provider-limit.js';
@@ -51,8 +52,15 @@ export interface ApertiumEngineOptions {
   readonly budget: CallBudget;
   /** How long one text may wait for its answer before the pipeline is restarted (config.engineTimeoutMs). */
   readonly timeoutMs: number;
-  /** Chunks translated at once, and pipelines per mode at most (config.engineConcurrency). */
+  /** Chunks translated at once (config.engineConcurrency). */
   readonly concurrency: number;
+  /**
+   * Pipelines one mode may run; default: `concurrency`, but no more than the machine has
+   * cores — a pipeline keeps a core busy, and each holds its pair's transducers (about
+   * 200 MB of resident memory for eng-spa). Chunks beyond share pipelines, their texts
+   * queued in the pipe.
+   */
+  readonly pipelinesPerMode?: number;
 }
 
 export class ApertiumEngine implements TranslationEngine {
@@ -63,7 +71,7 @@ export class ApertiumEngine implements TranslationEngine {
   readonly #limit: FairLimiter;
   /** mode name → its chain's shell text, read once from apertium-wblank-mode. */
   readonly #chains = new Map<string, Promise<string>>();
-  /** mode name → its pipelines, started as chunks need them, at most `concurrency`. */
+  /** mode name → its pipelines, started as chunks need them, at most `pipelinesPerMode`. */
   readonly #pools = new Map<string, ApertiumPipeline[]>();
 
   constructor(options: ApertiumEngineOptions) {
@@ -163,7 +171,7 @@ export class ApertiumEngine implements TranslationEngine {
     if (!pool) this.#pools.set(mode.name, (pool = []));
     const idle = pool.find((pipeline) => pipeline.inFlight === 0);
     if (idle) return idle;
-    if (pool.length < this.#options.concurrency) {
+    if (pool.length < (this.#options.pipelinesPerMode ?? Math.min(this.#options.concurrency, availableParallelism()))) {
       const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs });
       pool.push(pipeline);
       return pipeline;
