@@ -90,6 +90,22 @@ describe('the apertium engine over HTTP', { skip: apertiumSkip() }, () => {
     assert.equal(after, before, 'nothing charged');
   });
 
+  test('a streamed request: refused as JSON before its stream starts, else Apertium\'s answer as a translation event', async () => {
+    const headers = { authorization: auth, 'content-type': 'application/json', accept: 'text/event-stream' };
+    const refused = await t.app.inject({ method: 'POST', url: '/v1/translate', headers, payload: { content: '12345', targets: ['es'], memory: false } });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(json(refused).error, 'unsupported_language_pair');
+    const streamed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/translate',
+      headers,
+      payload: { content: 'The house is big.', targets: ['es'], source: 'en', memory: false },
+    });
+    assert.equal(streamed.statusCode, 200, streamed.body);
+    assert.match(streamed.headers['content-type'] as string, /text\/event-stream/);
+    assert.match(streamed.body, /event: translation\ndata: .*casa/);
+  });
+
   test('/v1/languages stays the API list; /libretranslate/languages lists what Apertium can do', async () => {
     const languages = json(await t.app.inject({ method: 'GET', url: '/v1/languages' }));
     assert.equal((Array.isArray(languages) ? languages : languages.languages).length, 43);
