@@ -509,7 +509,7 @@ export type paths = {
                         "text/event-stream": string;
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -526,7 +526,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1155,7 +1155,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -1172,7 +1172,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1697,7 +1697,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -1714,7 +1714,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };

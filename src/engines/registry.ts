@@ -4,6 +4,7 @@
 import type { Config } from '../config.js';
 import type { TranslationEngine } from './engine.js';
 import { AnthropicMessagesClient } from './anthropic.js';
+import { createApertiumEngine } from './apertium/create.js';
 import { ModelEngine } from './model-engine.js';
 import { OpenAIChatClient } from './openai.js';
 import type { Tokenizer } from '../tokens.js';
@@ -24,6 +25,7 @@ export function createEngine(spec: string, config: Config, parts: EngineParts): 
   const { providerLimits, tokenizer } = parts;
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
   if (spec === 'pseudo') return new PseudoEngine(budget, tokenizer);
+  if (spec === 'apertium') return createApertiumEngine(config, budget, tokenizer);
   const [provider, model] = splitSpec(spec);
   // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
   // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).

@@ -18,6 +18,7 @@ import { distinctSegments, memoryKeys, planCalls, type Pair } from './segment-wo
 import type { TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
+import { assertDirections } from './language-directions.js';
 
 export interface RequestEstimate {
   readonly inputTokens: number;
@@ -33,6 +34,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
   try {
     assertModelAccess(user, input.model);
     const engine = deps.engines[input.model];
+    if (input.source) assertDirections(engine, input.source, input.targets);
     const engineTargets = input.targets.map((target) => target.language);
     const { unique, pairs } = distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;

@@ -14,10 +14,9 @@ import { rateLimitHook } from '../../plugins/rate-limit.js';
 import { acceptFormBodies, fieldsOf } from '../form-body.js';
 import { libreTranslateAuthHook } from './auth.js';
 import { registerLibreTranslateErrors } from './errors.js';
-import { LIBRE_LANGUAGES } from './language-codes.js';
+import { LIBRE_LANGUAGES, libreLanguagesOf } from './language-codes.js';
 import { parseDetect, parseLibreTranslate } from './translate-request.js';
 
-const LANGUAGES_BODY = JSON.stringify(LIBRE_LANGUAGES);
 
 /** What LibreTranslate's web front end and some clients read before they translate. */
 const FRONTEND_SETTINGS = {
@@ -35,6 +34,9 @@ const FRONTEND_SETTINGS = {
 export function libreTranslateRoutes(deps: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     registerLibreTranslateErrors(app);
+    // LibreTranslate translates with the standard model; an engine with directions lists what it can do.
+    const directions = deps.engines.standard.directions;
+    const languagesBody = JSON.stringify(directions ? libreLanguagesOf(directions) : LIBRE_LANGUAGES);
     await acceptFormBodies(app);
     const limited = [libreTranslateAuthHook(deps), rateLimitHook(deps)] as preHandlerHookHandler[];
 
@@ -63,7 +65,7 @@ export function libreTranslateRoutes(deps: AppDeps) {
       return [detectedLanguage(await deps.detector.detect(texts))];
     });
 
-    app.get('/languages', async (_request, reply) => reply.type('application/json; charset=utf-8').send(LANGUAGES_BODY));
+    app.get('/languages', async (_request, reply) => reply.type('application/json; charset=utf-8').send(languagesBody));
     app.get('/frontend/settings', async () => FRONTEND_SETTINGS);
   };
 }
