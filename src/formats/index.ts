@@ -11,6 +11,9 @@ import { poAdapter } from './po/adapter.js';
 import { propertiesAdapter } from './properties/adapter.js';
 import { yamlAdapter } from './yaml/adapter.js';
 import { xliffAdapter } from './xliff/adapter.js';
+import { stringsAdapter } from './strings/adapter.js';
+import { stringsdictAdapter } from './stringsdict/adapter.js';
+import { xcstringsAdapter } from './xcstrings/adapter.js';
 
 export { detectFormat } from './detect.js';
 export { pluralSignature, shapePlurals, type PluralShape } from './core/plural-shape.js';
@@ -24,6 +27,9 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   properties: propertiesAdapter,
   yaml: yamlAdapter,
   xliff: xliffAdapter,
+  strings: stringsAdapter,
+  stringsdict: stringsdictAdapter,
+  xcstrings: xcstringsAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {
