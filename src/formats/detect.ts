@@ -55,7 +55,7 @@ function stringsdictScore(head: string): number {
  * string may run over lines; a key or value may be an unquoted old-style plist word), read
  * pair by pair with a sticky pattern; a head cut inside a pair still counts.
  */
-const STRINGS_STEP = /\s*(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:"(?:[^"\\]|\\[\s\S])*"|[A-Za-z0-9_.$+/:-]+)\s*=\s*(?:"(?:[^"\\]|\\[\s\S])*"|[A-Za-z0-9_.$+/:-]+)\s*;)/y;
+const STRINGS_STEP = /\s*(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*=\s*(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*;)/y;
 
 function stringsScore(head: string, cut: boolean): number {
   if (!head.includes('=') || !head.includes(';') || !head.includes('"')) return 0;
