@@ -35,3 +35,6 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
 export function getAdapter(format: Format): FormatAdapter {
   return ADAPTERS[format];
 }
+
+/** Xcode's JSON layout, for the sync of String Catalogs (localize/string-catalog.ts), which merges every target into one file. */
+export { writeXcodeJson, type XcodeValue } from './xcstrings/xcode-json.js';
