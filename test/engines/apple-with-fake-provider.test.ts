@@ -91,4 +91,16 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
     assert.deepEqual([...ru.matchAll(/<key>(zero|one|two|few|many|other)<\/key>/g)].map((m) => m[1]), ['one', 'few', 'many', 'other']);
     assert.match(ru, /<key>few<\/key>\n\t\t\t<string>\[ru\] %d files<\/string>/);
   });
+
+  test('bad input is a 400 invalid_request naming the line, a hostile shape a 422, and no model is called', async () => {
+    const bad = await translate({ content: '"a" = "b";\n"c" = "d"\n', targets: ['fr'], format: 'strings' });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(json(bad).error, 'invalid_request');
+    assert.match(json(bad).message, /line 3/);
+    const entities = await translate({ content: '<!DOCTYPE plist [\n<!ENTITY a "aaaa">\n]>\n<plist><dict><key>k</key><string>&a;</string></dict></plist>', targets: ['fr'], format: 'stringsdict' });
+    assert.equal(entities.statusCode, 400, entities.body);
+    const deep = await translate({ content: `{"sourceLanguage":"en","strings":{"a":${'['.repeat(5000)}${']'.repeat(5000)}},"version":"1"}`, targets: ['fr'], format: 'xcstrings' });
+    assert.equal(deep.statusCode, 422, deep.body);
+    assert.equal(provider.requests.length, 0);
+  });
 });

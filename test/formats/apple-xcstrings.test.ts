@@ -174,6 +174,16 @@ describe('.xcstrings', () => {
     assert.equal(detectFormat('{"strings": {"a": "b"}, "version": "1"}').format, 'json');
   });
 
+  it('refuses deep nesting with document_too_complex and answers a 2 MiB entry in bounded time', () => {
+    const deep = `{"sourceLanguage":"en","strings":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}},"version":"1.0"}`;
+    assert.throws(() => getAdapter('xcstrings').extract(deep), (error: unknown) => error instanceof ServiceError && error.code === 'document_too_complex');
+    const big = `{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "${'word '.repeat(420_000)}" : {\n\n    }\n  },\n  "version" : "1.0"\n}`;
+    const started = performance.now();
+    const answer = pseudoRender(getAdapter('xcstrings').extract(big), FR);
+    assert.ok(answer.includes('"fr" : {'));
+    assert.ok(performance.now() - started < 30_000);
+  });
+
   it('refuses what is not a catalog with invalid_request naming the line', () => {
     for (const [bad, line] of [
       ['{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {,\n  }\n}', 4],

@@ -45,17 +45,29 @@ function columnOf(content: string, at: number): number {
   return at - (content.lastIndexOf('\n', at - 1) + 1);
 }
 
-function depthOf(node: Node, limit: number, depth = 0): void {
-  if (depth > limit) throw tooComplex('the nesting of JSON objects', limit);
-  for (const child of node.children ?? []) depthOf(child, limit, depth + 1);
+/**
+ * Refuses nesting deeper than the limit before parsing: jsonc-parser's parseTree recurses
+ * once per level, so a hostile `[[[[…` would overflow the stack (a 500) instead of
+ * being refused. One linear pass that skips strings.
+ */
+function checkDepth(content: string, limit: number): void {
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
 }
 
 export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
+  checkDepth(content, limits.maxNestingDepth);
   const errors: ParseError[] = [];
   const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0) invalid(content, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)} (a catalog is JSON)`);
   if (!root || root.type !== 'object') invalid(content, 0, 'expected a JSON object');
-  depthOf(root, limits.maxNestingDepth * 2);
   const sourceLanguage = property(root, 'sourceLanguage');
   const strings = property(root, 'strings');
   if (sourceLanguage?.type !== 'string') invalid(content, root.offset, 'expected "sourceLanguage" : "<code>"');
