@@ -65,7 +65,18 @@ export function appleFiles(): { path: string; format: Format; origin: string }[]
 const scratch = mkdtempSync(join(tmpdir(), 'apple-bench-'));
 
 /** What translate-toolkit reads from a `.strings` (its "strings-utf8" dialect) or `.stringsdict` text: unit name -> text, or why not. */
+const toolkitMemo = new Map<string, Record<string, string> | string>();
+
 export function toolkitRead(format: 'strings' | 'stringsdict', text: string): Record<string, string> | string {
+  const memo = toolkitMemo.get(text);
+  if (memo !== undefined) return memo;
+  const read = toolkitReadOnce(format, text);
+  if (toolkitMemo.size > 4) toolkitMemo.clear();
+  toolkitMemo.set(text, read);
+  return read;
+}
+
+function toolkitReadOnce(format: 'strings' | 'stringsdict', text: string): Record<string, string> | string {
   const file = join(scratch, `x.${format}`);
   writeFileSync(file, text);
   const script =
