@@ -96,6 +96,12 @@ describe('.stringsdict', () => {
     assert.deepEqual(Object.keys(answer).sort(), Object.keys(source).sort());
   });
 
+  it('translates a device-specific variable\'s texts and keeps its cases', () => {
+    const device = FILE.replace('<key>folders</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>', '<key>folders</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringDeviceSpecificRuleType</string>');
+    const answer = plistlibRead(pseudoRender(getAdapter('stringsdict').extract(device), { code: 'ru', rtl: false })) as Plist;
+    assert.deepEqual(answer.files_selected!.folders, { NSStringFormatSpecTypeKey: 'NSStringDeviceSpecificRuleType', NSStringFormatValueTypeKey: 'd', one: 'öñé ḟöļḋéŕ', other: '%d ḟöļḋéŕš' });
+  });
+
   it('is detected when format is omitted, and is not generic XML', () => {
     assert.equal(detectFormat(FILE).format, 'stringsdict');
     assert.notEqual(detectFormat('<?xml version="1.0"?>\n<plist version="1.0"><dict><key>CFBundleName</key><string>App</string></dict></plist>\n').format, 'stringsdict');

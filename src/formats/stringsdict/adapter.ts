@@ -64,7 +64,13 @@ function entry(out: EntriesDocumentBuilder, key: string, pairs: readonly DictPai
     if (pair.value.name !== 'dict') continue;
     const variable = dictPairs(out.source, pair.value);
     const spec = variable.find((p) => p.key.text === SPEC_TYPE_KEY);
-    if (spec?.value.text !== PLURAL_RULE) continue;
+    if (spec?.value.text !== PLURAL_RULE) {
+      // A device-specific variable (NSStringDeviceSpecificRuleType: iphone, ipad, mac…) or another rule: its texts are translated, its cases kept.
+      for (const form of variable) {
+        if (!form.key.text.startsWith('NS')) stringValue(out, form.value, entryNote(key, [`${pair.key.text}: ${form.key.text}`], form.value.text));
+      }
+      continue;
+    }
     const variableForms = pluralVariable(out, key, pair.value, variable);
     forms ??= variableForms;
   }

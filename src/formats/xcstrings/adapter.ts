@@ -91,7 +91,8 @@ class CatalogReader {
     for (const [name, value] of Object.entries(source)) {
       if (name === 'stringUnit' && value && typeof value === 'object' && typeof (value as Json).value === 'string') {
         const text = (value as Json).value as string;
-        const index = this.out.value(text, appleDirectiveSpans(text), entryNote(context.length === 0 ? this.key : this.key, [...this.comment, ...context], text));
+        // A catalog's key is often the source text itself: then it says nothing more.
+        const index = this.out.value(text, appleDirectiveSpans(text), entryNote(this.key === text ? undefined : this.key, [...this.comment, ...context], text));
         const unit = value as Json;
         parts.push([name, (_t, translated) => ({ ...unit, state: 'translated', value: translated[index]! })]);
       } else if (name === 'variations' && value && typeof value === 'object' && !Array.isArray(value)) {
