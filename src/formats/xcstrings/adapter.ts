@@ -94,7 +94,7 @@ class CatalogReader {
         // A catalog's key is often the source text itself: then it says nothing more.
         const index = this.out.value(text, appleDirectiveSpans(text), entryNote(this.key === text ? undefined : this.key, [...this.comment, ...context], text));
         const unit = value as Json;
-        parts.push([name, (_t, translated) => ({ ...unit, state: 'translated', value: translated[index]! })]);
+        parts.push([name, (_t, translated) => Object.assign({}, unit, { state: 'translated', value: translated[index]! })]);
       } else if (name === 'variations' && value && typeof value === 'object' && !Array.isArray(value)) {
         parts.push([name, this.variations(value as Json, context)]);
       } else if (name === 'substitutions' && value && typeof value === 'object' && !Array.isArray(value)) {
