@@ -26,6 +26,8 @@ const FILE = [
   'NSCameraUsageDescription = "The camera scans QR codes.";',
   '"url" = "https://example.com/help";',
   "'single' = 'It is \\'quoted\\'';",
+  '"escaped.break" = "First line.\\',
+  'Second line.";',
   '',
 ].join('\n');
 
@@ -51,6 +53,8 @@ describe('.strings', () => {
   it('is byte-exact outside the values for a left-to-right and a right-to-left target', () => {
     for (const target of [RU, AR]) assert.equal(byteExactProblem(doc, target), undefined);
     assert.match(pseudoRender(doc, RU), /^"quote" = "Šáý \\"ĥí\\" ţö\\nţĥé éq̇üíṗé";$/m);
+    // A line break escaped by a backslash (CFPropertyList reads it as the break) stays so.
+    assert.match(pseudoRender(doc, RU), /^"escaped\.break" = "Ḟíŕšţ ļíñé\.\\\nŠéçöñḋ ļíñé\.";$/m);
   });
 
   it('answers files translate-toolkit reads into the same keys, each value the translation of its source', () => {

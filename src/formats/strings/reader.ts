@@ -144,7 +144,7 @@ function unescape(content: string, at: number): [string, number] {
 /**
  * A translated value as a quoted string the reader (ours and CFPropertyList) gives back
  * unchanged: the quote and backslash escaped; a line break, tab or carriage return
- * written as the source wrote them (raw when the source value had them raw, else `\n`,
+ * written as the source wrote them (a backslash before a raw line break, raw, else `\n`,
  * `\t`, `\r`); other control characters as `\UXXXX`. Characters outside ASCII are written
  * as they are (the file is Unicode text).
  */
@@ -155,7 +155,8 @@ export function writeQuoted(text: string, quote: string, sourceRaw: string): str
     const c = text[i]!;
     const code = text.charCodeAt(i);
     if (c === q || c === '\\') out += `\\${c}`;
-    else if (c === '\n') out += sourceRaw.includes('\n') ? c : '\\n';
+    // A line break as the source value wrote its own: escaped by a backslash, raw, or `\n`.
+    else if (c === '\n') out += sourceRaw.includes('\\\n') ? '\\\n' : sourceRaw.includes('\n') ? c : '\\n';
     else if (c === '\t') out += sourceRaw.includes('\t') ? c : '\\t';
     else if (c === '\r') out += sourceRaw.includes('\r') ? c : '\\r';
     else if (code < 0x20 || code === 0x7f) out += `\\U${code.toString(16).padStart(4, '0')}`;
