@@ -99,7 +99,8 @@ function toolkitAgrees(format: 'strings' | 'stringsdict', source: string, answer
   const names = Object.keys(before);
   if (Object.keys(after).length !== names.length) return `translate-toolkit read ${Object.keys(after).length} units, ${names.length} from the source`;
   for (const name of names) {
-    if (format === 'strings' && unpseudo(after[name] ?? '') !== before[name]) return `translate-toolkit: ${name}: ${JSON.stringify(after[name])} is not ${JSON.stringify(before[name])}`;
+    // Both sides without marks: a source in another language has accents of its own.
+    if (format === 'strings' && unpseudo(after[name] ?? '') !== unpseudo(before[name]!)) return `translate-toolkit: ${name}: ${JSON.stringify(after[name])} is not ${JSON.stringify(before[name])}`;
   }
   return undefined;
 }

@@ -85,6 +85,7 @@ describe('.strings', () => {
       ['"a" = "b";\n"c" = "d"\n"e" = "f";\n', 3],
       ['"a" = "b";\n\n/* never closed\n', 3],
       ['"a" = "b;\n', 1],
+      ['bplist00\u00d1\u0001\u0002', 1],
     ] as const) {
       assert.throws(
         () => getAdapter('strings').extract(bad),

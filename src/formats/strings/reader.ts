@@ -40,6 +40,7 @@ function invalid(content: string, at: number, what: string): never {
 }
 
 export function readStrings(content: string): StringsPair[] {
+  if (content.startsWith('bplist')) invalid(content, 0, 'this is a binary property list (a .strings file Xcode compiled into an app or framework); send the source .strings file');
   const pairs: StringsPair[] = [];
   let comments: string[] = [];
   let i = content.charCodeAt(0) === 0xfeff ? 1 : 0;
