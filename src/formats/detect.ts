@@ -11,6 +11,9 @@ const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
 const HEAD_LIMIT = 64 * 1024;
 
 export interface DetectionScores {
+  readonly strings: number;
+  readonly stringsdict: number;
+  readonly xcstrings: number;
   readonly po: number;
   readonly properties: number;
   readonly yaml: number;
@@ -33,6 +36,43 @@ function jsonScore(content: string): number {
   } catch {
     return 0;
   }
+}
+
+/** An Xcode String Catalog: a JSON object with `sourceLanguage`, `strings` and `version` (no other JSON has all three). */
+function xcstringsScore(source: string, json: number): number {
+  if (json === 0 || !source.includes('"sourceLanguage"')) return 0;
+  const value = JSON.parse(source.trim()) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 0;
+  const catalog = value as Record<string, unknown>;
+  return typeof catalog.sourceLanguage === 'string' && typeof catalog.strings === 'object' && catalog.strings !== null && 'version' in catalog ? 1 : 0;
+}
+
+/** An Apple `.stringsdict`: a property list whose entries name `NSStringLocalizedFormatKey`. */
+function stringsdictScore(head: string): number {
+  return /<plist\b/.test(head) && head.includes('<key>NSStringLocalizedFormatKey</key>') ? 0.99 : 0;
+}
+
+/**
+ * An Apple `.strings` file: nothing but comments and `"key" = "value";` pairs (a quoted
+ * string may run over lines; a key or value may be an unquoted old-style plist word), read
+ * pair by pair with a sticky pattern; a head cut inside a pair still counts.
+ */
+const STRINGS_STEP = /\s*(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*=\s*(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*;)/y;
+
+function stringsScore(head: string, cut: boolean): number {
+  if (!head.includes('=') || !head.includes(';') || !head.includes('"')) return 0;
+  let pairs = 0;
+  let at = 0;
+  for (;;) {
+    STRINGS_STEP.lastIndex = at;
+    const match = STRINGS_STEP.exec(head);
+    if (!match || match[0].length === 0) break;
+    at = STRINGS_STEP.lastIndex;
+    if (match[0].trimEnd().endsWith(';') && !/^\s*\/[/*]/.test(match[0])) pairs++;
+  }
+  const rest = head.slice(at);
+  const complete = rest.trim() === '' || (cut && rest.length < 4096);
+  return pairs > 0 && complete ? 0.99 : 0;
 }
 
 /**
@@ -250,13 +290,17 @@ export function detectionScores(content: string): DetectionScores {
   const head = source.slice(0, HEAD_LIMIT);
   const jsonLike = jsonScore(source);
   const arb = jsonLike > 0 ? arbScore(source.trim()) : 0;
-  const json = arb > 0 ? 0 : jsonLike;
+  const xcstrings = arb > 0 ? 0 : xcstringsScore(source, jsonLike);
+  const json = arb > 0 || xcstrings > 0 ? 0 : jsonLike;
   const android = jsonLike > 0 ? 0 : androidScore(head);
-  const xliff = jsonLike > 0 || android > 0 ? 0 : xliffScore(head);
-  const po = jsonLike > 0 || xliff > 0 || android > 0 ? 0 : poScore(head);
-  const properties = jsonLike > 0 || po > 0 || xliff > 0 || android > 0 ? 0 : propertiesScore(head);
-  const yaml = jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
-  const other = jsonLike > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0 || android > 0;
+  const stringsdict = jsonLike > 0 || android > 0 ? 0 : stringsdictScore(head);
+  const strings = jsonLike > 0 || android > 0 || stringsdict > 0 ? 0 : stringsScore(head, source.length > HEAD_LIMIT);
+  const apple = xcstrings > 0 || stringsdict > 0 || strings > 0;
+  const xliff = jsonLike > 0 || android > 0 || apple ? 0 : xliffScore(head);
+  const po = jsonLike > 0 || xliff > 0 || android > 0 || apple ? 0 : poScore(head);
+  const properties = jsonLike > 0 || po > 0 || xliff > 0 || android > 0 || apple ? 0 : propertiesScore(head);
+  const yaml = jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || apple || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = jsonLike > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0 || android > 0 || apple;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -264,8 +308,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, arb, po, properties, yaml, xliff, android, html, markdown);
-  return { po, properties, yaml, xliff, android, arb, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, arb, po, properties, yaml, xliff, android, strings, stringsdict, xcstrings, html, markdown);
+  return { strings, stringsdict, xcstrings, po, properties, yaml, xliff, android, arb, json, html, markdown, plain };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** A file's API format from its extension; undefined lets the API detect it from the content. */
 import { extname } from 'node:path';
 import type { Format } from './api.js';
+import { appleLanguageCode } from '../languages.js';
 
 const BY_EXTENSION: Readonly<Record<string, Format>> = {
   '.json': 'json',
@@ -17,6 +18,9 @@ const BY_EXTENSION: Readonly<Record<string, Format>> = {
   '.xlf': 'xliff',
   '.xliff': 'xliff',
   '.arb': 'arb',
+  '.strings': 'strings',
+  '.stringsdict': 'stringsdict',
+  '.xcstrings': 'xcstrings',
 };
 
 /**
@@ -42,11 +46,14 @@ export function androidQualifier(code: string): string {
 /**
  * A language code as a format's ecosystem spells it in file names: gettext, Java and
  * Flutter write the region after an underscore (`pt_BR`, `messages_pt_BR.properties`,
- * `app_pt_BR.arb`), Android as a resource qualifier (`values-pt-rBR`), the others as the
- * API does (`pt-BR`: Rails' `config/locales/pt-BR.yml`, `messages.pt-BR.xlf`).
+ * `app_pt_BR.arb`), Android as a resource qualifier (`values-pt-rBR`), Apple's `.lproj`
+ * folders name Chinese by its script (`zh-Hans.lproj`, `zh-Hant.lproj` for the API's `zh`
+ * and `zh-TW`) and the rest as the API does (`pt-BR.lproj`), the others as the API does
+ * (`pt-BR`: Rails' `config/locales/pt-BR.yml`, `messages.pt-BR.xlf`).
  */
 export function localeInFileName(format: Format | undefined, code: string): string {
   if (format === 'android') return androidQualifier(code);
+  if (format === 'strings' || format === 'stringsdict') return appleLanguageCode(code);
   return format === 'po' || format === 'properties' || format === 'arb' ? code.replaceAll('-', '_') : code;
 }
 

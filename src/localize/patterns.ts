@@ -30,7 +30,8 @@ const WILDCARDS = new Set<Piece['kind']>(['star', 'one', 'folders', 'rest']);
 
 /** Why a pattern cannot be used, or undefined when it can. */
 export function checkPattern(pattern: string): string | undefined {
-  if (!pattern.includes(LOCALE_SLOT)) return `has no ${LOCALE_SLOT} slot for the language code`;
+  // A String Catalog holds every language in one file, updated in place: its pattern has no slot.
+  if (!pattern.includes(LOCALE_SLOT) && !pattern.endsWith('.xcstrings')) return `has no ${LOCALE_SLOT} slot for the language code`;
   if (pattern.startsWith('/') || /^[A-Za-z]:/.test(pattern)) return 'must be relative to the config file';
   if (pattern.includes('\\')) return 'must use / between folders';
   if (pattern.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {

@@ -10,13 +10,16 @@
  *   translations before the lock), unless it equals its source text (a copied file);
  * - a target string the source no longer has is removed; a source file that is gone
  *   takes its target files with it when the lock shows we wrote them.
- * JSON files are handled string by string; every other file as one document.
+ * JSON files are handled string by string, String Catalogs entry by entry (one file for
+ * every language, string-catalog.ts); every other file as one document.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
+import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
+import { decodeFile, type FileEncoding } from './text-encoding.js';
 import { entry, parseEntry, textHash, type LockFiles, type TargetLock } from './lockfile.js';
 import { FilePattern } from './patterns.js';
 import type { ProjectConfig } from './project-config.js';
@@ -27,12 +30,14 @@ export const WHOLE_DOCUMENT = '';
 export interface SourceFile {
   /** Relative to the project root, `/`-separated. */
   readonly path: string;
-  /** `strings`: a JSON file synced string by string; `document`: sent whole. */
-  readonly kind: 'strings' | 'document';
+  /** `strings`: a JSON file synced string by string; `catalog`: a String Catalog, entry by entry, in place; `document`: sent whole. */
+  readonly kind: 'strings' | 'catalog' | 'document';
   /** Sent to the API; undefined lets it detect the format. */
   readonly format?: Format;
   /** The file's text. */
   readonly text: string;
+  /** How its bytes were decoded (a UTF-16 `.strings` file is written back in UTF-16). */
+  readonly encoding: FileEncoding;
   /** Pointer -> source text, in document order. */
   readonly units: ReadonlyMap<string, string>;
   /** Pointer -> textHash of its source text, computed once for every target. */
@@ -47,6 +52,8 @@ export interface TargetPlan {
   readonly targetPath: string;
   /** The target file's text now, undefined when it does not exist. */
   readonly existing: string | undefined;
+  /** The encoding the target is written in: the one it has, else its source's. */
+  readonly encoding: FileEncoding;
   /** Pointer -> target text kept as it is. */
   readonly kept: ReadonlyMap<string, string>;
   /** Pointers whose source text is sent. */
@@ -97,7 +104,7 @@ function locateSources(root: string, config: ProjectConfig): Located[] {
 }
 
 function readSource(root: string, located: Located): SourceFile {
-  const text = readFileSync(join(root, located.path), 'utf8');
+  const { text, encoding } = decodeFile(readFileSync(join(root, located.path)));
   const format = located.format ?? formatFromExtension(located.path);
   // Sent as plain text, a locale file came back with its keywords translated: refused instead.
   if (format === undefined) {
@@ -105,13 +112,17 @@ function readSource(root: string, located: Located): SourceFile {
       `${located.path}: sync does not know this file's format from its extension; set "format" on its entry in translate.config.json (one of the API's formats)`,
     );
   }
+  if (format === 'xcstrings') {
+    const units = checkedCatalog(() => catalogUnits(text, located.path));
+    return { path: located.path, kind: 'catalog', format, text, encoding, units, hashes: hashesOf(units) };
+  }
   if (format !== 'json') {
     const units = new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]);
-    return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, units, hashes: hashesOf(units) };
+    return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, encoding, units, hashes: hashesOf(units) };
   }
   const literals = stringLiterals(checkedJson(text, located.path));
   const units = new Map(literals.map((literal) => [literal.pointer, literal.value]));
-  return { path: located.path, kind: 'strings', format, text, units, hashes: hashesOf(units), literals };
+  return { path: located.path, kind: 'strings', format, text, encoding, units, hashes: hashesOf(units), literals };
 }
 
 function hashesOf(units: ReadonlyMap<string, string>): Map<string, string> {
@@ -127,17 +138,29 @@ function checkedJson(text: string, path: string): string {
   return text;
 }
 
-function targetUnits(file: SourceFile, existing: string | undefined, targetPath: string): Map<string, string> {
+function checkedCatalog<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof CatalogError) throw new SyncInputError(error.message);
+    throw error;
+  }
+}
+
+function targetUnits(file: SourceFile, existing: string | undefined, targetPath: string, target: string): Map<string, string> {
   if (existing === undefined) return new Map();
   if (file.kind === 'document') return new Map([[WHOLE_DOCUMENT, existing]]);
+  if (file.kind === 'catalog') return checkedCatalog(() => catalogTargetValues(existing, targetPath, target));
   // A target we cannot read is not overwritten: its owner decides what it should be.
   return stringValues(checkedJson(existing, targetPath));
 }
 
 function planTarget(root: string, file: SourceFile, target: string, targetPath: string, lock: TargetLock | undefined): TargetPlan {
   const absolute = join(root, targetPath);
-  const existing = existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
-  const current = targetUnits(file, existing, targetPath);
+  const decoded = existsSync(absolute) ? decodeFile(readFileSync(absolute)) : undefined;
+  const existing = decoded?.text;
+  const encoding = decoded?.encoding ?? file.encoding;
+  const current = targetUnits(file, existing, targetPath, target);
   const kept = new Map<string, string>();
   const toSend: string[] = [];
   const newLock: TargetLock = {};
@@ -154,9 +177,10 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
       toSend.push(pointer);
     }
   }
-  // A document is removed whole, with its source file (planSync's removedFiles), never as a string.
-  const removed = file.kind === 'document' ? [] : [...current.keys()].filter((pointer) => !file.units.has(pointer));
-  return { file, target, targetPath, existing, kept, toSend, removed, lock: newLock };
+  // A document is removed whole, with its source file (planSync's removedFiles), never as a string;
+  // a catalog's entries go with the source's.
+  const removed = file.kind !== 'strings' ? [] : [...current.keys()].filter((pointer) => !file.units.has(pointer));
+  return { file, target, targetPath, existing, encoding, kept, toSend, removed, lock: newLock };
 }
 
 export function planSync(root: string, config: ProjectConfig, lock: LockFiles): SyncPlan {
@@ -184,14 +208,19 @@ export function planSync(root: string, config: ProjectConfig, lock: LockFiles): 
   return { targets, removedFiles };
 }
 
-/** The target file's text once `translated` (pointer -> text of the sent strings) is in. */
-export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, string>): string | undefined {
+/**
+ * The target file's text once `translated` (pointer -> text of the sent strings) is in. A
+ * catalog is merged into `base`, the file as it is on disk when it is written (other
+ * targets of the same run may be in it already).
+ */
+export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, string>, base: string | undefined = plan.existing): string | undefined {
   const valueOf = (pointer: string): string => {
     const value = translated.get(pointer) ?? plan.kept.get(pointer);
     if (value === undefined) throw new Error(`no text for ${pointer} of ${plan.targetPath}`);
     return value;
   };
   if (plan.file.kind === 'document') return plan.file.units.size === 0 ? plan.existing : valueOf(WHOLE_DOCUMENT);
+  if (plan.file.kind === 'catalog') return mergeCatalog(base ?? plan.file.text, plan.targetPath, plan.target, plan.file.units.keys(), valueOf);
   return withStrings(plan.file.text, valueOf, plan.file.literals);
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Format } from './api.js';
 import { WHOLE_DOCUMENT, type TargetPlan } from './plan.js';
+import { catalogAnswer, catalogSubset } from './string-catalog.js';
 
 /** One source file's strings for a set of targets. */
 export interface Work {
@@ -29,16 +30,20 @@ export function gatherWork(plans: readonly TargetPlan[]): Work[] {
   const groups = new Map<string, TargetPlan[]>();
   for (const plan of plans) {
     if (plan.toSend.length === 0) continue;
-    const key = `${plan.file.path}\u0000${plan.toSend.join('\u0000')}`;
+    // A String Catalog goes once for every target that needs something of it.
+    const key = plan.file.kind === 'catalog' ? plan.file.path : `${plan.file.path}\u0000${plan.toSend.join('\u0000')}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(plan);
   }
   return [...groups.values()].map((group, i) => {
-    const { file, toSend } = group[0]!;
+    const { file } = group[0]!;
+    const toSend = file.kind === 'catalog' ? [...new Set(group.flatMap((plan) => plan.toSend))] : group[0]!.toSend;
     const content =
       file.kind === 'document'
         ? file.units.get(WHOLE_DOCUMENT)!
-        : JSON.stringify(Object.fromEntries(toSend.map((pointer) => [pointer, file.units.get(pointer)!])));
+        : file.kind === 'catalog'
+          ? catalogSubset(file.text, file.path, toSend)
+          : JSON.stringify(Object.fromEntries(toSend.map((pointer) => [pointer, file.units.get(pointer)!])));
     return {
       id: String(i + 1),
       file: file.path,
@@ -56,6 +61,10 @@ export function readTranslation(work: Work, target: string, text: string | undef
   if (text === undefined) throw new Error(`the API's answer for ${work.file} has no ${target} translation`);
   if (work.plans[0]!.file.kind === 'document') {
     return new Map([[WHOLE_DOCUMENT, text]]);
+  }
+  if (work.plans[0]!.file.kind === 'catalog') {
+    const plan = work.plans.find((p) => p.target === target)!;
+    return catalogAnswer(text, work.file, target, plan.toSend);
   }
   let parsed: unknown;
   try {

@@ -64,6 +64,18 @@ const readAndroidEscape: EscapeReader = (text, at) => {
   return `'"@?`.includes(next) ? [2, next] : undefined;
 };
 
+/** Apple `.strings` escapes (CFPropertyList's old-style strings): `\UXXXX`, `\n`, `\t`, `\r`, and a backslash before any other character. */
+const APPLE_SIMPLE: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r' };
+const readAppleEscape: EscapeReader = (text, at) => {
+  if (text.charCodeAt(at) !== 92 /* \ */ || at + 1 >= text.length) return undefined;
+  const next = text[at + 1]!;
+  if (next === 'U' || next === 'u') {
+    const hex = /^[0-9a-fA-F]{1,4}/.exec(text.slice(at + 2, at + 6))?.[0];
+    return hex ? [2 + hex.length, unpseudo(String.fromCharCode(parseInt(hex, 16)))] : undefined;
+  }
+  return [2, APPLE_SIMPLE[next] ?? next];
+};
+
 const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   plain: undefined,
   markdown: readHtmlReference,
@@ -75,6 +87,9 @@ const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   xliff: readHtmlReference,
   android: readAndroidEscape,
   arb: readJsonEscape,
+  strings: readAppleEscape,
+  stringsdict: readHtmlReference,
+  xcstrings: readJsonEscape,
 };
 
 export interface ByteDifference {
