@@ -54,7 +54,7 @@ export async function startService(root: string, model: FakeModel, concurrency: 
     try {
       if ((await fetch(`${url}/health`)).ok) break;
     } catch {
-      if (tries > 300) throw new Error('the service did not start');
+      if (tries > 1200) throw new Error('the service did not start');
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -38,6 +38,9 @@ describe('the API with an OpenAI-compatible model behind it', () => {
         MODEL_STANDARD: 'openai:fake-model',
         OPENAI_BASE_URL: provider.baseUrl,
         MAX_INPUT_TOKENS_PER_CALL: '50',
+        // These tests count calls and charges of the fewest calls the limits allow; with
+        // more slots the planner fans out for latency (test/engines/parallel-calls.test.ts).
+        ENGINE_CONCURRENCY: '1',
       },
     });
     auth = (await t.key('growth')).auth;
