@@ -430,25 +430,28 @@ export function planCalls(
     return chunks;
   };
 
+  // The slots as the calls issued before the largest unit will hold them, in planChunks' units of time.
+  const busy = new Array<number>(slots).fill(0);
+  const hold = (chunks: readonly Chunk[]): void => {
+    for (const chunk of chunks) {
+      const slot = busy.indexOf(Math.min(...busy));
+      busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
+    }
+  };
   const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
   const rest = lead === undefined ? pairs : pairs.filter((pair) => pair.target !== lead);
   if (lead !== undefined && rest.length > 0) {
-    for (const unit of planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf)) plan(unit, engine.budget);
+    for (const unit of planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf)) hold(plan(unit, engine.budget));
   }
   const units = planUnits(lead !== undefined && rest.length > 0 ? rest : pairs, unique, engineTargets, tokensOf);
   units.sort((x, y) => y.output - x.output);
   const total = units.reduce((sum, unit) => sum + unit.output, 0);
-  // The slots as the small units will hold them, in planChunks' units of time.
-  const busy = new Array<number>(slots).fill(0);
   for (const unit of units.slice(1)) {
     const share = Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total))));
-    for (const chunk of plan(unit, Object.assign({}, engine.budget, { parallelCalls: share }))) {
-      const slot = busy.indexOf(Math.min(...busy));
-      busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
-    }
+    hold(plan(unit, Object.assign({}, engine.budget, { parallelCalls: share })));
   }
   const main = units[0]!;
-  const chunks = planChunks(main.segments, main.targets, engine.budget, tokensOf, units.length > 1 ? { busy } : undefined);
+  const chunks = planChunks(main.segments, main.targets, engine.budget, tokensOf, busy.some((time) => time > 0) ? { busy } : undefined);
   // The largest unit's calls go after the small ones', as the estimate assumed.
   for (const chunk of chunks) calls.push({ chunk, format: main.format });
   return calls;
