@@ -421,40 +421,53 @@ export function planCalls(
   options: { readonly firstTargetEarly?: boolean } = {},
 ): { chunk: Chunk; format: Format }[] {
   if (pairs.length === 0) return [];
-  const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
   const tokensOf = (segment: EngineSegment): number => unique[Number(segment.id)]!.tokens ?? countTokens(segment.text);
-  const calls: { chunk: Chunk; format: Format }[] = [];
-  const plan = (unit: PlanUnit, budget: CallBudget, busy?: readonly number[]): Chunk[] => {
-    const chunks = planChunks(unit.segments, unit.targets, budget, tokensOf, busy ? { busy } : undefined);
-    for (const chunk of chunks) calls.push({ chunk, format: unit.format });
-    return chunks;
-  };
+  const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
+  const rest = lead === undefined ? [...pairs] : pairs.filter((pair) => pair.target !== lead);
+  const leading = lead !== undefined && rest.length > 0 ? planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf) : [];
+  const units = planUnits(leading.length > 0 ? rest : pairs, unique, engineTargets, tokensOf);
+  units.sort((x, y) => y.output - x.output);
+  if (units.length === 1 && leading.length === 0) {
+    return planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
+  }
+  // Small units each on their share of the slots, or each spread over the least busy
+  // slots: which packs better depends on their sizes, so both are timed.
+  const shared = arrangeUnits(leading, units, engine.budget, tokensOf, false);
+  const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
+  return spread.time < shared.time ? spread.calls : shared.calls;
+}
 
-  // The slots as the calls issued before the largest unit will hold them, in planChunks' units of time.
+/**
+ * The calls of `leading` (all slots each), then the small units, then the largest unit
+ * planned around the slots the calls before it hold; and the time the list takes on the
+ * slots, in planChunks' units.
+ */
+function arrangeUnits(
+  leading: readonly PlanUnit[],
+  units: readonly PlanUnit[],
+  budget: CallBudget,
+  tokensOf: (segment: EngineSegment) => number,
+  spread: boolean,
+): { calls: { chunk: Chunk; format: Format }[]; time: number } {
+  const slots = Math.max(1, budget.parallelCalls ?? 1);
+  const calls: { chunk: Chunk; format: Format }[] = [];
   const busy = new Array<number>(slots).fill(0);
-  const hold = (chunks: readonly Chunk[]): void => {
-    for (const chunk of chunks) {
+  const add = (unit: PlanUnit, unitBudget: CallBudget): void => {
+    const around = busy.some((time) => time > 0) ? { busy } : undefined;
+    for (const chunk of planChunks(unit.segments, unit.targets, unitBudget, tokensOf, around)) {
+      calls.push({ chunk, format: unit.format });
       const slot = busy.indexOf(Math.min(...busy));
       busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
     }
   };
-  const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
-  const rest = lead === undefined ? pairs : pairs.filter((pair) => pair.target !== lead);
-  if (lead !== undefined && rest.length > 0) {
-    for (const unit of planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf)) hold(plan(unit, engine.budget));
-  }
-  const units = planUnits(lead !== undefined && rest.length > 0 ? rest : pairs, unique, engineTargets, tokensOf);
-  units.sort((x, y) => y.output - x.output);
+  for (const unit of leading) add(unit, budget);
   const total = units.reduce((sum, unit) => sum + unit.output, 0);
   for (const unit of units.slice(1)) {
-    const share = Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total))));
-    hold(plan(unit, Object.assign({}, engine.budget, { parallelCalls: share })));
+    if (spread) add(unit, budget);
+    else add(unit, Object.assign({}, budget, { parallelCalls: Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total)))) }));
   }
-  const main = units[0]!;
-  const chunks = planChunks(main.segments, main.targets, engine.budget, tokensOf, busy.some((time) => time > 0) ? { busy } : undefined);
-  // The largest unit's calls go after the small ones', as the estimate assumed.
-  for (const chunk of chunks) calls.push({ chunk, format: main.format });
-  return calls;
+  add(units[0]!, budget);
+  return { calls, time: Math.max(...busy) };
 }
 
 interface PlanUnit {
