@@ -31,7 +31,9 @@ describe('the API with an OpenAI-compatible model behind it', () => {
   let auth: string;
 
   before(async () => {
-    ({ provider, t } = await startProviderApp({ MAX_INPUT_TOKENS_PER_CALL: '50' }));
+    // These tests count calls and charges of the fewest calls the limits allow; with
+    // more slots the planner fans out for latency (test/engines/parallel-calls.test.ts).
+    ({ provider, t } = await startProviderApp({ MAX_INPUT_TOKENS_PER_CALL: '50', ENGINE_CONCURRENCY: '1' }));
     auth = (await t.key('growth')).auth;
   });
   after(() => stopProviderApp({ provider, t }));
