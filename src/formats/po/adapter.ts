@@ -49,7 +49,7 @@ function singular(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): voi
   const msgstr = entry.msgstr[0]!;
   const value = out.value(msgid.text, directiveSpans(msgid.text, checkedFormats(entry.flags)), entryNote(undefined, notesOf(entry), msgid.text));
   const multiline = isMultiline(msgid);
-  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry) });
+  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry), region: [msgstr.keywordStart, msgstr.end], translated: msgstr.text !== '' });
   out.edit({ start: msgstr.start, end: msgstr.end, render: (_target, translated) => writeLiterals(translated[value]!, multiline, eol) });
 }
 
@@ -79,9 +79,16 @@ function plural(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void 
   );
   const singularHasDirectives = sameDirectives(msgid.text, oneSpans, msgidPlural.text, otherSpans);
   const multiline = isMultiline(msgid) || isMultiline(msgidPlural);
-  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry), forms: { one: msgid.text, other: msgidPlural.text } });
   const first = entry.msgstr[0]!;
   const last = entry.msgstr[entry.msgstr.length - 1]!;
+  out.entry({
+    key: keyOf(entry),
+    value: msgid.text,
+    notes: notesOf(entry),
+    forms: { one: msgid.text, other: msgidPlural.text },
+    region: [first.keywordStart, last.end],
+    translated: entry.msgstr.every((field) => field.text !== ''),
+  });
   const indent = first.keywordStart - lineStartOf(out.source, first.keywordStart);
   out.edit({
     start: first.keywordStart,
