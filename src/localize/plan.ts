@@ -11,12 +11,14 @@
  * - a target string the source no longer has is removed; a source file that is gone
  *   takes its target files with it when the lock shows we wrote them.
  * JSON files are handled string by string, String Catalogs entry by entry (one file for
- * every language, string-catalog.ts); every other file as one document.
+ * every language, string-catalog.ts), the locale formats of entry-files.ts entry by entry
+ * (decision 0077); every other file as one document.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
+import { isEntryFormat, mergeEntries, readEntryFile, type FileEntry } from './entry-files.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
 import { decodeFile, type FileEncoding } from './text-encoding.js';
@@ -30,8 +32,11 @@ export const WHOLE_DOCUMENT = '';
 export interface SourceFile {
   /** Relative to the project root, `/`-separated. */
   readonly path: string;
-  /** `strings`: a JSON file synced string by string; `catalog`: a String Catalog, entry by entry, in place; `document`: sent whole. */
-  readonly kind: 'strings' | 'catalog' | 'document';
+  /**
+   * `strings`: a JSON file synced string by string; `catalog`: a String Catalog, entry by
+   * entry, in place; `entries`: a locale file synced entry by entry; `document`: sent whole.
+   */
+  readonly kind: 'strings' | 'catalog' | 'entries' | 'document';
   /** Sent to the API; undefined lets it detect the format. */
   readonly format?: Format;
   /** The file's text. */
@@ -44,6 +49,8 @@ export interface SourceFile {
   readonly hashes: ReadonlyMap<string, string>;
   /** A JSON file's string literals, where its targets' strings go. */
   readonly literals?: readonly StringLiteral[];
+  /** A locale file's entries (`entries` files). */
+  readonly entries?: ReadonlyMap<string, FileEntry>;
 }
 
 export interface TargetPlan {
@@ -62,6 +69,8 @@ export interface TargetPlan {
   readonly removed: readonly string[];
   /** Lock entries of the kept strings (those of sent strings are added once they are back). */
   readonly lock: TargetLock;
+  /** The existing target's entries (`entries` files). */
+  readonly targetEntries?: ReadonlyMap<string, FileEntry>;
 }
 
 export interface RemovedFile {
@@ -116,6 +125,11 @@ function readSource(root: string, located: Located): SourceFile {
     const units = checkedCatalog(() => catalogUnits(text, located.path));
     return { path: located.path, kind: 'catalog', format, text, encoding, units, hashes: hashesOf(units) };
   }
+  if (isEntryFormat(format)) {
+    const entries = readEntries(format, text, located.path);
+    const units = new Map([...entries.values()].map((entry) => [entry.key, entry.unit]));
+    return { path: located.path, kind: 'entries', format, text, encoding, units, hashes: hashesOf(units), entries };
+  }
   if (format !== 'json') {
     const units = new Map(text.trim() === '' ? [] : [[WHOLE_DOCUMENT, text]]);
     return { path: located.path, kind: 'document', ...(format ? { format } : {}), text, encoding, units, hashes: hashesOf(units) };
@@ -123,6 +137,15 @@ function readSource(root: string, located: Located): SourceFile {
   const literals = stringLiterals(checkedJson(text, located.path));
   const units = new Map(literals.map((literal) => [literal.pointer, literal.value]));
   return { path: located.path, kind: 'strings', format, text, encoding, units, hashes: hashesOf(units), literals };
+}
+
+/** A locale file's entries; one that does not parse as its format stops the sync, named. */
+function readEntries(format: Format, text: string, path: string): Map<string, FileEntry> {
+  try {
+    return readEntryFile(format, text);
+  } catch (error) {
+    throw new SyncInputError(`${path} is not a valid ${format} file: ${(error as Error).message}`);
+  }
 }
 
 function hashesOf(units: ReadonlyMap<string, string>): Map<string, string> {
@@ -147,10 +170,17 @@ function checkedCatalog<T>(read: () => T): T {
   }
 }
 
-function targetUnits(file: SourceFile, existing: string | undefined, targetPath: string, target: string): Map<string, string> {
+function targetUnits(
+  file: SourceFile,
+  existing: string | undefined,
+  targetPath: string,
+  target: string,
+  entries: ReadonlyMap<string, FileEntry> | undefined,
+): Map<string, string> {
   if (existing === undefined) return new Map();
   if (file.kind === 'document') return new Map([[WHOLE_DOCUMENT, existing]]);
   if (file.kind === 'catalog') return checkedCatalog(() => catalogTargetValues(existing, targetPath, target));
+  if (entries !== undefined) return new Map([...entries.values()].filter((entry) => entry.translated).map((entry) => [entry.key, entry.regionText]));
   // A target we cannot read is not overwritten: its owner decides what it should be.
   return stringValues(checkedJson(existing, targetPath));
 }
@@ -160,7 +190,10 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   const decoded = existsSync(absolute) ? decodeFile(readFileSync(absolute)) : undefined;
   const existing = decoded?.text;
   const encoding = decoded?.encoding ?? file.encoding;
-  const current = targetUnits(file, existing, targetPath, target);
+  const targetEntries = file.kind === 'entries' && existing !== undefined ? readEntries(file.format!, existing, targetPath) : undefined;
+  const current = targetUnits(file, existing, targetPath, target, targetEntries);
+  // What a target value is compared with to tell a copied file from a translation.
+  const sourceOf = (pointer: string, sourceText: string): string => (file.kind === 'entries' ? file.entries!.get(pointer)!.regionText : sourceText);
   const kept = new Map<string, string>();
   const toSend: string[] = [];
   const newLock: TargetLock = {};
@@ -170,7 +203,7 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
     if (value !== undefined && recorded !== undefined && recorded.source === file.hashes.get(pointer)) {
       kept.set(pointer, value);
       newLock[pointer] = lock![pointer]!;
-    } else if (value !== undefined && recorded === undefined && value !== sourceText) {
+    } else if (value !== undefined && recorded === undefined && value !== sourceOf(pointer, sourceText)) {
       kept.set(pointer, value);
       newLock[pointer] = entry(sourceText, value);
     } else {
@@ -179,8 +212,9 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   }
   // A document is removed whole, with its source file (planSync's removedFiles), never as a string;
   // a catalog's entries go with the source's.
-  const removed = file.kind !== 'strings' ? [] : [...current.keys()].filter((pointer) => !file.units.has(pointer));
-  return { file, target, targetPath, existing, encoding, kept, toSend, removed, lock: newLock };
+  const present = targetEntries !== undefined ? [...targetEntries.keys()] : [...current.keys()];
+  const removed = file.kind === 'document' || file.kind === 'catalog' ? [] : present.filter((pointer) => !file.units.has(pointer));
+  return { file, target, targetPath, existing, encoding, kept, toSend, removed, lock: newLock, ...(targetEntries ? { targetEntries } : {}) };
 }
 
 export function planSync(root: string, config: ProjectConfig, lock: LockFiles): SyncPlan {
@@ -221,12 +255,19 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
   };
   if (plan.file.kind === 'document') return plan.file.units.size === 0 ? plan.existing : valueOf(WHOLE_DOCUMENT);
   if (plan.file.kind === 'catalog') return mergeCatalog(base ?? plan.file.text, plan.targetPath, plan.target, plan.file.units.keys(), valueOf);
+  if (plan.file.kind === 'entries') {
+    const answer = translated.get(WHOLE_DOCUMENT);
+    // No target yet: everything was sent, and the answer is the whole file.
+    if (plan.existing === undefined) return answer;
+    const answerEntries = answer === undefined ? new Map<string, FileEntry>() : readEntryFile(plan.file.format!, answer);
+    return mergeEntries(plan.existing, plan.targetEntries!, answer ?? '', answerEntries, [...plan.file.units.keys()], answer === undefined ? [] : plan.toSend, plan.removed);
+  }
   return withStrings(plan.file.text, valueOf, plan.file.literals);
 }
 
 /** The lock entries of a target once `translated` is in. */
 export function lockAfter(plan: TargetPlan, translated: ReadonlyMap<string, string>): TargetLock {
   const lock: TargetLock = { ...plan.lock };
-  for (const [pointer, text] of translated) lock[pointer] = entry(plan.file.units.get(pointer)!, text);
+  for (const [pointer, text] of translated) if (plan.file.units.has(pointer)) lock[pointer] = entry(plan.file.units.get(pointer)!, text);
   return lock;
 }

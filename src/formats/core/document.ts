@@ -282,6 +282,7 @@ export class DocumentBuilder {
     this.#hasLetter = false;
     this.#literalsAtBegin = this.#literals.length;
     this.#givenPlurals = undefined;
+    this.#note = undefined;
     this.#atomCount = 0;
     this.#pairCount = 0;
   }
@@ -404,12 +405,30 @@ export class DocumentBuilder {
     const kind = this.#kind;
     const ctx = this.#ctx;
     const plurals = this.#pluralsOf(text, numbers);
+    const note = this.#note;
     if (plurals !== undefined) {
       segments.push(segmentWithPlurals(id, text, kind, ctx, this.#singleLine === true, plurals));
-    } else if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
+    } else if (note !== undefined) segments.push({ id, text, kind, note });
+    else if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
     else segments.push(this.#singleLine ? { id, text, kind, ctx, singleLine: true } : { id, text, kind, ctx });
     return true;
   }
+
+  /**
+   * A note for the model on the segment being built (a JSON value's key, docs/models.md
+   * "Notes from locale files"); only for a segment without `ctx`, `singleLine` or
+   * counted messages, which is what the JSON adapter builds.
+   */
+  note(note: string): void {
+    this.#note = note;
+  }
+
+  /** Takes back the note of committed segment `index` (a key that turned out to name many values). */
+  dropNote(index: number): void {
+    const segment = this.#segments[index];
+    if (segment?.note !== undefined) this.#segments[index] = { id: segment.id, text: segment.text, kind: segment.kind };
+  }
+  #note: string | undefined;
 
   /**
    * Counted messages given for the segment being built (i18next key families, read by
