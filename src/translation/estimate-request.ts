@@ -35,13 +35,13 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     assertModelAccess(user, input.model);
     const engine = deps.engines[input.model];
     const engineTargets = input.targets.map((target) => target.language);
-    const { unique, pairs } = distinctSegments([prepared], context.glossary, engineTargets);
+    const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
       // The source in the memory key is what /translate would use.
       const { source } = await resolveSource(input.source, [prepared]);
-      const keys = memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
+      const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
       cachedSegments = pairs.length - pending.length;
@@ -50,7 +50,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? countTokens(entry.segment.text)]));
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = planCalls(pending, unique, engineTargets, engine);
+    const calls = await planCalls(pending, unique, engineTargets, engine);
     for (const { chunk } of calls) {
       const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
       const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);
