@@ -30,7 +30,7 @@ export interface Config {
   readonly database: DatabaseConfig;
   readonly redisUrl: string | undefined;
   readonly rateLimitStore: RateLimitStoreKind;
-  /** Engine spec behind each public model name: `pseudo`, `openai:<model>`, `anthropic:<model>`. */
+  /** Engine spec behind each public model name: `pseudo`, `apertium`, `openai:<model>`, `anthropic:<model>`. */
   readonly models: { readonly standard: string; readonly advanced: string };
   readonly openai: {
     readonly apiKey: string | undefined;
@@ -136,8 +136,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const modelSpec = (name: string): string => {
     const raw = read(name) ?? 'pseudo';
-    if (raw !== 'pseudo' && !/^(openai|anthropic):\S+$/.test(raw)) {
-      throw new ConfigError(`${name} must be pseudo, openai:<model> or anthropic:<model>, got "${raw}"`);
+    if (raw !== 'pseudo' && raw !== 'apertium' && !/^(openai|anthropic):\S+$/.test(raw)) {
+      throw new ConfigError(`${name} must be pseudo, apertium, openai:<model> or anthropic:<model>, got "${raw}"`);
     }
     return raw;
   };

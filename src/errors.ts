@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_format: 400,
   invalid_language: 400,
+  unsupported_language_pair: 400,
   invalid_api_key: 401,
   advanced_not_available: 403,
   not_found: 404,

@@ -63,3 +63,17 @@ const BY_LOWER_CODE = new Map(LANGUAGES.map((language) => [language.code.toLower
 export function findLanguage(code: string): Language | undefined {
   return BY_LOWER_CODE.get(code.toLowerCase());
 }
+
+/**
+ * A language code as Apple spells it in `.lproj` folder names and String Catalog
+ * localizations (docs/formats.md "Apple language codes"): Chinese is named by its
+ * script, `zh-Hans` (the API's `zh`, simplified) and `zh-Hant` (the API's `zh-TW`,
+ * traditional); every other code of the API's list is Apple's spelling already
+ * (`pt-BR`, `en-GB`, `fr-CA`).
+ */
+export function appleLanguageCode(code: string): string {
+  const lower = code.toLowerCase();
+  if (lower === 'zh' || lower === 'zh-cn' || lower === 'zh-hans') return 'zh-Hans';
+  if (lower === 'zh-tw' || lower === 'zh-hk' || lower === 'zh-hant') return 'zh-Hant';
+  return code;
+}

@@ -11,6 +11,7 @@ import { ChangeFeed } from './cache/change-feed.js';
 import { watchChanges } from './cache/change-watch.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
+import { LanguageDetector } from './detection/detect-language.js';
 import type { AppDeps } from './deps.js';
 import { instrumentedRegistry } from './engines/instrumented.js';
 import { ProviderLimits } from './engines/provider-limit.js';
@@ -21,6 +22,7 @@ import { createLogger } from './logger.js';
 import { TranslationMemory } from './memory/translation-memory.js';
 import { createRateLimiter } from './ratelimit/create.js';
 import { createDocumentProcessing } from './translation/document-processing.js';
+import { Tokenizer } from './tokens.js';
 import { GroupCommit } from './usage/group-commit.js';
 
 export interface Services extends AppDeps {
@@ -29,13 +31,15 @@ export interface Services extends AppDeps {
 
 export async function createServices(
   config: Config,
-  overrides: { logger?: Logger; clock?: () => number; engines?: EngineRegistry } = {},
+  overrides: { logger?: Logger; clock?: () => number; engines?: EngineRegistry; largeDocumentChars?: number } = {},
 ): Promise<Services> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? Date.now;
   const database = openDatabase(config.database);
   const limiter = await createRateLimiter(config, logger);
-  const documents = createDocumentProcessing(config);
+  const documents = createDocumentProcessing(config, overrides.largeDocumentChars);
+  const detector = new LanguageDetector();
+  const tokenizer = new Tokenizer();
   // Every process that caches hears the database's changes, API and worker alike (docs/caches.md).
   const changes = new ChangeFeed();
   const watch = await watchChanges(database, changes, logger);
@@ -54,9 +58,11 @@ export async function createServices(
     database,
     jobDialect: createJobDialect(database, logger),
     // Counted for GET /metrics: configured engines and a test's alike.
-    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, new ProviderLimits())),
+    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, { providerLimits: new ProviderLimits(), tokenizer })),
     limiter,
     documents,
+    detector,
+    tokenizer,
     idempotency,
     logger,
     clock,
@@ -71,6 +77,8 @@ export async function createServices(
       keys.close();
       await watch.close();
       await documents.pool.close();
+      detector.close();
+      tokenizer.close();
       await limiter.close();
       await database.close();
     },

@@ -19,61 +19,78 @@
  *   (library-patches/gpt-tokenizer.ts says why).
  * - `countTokensYielding` gives the same count for ordinary text in slices, returning to
  *   the event loop between them, for the main thread (the pseudo engine).
+ *
+ * A Tokenizer holds its tables and merge cache for the life of its owner: one per process,
+ * made by the composition root (services.ts) and passed to the engines and the
+ * translation, and one per document worker thread, made by the worker's own entry point
+ * (translation/document-worker.ts), which is that thread's composition root.
  */
-import { createO200kEncoder } from './library-patches/gpt-tokenizer.js';
+import { createO200kEncoder, type O200kEncoder } from './library-patches/gpt-tokenizer.js';
 import { CompactRankTable } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
 
 /** Distinct words whose merges are remembered; ordinary vocabulary fits many times over. */
 const MERGE_CACHE_ENTRIES = 20_000;
 
-const o200k = createO200kEncoder(readO200kRanks(), (ranks) => new CompactRankTable(ranks), MERGE_CACHE_ENTRIES);
-
-/** Whether the tokenizer looks ranks up in the compact table (false: gpt-tokenizer's own map). */
-export const usesCompactRanks = o200k.compactRanks;
-/** Whether the merge cache keeps copies of short words, not slices of whole documents (false: gpt-tokenizer's own cache). */
-export const boundsMergeCache = o200k.boundedMergeCache;
-
 const LONGEST_RUN = 256;
 const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
-
-export function countTokens(text: string): number {
-  if (text.length === 0) return 0;
-  let total = 0;
-  let last = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    if (match.index > last) total += o200k.countTokens(text.slice(last, match.index));
-    total += match[0].length;
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) total += o200k.countTokens(text.slice(last));
-  return total;
-}
 
 /** Characters counted between two looks at the clock. */
 const SLICE_CHARS = 16 * 1024;
 /** Time on the loop before giving it back. */
 const TURN_MS = 8;
 
-/**
- * countTokens(text), counted in slices cut just before a single space or line break
- * between two non-space characters (where o200k's pre-tokenizer splits anyway, so the
- * count is the same), yielding to the event loop whenever a turn has taken TURN_MS.
- */
-export async function countTokensYielding(text: string): Promise<number> {
-  if (text.length <= SLICE_CHARS) return countTokens(text);
-  let total = 0;
-  let turnStarted = performance.now();
-  for (let start = 0; start < text.length; ) {
-    const end = sliceEnd(text, start);
-    total += countTokens(text.slice(start, end));
-    start = end;
-    if (performance.now() - turnStarted > TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turnStarted = performance.now();
-    }
+export class Tokenizer {
+  readonly #o200k: O200kEncoder;
+  /** Whether the tokenizer looks ranks up in the compact table (false: gpt-tokenizer's own map). */
+  readonly usesCompactRanks: boolean;
+  /** Whether the merge cache keeps copies of short words, not slices of whole documents (false: gpt-tokenizer's own cache). */
+  readonly boundsMergeCache: boolean;
+
+  constructor() {
+    this.#o200k = createO200kEncoder(readO200kRanks(), (ranks) => new CompactRankTable(ranks), MERGE_CACHE_ENTRIES);
+    this.usesCompactRanks = this.#o200k.compactRanks;
+    this.boundsMergeCache = this.#o200k.boundedMergeCache;
   }
-  return total;
+
+  countTokens(text: string): number {
+    if (text.length === 0) return 0;
+    let total = 0;
+    let last = 0;
+    for (const match of text.matchAll(LONG_RUN)) {
+      if (match.index > last) total += this.#o200k.countTokens(text.slice(last, match.index));
+      total += match[0].length;
+      last = match.index + match[0].length;
+    }
+    if (last < text.length) total += this.#o200k.countTokens(text.slice(last));
+    return total;
+  }
+
+  /**
+   * countTokens(text), counted in slices cut just before a single space or line break
+   * between two non-space characters (where o200k's pre-tokenizer splits anyway, so the
+   * count is the same), yielding to the event loop whenever a turn has taken TURN_MS.
+   */
+  async countTokensYielding(text: string): Promise<number> {
+    if (text.length <= SLICE_CHARS) return this.countTokens(text);
+    let total = 0;
+    let turnStarted = performance.now();
+    for (let start = 0; start < text.length; ) {
+      const end = sliceEnd(text, start);
+      total += this.countTokens(text.slice(start, end));
+      start = end;
+      if (performance.now() - turnStarted > TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnStarted = performance.now();
+      }
+    }
+    return total;
+  }
+
+  /** Empties the merge cache; the ranks go with the tokenizer. */
+  close(): void {
+    this.#o200k.clearMergeCache();
+  }
 }
 
 function sliceEnd(text: string, start: number): number {

@@ -6,7 +6,7 @@
  * like ours. Also: how accurate the detections above the model-hint threshold are, and the
  * time per detection. Run by hand: `npx tsx bench/detection/run.ts`.
  */
-import { detectLanguage, ELD_SUBSET } from '../../src/detection/detect-language.js';
+import { ELD_SUBSET, LanguageDetector } from '../../src/detection/detect-language.js';
 import { HINT_CONFIDENCE } from '../../src/translation/detect-source.js';
 import { BASE_CODES, labelledSet, type Sample } from './labelled-set.js';
 
@@ -52,10 +52,11 @@ for (const [name, table, subset] of variants) {
 
 // What ships, with timing and confidence.
 const shipped: { sample: Sample; detected: string | undefined; confidence: number; ms: number }[] = [];
-await detectLanguage(['warm up']);
+const detector = new LanguageDetector();
+await detector.detect(['warm up']);
 for (const sample of samples) {
   const started = performance.now();
-  const result = await detectLanguage([sample.text]);
+  const result = await detector.detect([sample.text]);
   shipped.push({ sample, detected: result?.language.code, confidence: result?.confidence ?? 0, ms: performance.now() - started });
 }
 

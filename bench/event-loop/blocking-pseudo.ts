@@ -4,7 +4,7 @@
  */
 import type { CallBudget, ChunkTranslation, TranslateChunkInput, TranslationEngine } from '../../src/engines/engine.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 
 export class BlockingPseudoEngine implements TranslationEngine {
   readonly id = 'pseudo';

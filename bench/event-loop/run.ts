@@ -14,8 +14,10 @@ import autocannon from 'autocannon';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config.js';
+import { ProviderLimits } from '../../src/engines/provider-limit.js';
 import { createEngineRegistry, type EngineRegistry } from '../../src/engines/registry.js';
-import { setLargeDocumentChars, LARGE_DOCUMENT_CHARS } from '../../src/translation/translate-document.js';
+import { Tokenizer } from '../../src/tokens.js';
+import { LARGE_DOCUMENT_CHARS } from '../../src/translation/translate-document.js';
 import { startTestApp } from '../../test/helpers/app.js';
 import { BlockingPseudoEngine } from './blocking-pseudo.js';
 import { largeDocument } from './documents.js';
@@ -30,7 +32,7 @@ const AMOUNT = Number(option('amount', '2000'));
 const SIZE = 2 * 1024 * 1024;
 
 function engines(mode: Mode): EngineRegistry {
-  const configured = createEngineRegistry(loadConfig({}));
+  const configured = createEngineRegistry(loadConfig({}), { providerLimits: new ProviderLimits(), tokenizer: new Tokenizer() });
   if (mode !== 'before') return configured;
   return { standard: new BlockingPseudoEngine(configured.standard.budget), advanced: new BlockingPseudoEngine(configured.advanced.budget) };
 }
@@ -97,8 +99,8 @@ async function small(mode: Mode, base: string, auth: string) {
 const largeRows = [];
 const smallRows = [];
 for (const mode of modes) {
-  setLargeDocumentChars(mode === 'pooled' ? LARGE_DOCUMENT_CHARS : Number.POSITIVE_INFINITY);
-  const test = await startTestApp({ engines: engines(mode), env: { RATE_LIMIT_STORE: 'none' } });
+  const largeDocumentChars = mode === 'pooled' ? LARGE_DOCUMENT_CHARS : Number.POSITIVE_INFINITY;
+  const test = await startTestApp({ engines: engines(mode), env: { RATE_LIMIT_STORE: 'none' }, largeDocumentChars });
   await test.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}/v1`;
   const { auth } = await test.key('enterprise');

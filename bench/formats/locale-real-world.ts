@@ -17,7 +17,7 @@ import { extname, join } from 'node:path';
 import { parse } from 'yaml';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { pseudoRender } from '../../test/formats/helpers.js';
 

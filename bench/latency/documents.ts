@@ -79,3 +79,38 @@ export function batchItems(count = 100): { id: string; content: string; format: 
     format: 'plain' as const,
   }));
 }
+
+/** Five short UI strings, the smallest request a screen makes (~30 o200k tokens of text). */
+export function fewStrings(): string {
+  const strings: Record<string, string> = {
+    save: 'Save changes',
+    cancel: 'Discard your changes',
+    saved: 'Your changes were saved.',
+    offline: 'You are offline. Changes are kept on this device.',
+    retry: 'Something went wrong. Please try again.',
+  };
+  return `${JSON.stringify(strings, null, 2)}\n`;
+}
+
+const ACTIONS = ['Open', 'Rename', 'Share', 'Archive', 'Duplicate', 'Move', 'Export', 'Restore', 'Pin', 'Review'];
+const THINGS = ['the report', 'this folder', 'your invoice', 'the team calendar', 'every draft', 'the shared link', 'this comment', 'the backup'];
+const AFTER = [
+  '',
+  ' now',
+  ' for everyone in {team}',
+  ' and notify the owner by e-mail',
+  ' before the end of the billing period, so nothing is lost',
+  '? You can undo this within {count} days.',
+];
+
+/** `count` UI strings of 2–25 tokens (a mid-sized app's strings file), keys and texts varied. */
+export function manyStringsFile(count = 200): string {
+  const strings: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const action = ACTIONS[i % ACTIONS.length]!;
+    const thing = THINGS[(i * 3) % THINGS.length]!;
+    const after = AFTER[(i * 7) % AFTER.length]!;
+    strings[`screen_${Math.floor(i / 20)}.item_${i}`] = `${action} ${thing}${after}`;
+  }
+  return `${JSON.stringify(strings, null, 2)}\n`;
+}

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 import {
   openaiReply,
   startFakeProvider,
@@ -36,9 +36,17 @@ export interface ModelTotals {
   outputTokens: number;
 }
 
+/** One call as the fake saw it: when its request arrived (performance.now) and the output tokens it wrote. */
+export interface ModelCall {
+  readonly at: number;
+  readonly output: number;
+}
+
 export interface FakeModel {
   readonly provider: FakeProvider;
   readonly totals: ModelTotals;
+  /** Every call since the last reset, in arrival order. */
+  readonly calls: ModelCall[];
   /** Zeroes the totals and the provider's record (between bench cases). */
   reset(): void;
   close(): Promise<void>;
@@ -54,8 +62,10 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
   const fillerTokens = countTokens(FILLER.repeat(100)) / 100;
   const cachedPrefixes = new Set<string>();
   const totals: ModelTotals = { calls: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0 };
+  const calls: ModelCall[] = [];
 
   provider.fallback((request: RecordedRequest) => {
+    const at = performance.now();
     const message = userMessage(request);
     const answer = (text: string): string => {
       const padding = Math.round(((expansion - 1) * countTokens(text)) / fillerTokens);
@@ -72,6 +82,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     totals.inputTokens += prompt.length;
     totals.cachedTokens += cached;
     totals.outputTokens += output;
+    calls.push({ at, output });
     const reply = openaiReply(content, { input: prompt.length, output }) as { json: { usage: Record<string, unknown> } };
     reply.json.usage.prompt_tokens_details = { cached_tokens: cached };
     return reply as ReturnType<typeof openaiReply>;
@@ -80,8 +91,10 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
   return {
     provider,
     totals,
+    calls,
     reset() {
       Object.assign(totals, { calls: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0 });
+      calls.length = 0;
       provider.reset();
     },
     close: () => provider.close(),

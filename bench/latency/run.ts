@@ -4,52 +4,48 @@
  * writes at a set speed), timed on documents whose answers take many output tokens.
  * Each case is judged against its physical limit: the time to first token plus the
  * output tokens it needed, written by `concurrency` calls at once at the model's speed.
+ * Next to it, the plan against the ideal: calls, output tokens per call (smallest and
+ * largest), and when the first call started after the request was sent.
  *
  *   npx tsx bench/latency/run.ts                 # every case, 400 ms TTFT, 80 tokens/s (~30 minutes)
  *   npx tsx bench/latency/run.ts --quick         # 10× faster model, 10k-token markdown (a few minutes)
- *   npx tsx bench/latency/run.ts --only json,wide
+ *   npx tsx bench/latency/run.ts --only small,json,stream,many
+ *   npx tsx bench/latency/run.ts --only json --root /tmp/main-checkout   # another checkout's service, same bench
  *
  * Results are in docs/benchmarks.md ("Latency").
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineLanguage } from '../../src/engines/engine.js';
 import { SYSTEM_PROMPT, answerSchema, buildUserMessage } from '../../src/engines/prompt.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { findLanguage } from '../../src/languages.js';
-import { countTokens } from '../../src/tokens.js';
-import { batchItems, markdownGuide, uiStringsFile } from './documents.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
+import { batchItems, fewStrings, manyStringsFile, markdownGuide, uiStringsFile } from './documents.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
+import { forgetMemory, post, postStream, startService, type Service } from './service.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const onlyArg = process.argv.indexOf('--only');
-const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : undefined;
+const argument = (name: string): string | undefined => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+};
+const only = argument('--only') ? new Set(argument('--only')!.split(',')) : undefined;
+const ROOT = argument('--root') ?? fileURLToPath(new URL('../..', import.meta.url));
 const TTFT_MS = quick ? 40 : 400;
 const TOKENS_PER_SECOND = quick ? 800 : 80;
 const MARKDOWN_TOKENS = quick ? 10_000 : 40_000;
+/** CALL_OUTPUT_BUDGET_TOKENS's default: the ideal plan's calls are no larger. */
+const CALL_BUDGET = 1500;
 
 const TARGETS_36 = 'ar bg cs da de el en es et fa fi fr he hi hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk ur vi zh'.split(' ');
 const targets = (count: number): string[] => TARGETS_36.slice(0, count);
 
-interface Service {
-  readonly url: string;
-  readonly auth: string;
-  readonly concurrency: number;
-  readonly logs: Record<string, unknown>[];
-  stop(): Promise<void>;
-}
-
 interface Case {
   readonly name: string;
   readonly group: string;
-  readonly run: (service: Service) => Promise<void>;
+  /** Runs the request; returns when the first target arrived, for streamed cases. */
+  readonly run: (service: Service) => Promise<number | void>;
   /** Items and format as the one-call plan would send them. */
   readonly documents: readonly { content: string; format: Format }[];
   readonly targets: readonly string[];
@@ -61,99 +57,17 @@ interface Row {
   readonly seconds: number;
   readonly limit: number;
   readonly calls: number;
+  readonly smallestCall: number;
+  readonly largestCall: number;
+  readonly idealCalls: number;
+  readonly firstCallMs: number;
+  readonly firstTargetSeconds: number | undefined;
   readonly maxInFlight: number;
   readonly meanInFlight: number;
   readonly input: number;
   readonly cached: number;
   readonly output: number;
   readonly oneCallInput: number;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startService(model: FakeModel, concurrency: number): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'latency-bench-'));
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    MODEL_STANDARD: 'openai:bench-model',
-    OPENAI_BASE_URL: model.provider.baseUrl,
-    RATE_LIMIT_STORE: 'none',
-    ENGINE_CONCURRENCY: String(concurrency),
-    LOG_LEVEL: 'info',
-  };
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8' });
-  const migrated = cli('migrate');
-  if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
-  const created = cli('keys', 'create', '--tier', 'enterprise', '--json');
-  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { key } = JSON.parse(created.stdout) as { key: string };
-
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const logs: Record<string, unknown>[] = [];
-  let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    const lines = buffered.split('\n');
-    buffered = lines.pop()!;
-    for (const line of lines) {
-      try {
-        logs.push(JSON.parse(line));
-      } catch {
-        // not a log line
-      }
-    }
-  });
-  const url = `http://127.0.0.1:${port}/v1`;
-  for (let tries = 0; ; tries++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      if (tries > 300) throw new Error('the service did not start');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    auth: `Bearer ${key}`,
-    concurrency,
-    logs,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** POST over node:http: fetch gives up on headers after 300 s, and a long request may take longer. */
-async function post(service: Service, path: string, body: unknown): Promise<any> {
-  const payload = JSON.stringify(body);
-  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const request = httpRequest(
-      `${service.url}${path}`,
-      { method: 'POST', headers: { authorization: service.auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-  if (status !== 200 && status !== 202) throw new Error(`${path} answered ${status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
 }
 
 /** Input tokens of the one-call plan: the instructions, the schema and every distinct segment once, all targets in one call. */
@@ -174,19 +88,28 @@ function oneCallInput(documents: readonly { content: string; format: Format }[],
 }
 
 async function measure(model: FakeModel, service: Service, test: Case): Promise<Row> {
+  await forgetMemory(service);
   model.reset();
   const started = performance.now();
-  await test.run(service);
+  const firstTarget = await test.run(service);
   const ended = performance.now();
   const seconds = (ended - started) / 1000;
   const busy = model.provider.spans.reduce((sum, span) => sum + ((span.end ?? ended) - span.start), 0);
   const { calls, inputTokens, cachedTokens, outputTokens } = model.totals;
+  const outputs = model.calls.map((call) => call.output);
+  const slots = service.concurrency;
   return {
     name: test.name,
-    concurrency: service.concurrency,
+    concurrency: slots,
     seconds,
-    limit: TTFT_MS / 1000 + outputTokens / (service.concurrency * TOKENS_PER_SECOND),
+    limit: TTFT_MS / 1000 + outputTokens / (slots * TOKENS_PER_SECOND),
     calls,
+    smallestCall: Math.min(...outputs),
+    largestCall: Math.max(...outputs),
+    // Every slot busy with equal calls, in as many rounds as the call budget needs.
+    idealCalls: slots * Math.ceil(outputTokens / (slots * CALL_BUDGET)),
+    firstCallMs: Math.min(...model.calls.map((call) => call.at)) - started,
+    firstTargetSeconds: typeof firstTarget === 'number' ? (firstTarget - started) / 1000 : undefined,
     maxInFlight: model.provider.maxInFlight,
     meanInFlight: busy / (ended - started),
     input: inputTokens,
@@ -209,16 +132,37 @@ function documentCase(group: string, name: string, content: string, format: Form
   };
 }
 
+function streamCase(group: string, name: string, content: string, format: Format, count: number): Case {
+  return {
+    name,
+    group,
+    documents: [{ content, format }],
+    targets: targets(count),
+    run: async (service) => {
+      const times = await postStream(service, { content, format, targets: targets(count) });
+      if (times.targets.length !== count) throw new Error(`${name}: ${times.targets.length} of ${count} targets came back`);
+      return times.targets[0]!;
+    },
+  };
+}
+
 const json = uiStringsFile();
+const few = fewStrings();
+const many = manyStringsFile(200);
 const markdown = markdownGuide(MARKDOWN_TOKENS);
 const items = batchItems(100);
 
 const cases: Case[] = [
+  documentCase('small', 'JSON, 5 strings → 1 target', few, 'json', 1),
   documentCase('json', 'JSON UI file (30 strings) → 1 target', json, 'json', 1),
   documentCase('json', 'JSON UI file → 10 targets', json, 'json', 10),
   documentCase('json', 'JSON UI file → 36 targets', json, 'json', 36),
+  // The one-target request the stream is compared with, in the same run.
+  documentCase('stream', 'JSON UI file → 1 target (reference for the stream)', json, 'json', 1),
+  streamCase('stream', 'stream: JSON UI file → 36 targets', json, 'json', 36),
+  documentCase('many', 'JSON, 200 strings → 3 targets', many, 'json', 3),
   documentCase('markdown', `markdown guide (~${MARKDOWN_TOKENS / 1000}k tokens) → 1 target`, markdown, 'markdown', 1),
-  documentCase('markdown', 'markdown guide → 5 targets', markdown, 'markdown', 5),
+  documentCase('markdown5', 'markdown guide → 5 targets', markdown, 'markdown', 5),
   {
     name: 'batch of 100 items → 3 targets',
     group: 'batch',
@@ -250,22 +194,38 @@ const wideCases: Case[] = [
   documentCase('wide', 'JSON UI file → 36 targets', json, 'json', 36),
 ];
 
+/**
+ * A first request after start-up, not counted: it loads what a running service has
+ * loaded already (the tokenizer's and the detector's tables, the document workers). Its
+ * first call's delay is printed, since a request that starts a service pays it.
+ */
+async function warmUp(model: FakeModel, service: Service): Promise<void> {
+  model.reset();
+  const started = performance.now();
+  await post(service, '/translate', { content: manyStringsFile(40), format: 'json', targets: ['de', 'fr'] });
+  const firstCall = Math.min(...model.calls.map((call) => call.at)) - started;
+  console.error(`warm-up @${service.concurrency}: ${((performance.now() - started) / 1000).toFixed(1)} s, first call after ${firstCall.toFixed(0)} ms`);
+}
+
 const model = await startFakeModel({ ttftMs: TTFT_MS, tokensPerSecond: TOKENS_PER_SECOND });
 const rows: Row[] = [];
 const report = (row: Row) => {
   rows.push(row);
+  const first = row.firstTargetSeconds === undefined ? '' : `, first target ${row.firstTargetSeconds.toFixed(2)} s`;
   console.error(
-    `${row.name} @${row.concurrency}: ${row.seconds.toFixed(1)} s (limit ${row.limit.toFixed(1)} s, ${(row.seconds / row.limit).toFixed(2)}×), ${row.calls} calls, ${row.maxInFlight} max in flight`,
+    `${row.name} @${row.concurrency}: ${row.seconds.toFixed(2)} s (limit ${row.limit.toFixed(2)} s, ${(row.seconds / row.limit).toFixed(2)}×)${first}, ${row.calls} calls of ${row.smallestCall}–${row.largestCall} tokens, first after ${row.firstCallMs.toFixed(0)} ms`,
   );
 };
+console.error(`service from ${ROOT}`);
 for (const [concurrency, list] of [
   [8, cases],
   [36, wideCases],
 ] as const) {
   const selected = list.filter((test) => !only || only.has(test.group));
   if (selected.length === 0) continue;
-  const service = await startService(model, concurrency);
+  const service = await startService(ROOT, model, concurrency);
   try {
+    await warmUp(model, service);
     for (const test of selected) report(await measure(model, service, test));
   } finally {
     await service.stop();
@@ -274,11 +234,22 @@ for (const [concurrency, list] of [
 await model.close();
 
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
-console.log(`TTFT ${TTFT_MS} ms, ${TOKENS_PER_SECOND} output tokens/s per call, answers 1.5× the source tokens\n`);
-console.log('| case | slots | wall | limit | wall ÷ limit | calls | in flight (max / mean) | input | cached | output | one-call plan input | input ÷ one-call |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`TTFT ${TTFT_MS} ms, ${TOKENS_PER_SECOND} output tokens/s per call, answers 1.5× the source tokens; service from ${ROOT}\n`);
+console.log(
+  '| case | slots | wall | limit | wall ÷ limit | calls (ideal) | output per call, min–max (ideal) | first call after | from the first call ÷ limit | in flight (max / mean) | input | cached | output | one-call plan input | input ÷ one-call |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
+  const ideal = Math.round(row.output / row.idealCalls);
   console.log(
-    `| ${row.name} | ${row.concurrency} | ${row.seconds.toFixed(1)} s | ${row.limit.toFixed(1)} s | ${(row.seconds / row.limit).toFixed(2)} | ${row.calls} | ${row.maxInFlight} / ${row.meanInFlight.toFixed(1)} | ${row.input} | ${row.cached} (${percent(row.cached, row.input)}) | ${row.output} | ${row.oneCallInput} | ${(row.input / row.oneCallInput).toFixed(2)} |`,
+    `| ${row.name} | ${row.concurrency} | ${row.seconds.toFixed(2)} s | ${row.limit.toFixed(2)} s | ${(row.seconds / row.limit).toFixed(2)} | ${row.calls} (${row.idealCalls}) | ${row.smallestCall}–${row.largestCall} (${ideal}) | ${row.firstCallMs.toFixed(0)} ms | ${(row.seconds - row.firstCallMs / 1000) / row.limit >= 0 ? ((row.seconds - row.firstCallMs / 1000) / row.limit).toFixed(2) : '–'} | ${row.maxInFlight} / ${row.meanInFlight.toFixed(1)} | ${row.input} | ${row.cached} (${percent(row.cached, row.input)}) | ${row.output} | ${row.oneCallInput} | ${(row.input / row.oneCallInput).toFixed(2)} |`,
+  );
+}
+const reference = rows.find((row) => row.name.startsWith('JSON UI file → 1 target (reference'));
+const streamed = rows.find((row) => row.firstTargetSeconds !== undefined);
+if (reference && streamed) {
+  const first = streamed.firstTargetSeconds!;
+  console.log(
+    `\nfirst target of the 36-target stream: ${first.toFixed(2)} s, ${(first / reference.seconds).toFixed(2)}× the one-target request (${reference.seconds.toFixed(2)} s); the whole stream ${streamed.seconds.toFixed(1)} s`,
   );
 }

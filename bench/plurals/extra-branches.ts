@@ -16,7 +16,7 @@
 import { buildUserMessage } from '../../src/engines/prompt.js';
 import type { EngineLanguage, EngineSegment } from '../../src/engines/engine.js';
 import { findLanguage } from '../../src/languages.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 import { distinctSegments } from '../../src/translation/segment-work.js';
 import { prepareDocument } from '../../src/translation/translate-document.js';
 

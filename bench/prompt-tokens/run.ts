@@ -32,7 +32,7 @@ import { ModelEngine } from '../../src/engines/model-engine.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { SEGMENT_MARK_PATTERN } from '../../src/segments/segment.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../../test/helpers/tokenizer.js';
 
 const CORPUS = join(fileURLToPath(new URL('.', import.meta.url)), 'corpus');
 const FORMAT_BY_EXTENSION: Record<string, Format> = { '.txt': 'plain', '.md': 'markdown', '.json': 'json', '.html': 'html' };

@@ -8,6 +8,7 @@
  */
 import { ChangeFeed } from '../../src/cache/change-feed.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
+import { Tokenizer } from '../../src/tokens.js';
 import { createJobDialect } from '../../src/jobs/create-dialect.js';
 import { insertJob } from '../../src/jobs/queue.js';
 import { JobWorker } from '../../src/jobs/worker.js';
@@ -20,7 +21,7 @@ for (const backend of backendsFromArgs()) {
   const bench = await benchDatabase(backend);
   const { db } = bench.database;
   const dialect = createJobDialect(bench.database, silent);
-  const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 });
+  const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, new Tokenizer());
   const worker = new JobWorker({
     db,
     memory: new TranslationMemory(db, { feed: new ChangeFeed(), clock: Date.now }),

@@ -452,7 +452,7 @@ export type paths = {
                         /** @description The source language, a code from GET /v1/languages; detected by the model when omitted. */
                         source?: string;
                         /** @description Omit it to let the service detect the format. */
-                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff";
+                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff" | "android" | "arb" | "strings" | "stringsdict" | "xcstrings";
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
                         /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
@@ -499,7 +499,7 @@ export type paths = {
                                 /** @description Only with glossary_id: required glossary terms still missing after the repair round. */
                                 glossary_misses?: number;
                                 /** @description Only when the request had no format. */
-                                detected_format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff";
+                                detected_format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff" | "android" | "arb" | "strings" | "stringsdict" | "xcstrings";
                                 detection_confidence?: number;
                                 /** @description The source language detected when the request had no source (docs/detection.md). */
                                 detected_source?: string;
@@ -509,7 +509,7 @@ export type paths = {
                         "text/event-stream": string;
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -526,7 +526,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -839,7 +839,7 @@ export type paths = {
                         /** @description The source language, a code from GET /v1/languages; detected by the model when omitted. */
                         source?: string;
                         /** @description Omit it to let the service detect the format. */
-                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff";
+                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff" | "android" | "arb" | "strings" | "stringsdict" | "xcstrings";
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
                         /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
@@ -1096,7 +1096,7 @@ export type paths = {
                             /** @description The document: plain text, markdown, JSON or HTML, up to the 2 MiB body limit. */
                             content: string;
                             /** @description Omit it to let the service detect the format. */
-                            format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff";
+                            format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff" | "android" | "arb" | "strings" | "stringsdict" | "xcstrings";
                         }[];
                         /** @description 1 to 36 distinct language codes (case-insensitively distinct). */
                         targets: string[];
@@ -1155,7 +1155,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -1172,7 +1172,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };
@@ -1653,7 +1653,7 @@ export type paths = {
                         /** @description The source language, a code from GET /v1/languages; detected by the model when omitted. */
                         source?: string;
                         /** @description Omit it to let the service detect the format. */
-                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff";
+                        format?: "plain" | "markdown" | "json" | "html" | "po" | "properties" | "yaml" | "xliff" | "android" | "arb" | "strings" | "stringsdict" | "xcstrings";
                         /** @description `advanced` needs a paid tier; default `standard`. */
                         model?: "standard" | "advanced";
                         /** @description Reuse and store translations in your translation memory (docs/memory.md); default true. false neither reads nor writes memory: every segment goes to the model. */
@@ -1697,7 +1697,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language. */
+                /** @description The request is invalid; the message says which field and why. Codes: invalid_request, invalid_format, invalid_language, unsupported_language_pair. */
                 400: {
                     headers: {
                         /** @description The caller's own X-Request-Id when it sends a sane one, else a fresh UUID; quote it when reporting a problem. */
@@ -1714,7 +1714,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            error: "invalid_request" | "invalid_format" | "invalid_language";
+                            error: "invalid_request" | "invalid_format" | "invalid_language" | "unsupported_language_pair";
                             /** @description Human-readable; quotes the input only up to 40 characters. */
                             message: string;
                         };

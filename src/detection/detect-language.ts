@@ -34,51 +34,63 @@ export const ELD_SUBSET: readonly string[] = BASE_CODES.map((code) => TO_ELD[cod
  */
 export const SAMPLE_CHARS = 4_000;
 
-/**
- * eld over its medium table, loaded on first use (it takes a moment, so processes that
- * never detect never pay; eld-detector.ts says how it is loaded lean). bench/detection
- * compares the table sizes (docs/detection.md).
- */
-let loading: Promise<Eld> | undefined;
-
-const detector = (): Promise<Eld> => (loading ??= loadEldDetector(ELD_SUBSET).then(({ eld }) => eld));
+const NOTHING = 'nothing to judge';
 
 /**
- * The language of `texts` taken together (the segments of one document, in order), or
- * undefined when they hold nothing eld can judge (digits, symbols, placeholders only).
- */
-export function detectLanguage(texts: Iterable<string>): Promise<SourceDetection | undefined> {
-  const sample = sampleOf(texts);
-  if (sample.length > CACHED_SAMPLE_CHARS) return judge(sample);
-  const cached = recent.get(sample);
-  // Not an async function: a remembered answer costs one resolved promise, no more.
-  if (cached !== undefined) return Promise.resolve(cached === NOTHING ? undefined : cached);
-  return judge(sample).then((detection) => {
-    recent.set(sample, detection ?? NOTHING);
-    return detection;
-  });
-}
-
-/**
- * Short texts recently judged, with their answer: detection is a pure function of the
+ * Short texts recently judged keep their answer: detection is a pure function of the
  * sample, product text repeats (the same button label, the same notification), and eld
  * is not free for a sentence — on a request answered from translation memory it was the
  * largest single step (docs/benchmarks.md, "HTTP request path"). Bounded in entries and
  * in the length of what it keeps (at most ~2 MB of samples).
  */
 const CACHED_SAMPLE_CHARS = 256;
-const NOTHING = 'nothing to judge';
-const recent = new LRUCache<string, SourceDetection | typeof NOTHING>({ max: 4_096 });
+const CACHED_SAMPLES = 4_096;
 
-async function judge(sample: string): Promise<SourceDetection | undefined> {
-  if (sample.trim().length === 0) return undefined;
-  const result = (await detector()).detect(sample);
-  if (!result.language) return undefined;
-  const language = findLanguage(FROM_ELD[result.language] ?? result.language);
-  if (!language) return undefined;
-  const score = result.getScores()[result.language] ?? 0;
-  const confidence = clamp01(result.isReliable() ? score : score / 2);
-  return { language, confidence: Math.round(confidence * 1000) / 1000 };
+/**
+ * The process's language detector, made by the composition root (services.ts) and passed
+ * to whatever detects. eld over its medium table is loaded on first use (it takes a
+ * moment, so processes that never detect never pay; eld-detector.ts says how it is loaded
+ * lean); bench/detection compares the table sizes (docs/detection.md).
+ */
+export class LanguageDetector {
+  #loading: Promise<Eld> | undefined;
+  readonly #recent = new LRUCache<string, SourceDetection | typeof NOTHING>({ max: CACHED_SAMPLES });
+
+  /**
+   * The language of `texts` taken together (the segments of one document, in order), or
+   * undefined when they hold nothing eld can judge (digits, symbols, placeholders only).
+   */
+  detect(texts: Iterable<string>): Promise<SourceDetection | undefined> {
+    const sample = sampleOf(texts);
+    if (sample.length > CACHED_SAMPLE_CHARS) return this.#judge(sample);
+    const cached = this.#recent.get(sample);
+    // Not an async function: a remembered answer costs one resolved promise, no more.
+    if (cached !== undefined) return Promise.resolve(cached === NOTHING ? undefined : cached);
+    return this.#judge(sample).then((detection) => {
+      this.#recent.set(sample, detection ?? NOTHING);
+      return detection;
+    });
+  }
+
+  /** Forgets the remembered answers; the table, once loaded, goes with the detector. */
+  close(): void {
+    this.#recent.clear();
+  }
+
+  #eld(): Promise<Eld> {
+    return (this.#loading ??= loadEldDetector(ELD_SUBSET).then(({ eld }) => eld));
+  }
+
+  async #judge(sample: string): Promise<SourceDetection | undefined> {
+    if (sample.trim().length === 0) return undefined;
+    const result = (await this.#eld()).detect(sample);
+    if (!result.language) return undefined;
+    const language = findLanguage(FROM_ELD[result.language] ?? result.language);
+    if (!language) return undefined;
+    const score = result.getScores()[result.language] ?? 0;
+    const confidence = clamp01(result.isReliable() ? score : score / 2);
+    return { language, confidence: Math.round(confidence * 1000) / 1000 };
+  }
 }
 
 function sampleOf(texts: Iterable<string>): string {

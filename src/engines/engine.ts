@@ -118,10 +118,23 @@ export interface CallBudget {
 }
 
 export interface TranslationEngine {
-  /** `pseudo`, `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5`. */
+  /** `pseudo`, `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5`, `apertium`. */
   readonly id: string;
   readonly budget: CallBudget;
+  /**
+   * The directions the engine translates, for an engine that cannot translate between
+   * every pair of languages (Apertium's installed pairs). Absent: every pair.
+   */
+  readonly directions?: LanguageDirections;
   translate(input: TranslateChunkInput): Promise<ChunkTranslation>;
+}
+
+/** The language directions of an engine that has some and not others. */
+export interface LanguageDirections {
+  /** Whether text in `source` (a canonical code) can be translated into `target`. */
+  supports(source: string, target: string): boolean;
+  /** Every source with the targets it can be translated into (canonical codes, in our language order). */
+  list(): ReadonlyMap<string, readonly string[]>;
 }
 
 /**

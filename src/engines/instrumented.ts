@@ -20,6 +20,7 @@ export function instrumented(engine: TranslationEngine): TranslationEngine {
   return {
     id,
     budget: engine.budget,
+    ...(engine.directions ? { directions: engine.directions } : {}),
     async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
       const startedAt = performance.now();
       try {

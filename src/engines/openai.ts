@@ -9,13 +9,15 @@
  * system prompt as well, and the text is parsed tolerantly, so all three work.
  */
 import type { OpenAIResponseFormat } from '../config.js';
-import { countTokens } from '../tokens.js';
+import type { Tokenizer } from '../tokens.js';
 import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
 import { ANSWER_NAME, joinUserParts } from './prompt.js';
 import { ProviderCallError, postJson } from './provider-http.js';
 
 export interface OpenAIClientOptions {
   readonly model: string;
+  /** Counts a call's tokens when a (local) server reports no usage. */
+  readonly tokenizer: Tokenizer;
   readonly apiKey?: string;
   /** Default `https://api.openai.com/v1`; for local servers e.g. `http://localhost:11434/v1`. */
   readonly baseUrl?: string;
@@ -69,7 +71,7 @@ export class OpenAIChatClient implements ModelClient {
       timeoutMs: request.timeoutMs,
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    return readChatCompletion(response, request);
+    return readChatCompletion(response, request, this.options.tokenizer);
   }
 }
 
@@ -82,7 +84,7 @@ interface ChatCompletion {
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } };
 }
 
-function readChatCompletion(response: unknown, request: ModelRequest): ModelAnswer {
+function readChatCompletion(response: unknown, request: ModelRequest, tokenizer: Tokenizer): ModelAnswer {
   const completion = response as ChatCompletion;
   const choice = completion?.choices?.[0];
   if (!choice?.message) throw new ProviderCallError('bad-response', 'chat completion without choices[0].message');
@@ -95,8 +97,8 @@ function readChatCompletion(response: unknown, request: ModelRequest): ModelAnsw
     usage: {
       // Some local servers omit usage; an o200k estimate then stands in for their count.
       inputTokens:
-        count(completion.usage?.prompt_tokens) ?? countTokens(request.system) + countTokens(joinUserParts(request.user)),
-      outputTokens: count(completion.usage?.completion_tokens) ?? countTokens(text),
+        count(completion.usage?.prompt_tokens) ?? tokenizer.countTokens(request.system) + tokenizer.countTokens(joinUserParts(request.user)),
+      outputTokens: count(completion.usage?.completion_tokens) ?? tokenizer.countTokens(text),
       // Part of prompt_tokens: reported for logs and benchmarks, charged like any input token.
       ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
     },

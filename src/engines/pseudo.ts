@@ -12,7 +12,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import { findTerms } from '../segments/terms.js';
-import { countTokensYielding } from '../tokens.js';
+import type { Tokenizer } from '../tokens.js';
 import type {
   CallBudget,
   ChunkTranslation,
@@ -113,7 +113,11 @@ async function pseudoTranslateInTurns(text: string, rtl: boolean): Promise<strin
 export class PseudoEngine implements TranslationEngine {
   readonly id = 'pseudo';
 
-  constructor(readonly budget: CallBudget) {}
+  constructor(
+    readonly budget: CallBudget,
+    /** Counts the usage it reports, as a model's provider would. */
+    private readonly tokenizer: Tokenizer,
+  ) {}
 
   /**
    * Synchronous CPU work (transform + o200k count), so it yields to the event loop before
@@ -132,7 +136,7 @@ export class PseudoEngine implements TranslationEngine {
     };
     let inputTokens = 0;
     for (const segment of input.segments) {
-      inputTokens += await countTokensYielding(segment.text);
+      inputTokens += await this.tokenizer.countTokensYielding(segment.text);
       await pause();
     }
 
@@ -144,7 +148,7 @@ export class PseudoEngine implements TranslationEngine {
         const translated = input.glossary?.length
           ? pseudoTranslateWithGlossary(segment.text, target.rtl, input.glossary, target.code)
           : await pseudoTranslateInTurns(segment.text, target.rtl);
-        outputTokens += await countTokensYielding(translated);
+        outputTokens += await this.tokenizer.countTokensYielding(translated);
         bySegment.set(segment.id, translated);
         await pause();
       }

@@ -4,18 +4,28 @@
 import type { Config } from '../config.js';
 import type { TranslationEngine } from './engine.js';
 import { AnthropicMessagesClient } from './anthropic.js';
+import { createApertiumEngine } from './apertium/create.js';
 import { ModelEngine } from './model-engine.js';
 import { OpenAIChatClient } from './openai.js';
-import { ProviderLimits } from './provider-limit.js';
+import type { Tokenizer } from '../tokens.js';
+import type { ProviderLimits } from './provider-limit.js';
 import { PseudoEngine } from './pseudo.js';
 
 export type PublicModel = 'standard' | 'advanced';
 
 export type EngineRegistry = Readonly<Record<PublicModel, TranslationEngine>>;
 
-export function createEngine(spec: string, config: Config, providerLimits = new ProviderLimits()): TranslationEngine {
+/** What engines share in a process: one cap per provider, one tokenizer (made by services.ts). */
+export interface EngineParts {
+  readonly providerLimits: ProviderLimits;
+  readonly tokenizer: Tokenizer;
+}
+
+export function createEngine(spec: string, config: Config, parts: EngineParts): TranslationEngine {
+  const { providerLimits, tokenizer } = parts;
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
-  if (spec === 'pseudo') return new PseudoEngine(budget);
+  if (spec === 'pseudo') return new PseudoEngine(budget, tokenizer);
+  if (spec === 'apertium') return createApertiumEngine(config, budget, tokenizer);
   const [provider, model] = splitSpec(spec);
   // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
   // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).
@@ -33,6 +43,7 @@ export function createEngine(spec: string, config: Config, providerLimits = new 
   if (provider === 'openai' && model) {
     const client = new OpenAIChatClient({
       model,
+      tokenizer,
       responseFormat: config.openai.responseFormat,
       ...(config.openai.apiKey ? { apiKey: config.openai.apiKey } : {}),
       ...(config.openai.baseUrl ? { baseUrl: config.openai.baseUrl } : {}),
@@ -56,10 +67,9 @@ function splitSpec(spec: string): [string, string] {
   return colon < 0 ? [spec, ''] : [spec.slice(0, colon), spec.slice(colon + 1)];
 }
 
-/** The engines configuration names, sharing `providerLimits`: one cap per provider for the process. */
-export function createEngineRegistry(config: Config, providerLimits = new ProviderLimits()): EngineRegistry {
-  const standard = createEngine(config.models.standard, config, providerLimits);
-  const advanced =
-    config.models.advanced === config.models.standard ? standard : createEngine(config.models.advanced, config, providerLimits);
+/** The engines configuration names, sharing the process's parts. */
+export function createEngineRegistry(config: Config, parts: EngineParts): EngineRegistry {
+  const standard = createEngine(config.models.standard, config, parts);
+  const advanced = config.models.advanced === config.models.standard ? standard : createEngine(config.models.advanced, config, parts);
   return { standard, advanced };
 }

@@ -126,7 +126,8 @@ function countProblem(lang: string, expected: number, got: number, cut: boolean)
   return { kind: 'count', lang, problem };
 }
 
-function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKind; problem: string } | null {
+/** What is wrong with `text` as the translation of `segment`, or null: the per-entry check every engine's answers pass. */
+export function segmentProblem(segment: EngineSegment, text: string): { kind: ProblemKind; problem: string } | null {
   if (text.trim() === '' && segment.text.trim() !== '') return { kind: 'empty', problem: 'the translation is empty' };
   const tokens = markProblem(segment.text, text);
   if (tokens) return { kind: 'tokens', problem: pluralProblem(segment, text) ?? tokens };

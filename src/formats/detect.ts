@@ -11,10 +11,15 @@ const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
 const HEAD_LIMIT = 64 * 1024;
 
 export interface DetectionScores {
+  readonly strings: number;
+  readonly stringsdict: number;
+  readonly xcstrings: number;
   readonly po: number;
   readonly properties: number;
   readonly yaml: number;
   readonly xliff: number;
+  readonly android: number;
+  readonly arb: number;
   readonly json: number;
   readonly html: number;
   readonly markdown: number;
@@ -31,6 +36,43 @@ function jsonScore(content: string): number {
   } catch {
     return 0;
   }
+}
+
+/** An Xcode String Catalog: a JSON object with `sourceLanguage`, `strings` and `version` (no other JSON has all three). */
+function xcstringsScore(source: string, json: number): number {
+  if (json === 0 || !source.includes('"sourceLanguage"')) return 0;
+  const value = JSON.parse(source.trim()) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 0;
+  const catalog = value as Record<string, unknown>;
+  return typeof catalog.sourceLanguage === 'string' && typeof catalog.strings === 'object' && catalog.strings !== null && 'version' in catalog ? 1 : 0;
+}
+
+/** An Apple `.stringsdict`: a property list whose entries name `NSStringLocalizedFormatKey`. */
+function stringsdictScore(head: string): number {
+  return /<plist\b/.test(head) && head.includes('<key>NSStringLocalizedFormatKey</key>') ? 0.99 : 0;
+}
+
+/**
+ * An Apple `.strings` file: nothing but comments and `"key" = "value";` pairs (a quoted
+ * string may run over lines; a key or value may be an unquoted old-style plist word), read
+ * pair by pair with a sticky pattern; a head cut inside a pair still counts.
+ */
+const STRINGS_STEP = /\s*(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*=\s*(?:"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[A-Za-z0-9_.$+/:-]+)\s*;)/y;
+
+function stringsScore(head: string, cut: boolean): number {
+  if (!head.includes('=') || !head.includes(';') || !head.includes('"')) return 0;
+  let pairs = 0;
+  let at = 0;
+  for (;;) {
+    STRINGS_STEP.lastIndex = at;
+    const match = STRINGS_STEP.exec(head);
+    if (!match || match[0].length === 0) break;
+    at = STRINGS_STEP.lastIndex;
+    if (match[0].trimEnd().endsWith(';') && !/^\s*\/[/*]/.test(match[0])) pairs++;
+  }
+  const rest = head.slice(at);
+  const complete = rest.trim() === '' || (cut && rest.length < 4096);
+  return pairs > 0 && complete ? 0.99 : 0;
 }
 
 /**
@@ -96,6 +138,34 @@ function yamlScore(head: string): number {
 /** XLIFF: an `<xliff … version=…>` element (no other format has one) and a unit. */
 function xliffScore(head: string): number {
   return /<xliff\b[^<>]*\bversion\s*=/.test(head) && /<(?:trans-unit|unit)\b/.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Android string resources: a `<resources>` element holding `<string name=`,
+ * `<plurals name=` or `<string-array name=` (no other format writes these).
+ */
+function androidScore(head: string): number {
+  return /<resources\b[^<>]*>/.test(head) && /<(?:string|plurals|string-array)\s[^<>]*\bname\s*=/.test(head) ? 0.99 : 0;
+}
+
+/**
+ * Flutter ARB: a JSON object with an `@@locale` key, or an `@key` metadata object for a
+ * key it also has (`"title": …, "@title": {…}`). Other JSON stays json.
+ */
+function arbScore(content: string): number {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return 0;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 0;
+  const record = value as Record<string, unknown>;
+  if (typeof record['@@locale'] === 'string') return 1;
+  for (const key of Object.keys(record)) {
+    if (key.startsWith('@') && !key.startsWith('@@') && typeof record[key] === 'object' && record[key] !== null && typeof record[key.slice(1)] === 'string') return 1;
+  }
+  return 0;
 }
 
 /** Removes closed `<!-- … -->` comments in one linear pass (a regex would rescan from every `<!--`). */
@@ -218,12 +288,19 @@ function hasSetextHeading(text: string): boolean {
 export function detectionScores(content: string): DetectionScores {
   const source = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const head = source.slice(0, HEAD_LIMIT);
-  const json = jsonScore(source);
-  const xliff = json > 0 ? 0 : xliffScore(head);
-  const po = json > 0 || xliff > 0 ? 0 : poScore(head);
-  const properties = json > 0 || po > 0 || xliff > 0 ? 0 : propertiesScore(head);
-  const yaml = json > 0 || po > 0 || properties > 0 || xliff > 0 || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
-  const other = json > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0;
+  const jsonLike = jsonScore(source);
+  const arb = jsonLike > 0 ? arbScore(source.trim()) : 0;
+  const xcstrings = arb > 0 ? 0 : xcstringsScore(source, jsonLike);
+  const json = arb > 0 || xcstrings > 0 ? 0 : jsonLike;
+  const android = jsonLike > 0 ? 0 : androidScore(head);
+  const stringsdict = jsonLike > 0 || android > 0 ? 0 : stringsdictScore(head);
+  const strings = jsonLike > 0 || android > 0 || stringsdict > 0 ? 0 : stringsScore(head, source.length > HEAD_LIMIT);
+  const apple = xcstrings > 0 || stringsdict > 0 || strings > 0;
+  const xliff = jsonLike > 0 || android > 0 || apple ? 0 : xliffScore(head);
+  const po = jsonLike > 0 || xliff > 0 || android > 0 || apple ? 0 : poScore(head);
+  const properties = jsonLike > 0 || po > 0 || xliff > 0 || android > 0 || apple ? 0 : propertiesScore(head);
+  const yaml = jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || apple || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const other = jsonLike > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0 || android > 0 || apple;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);
   // Markdown may hold HTML; markdown blocks between the tags mean markdown.
@@ -231,8 +308,8 @@ export function detectionScores(content: string): DetectionScores {
     const blocksOutsideTags = /\n[ \t]*\n {0,3}(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]|>)/.test(head);
     html = Math.max(0, html - (blocksOutsideTags ? 0.45 : 0.2));
   }
-  const plain = 1 - Math.max(json, po, properties, yaml, xliff, html, markdown);
-  return { po, properties, yaml, xliff, json, html, markdown, plain };
+  const plain = 1 - Math.max(json, arb, po, properties, yaml, xliff, android, strings, stringsdict, xcstrings, html, markdown);
+  return { strings, stringsdict, xcstrings, po, properties, yaml, xliff, android, arb, json, html, markdown, plain };
 }
 
 /**

@@ -11,6 +11,11 @@ import { poAdapter } from './po/adapter.js';
 import { propertiesAdapter } from './properties/adapter.js';
 import { yamlAdapter } from './yaml/adapter.js';
 import { xliffAdapter } from './xliff/adapter.js';
+import { androidAdapter } from './android/adapter.js';
+import { arbAdapter } from './arb/adapter.js';
+import { stringsAdapter } from './strings/adapter.js';
+import { stringsdictAdapter } from './stringsdict/adapter.js';
+import { xcstringsAdapter } from './xcstrings/adapter.js';
 
 export { detectFormat } from './detect.js';
 export { pluralSignature, shapePlurals, type PluralShape } from './core/plural-shape.js';
@@ -24,8 +29,16 @@ const ADAPTERS: Readonly<Record<Format, FormatAdapter>> = {
   properties: propertiesAdapter,
   yaml: yamlAdapter,
   xliff: xliffAdapter,
+  android: androidAdapter,
+  arb: arbAdapter,
+  strings: stringsAdapter,
+  stringsdict: stringsdictAdapter,
+  xcstrings: xcstringsAdapter,
 };
 
 export function getAdapter(format: Format): FormatAdapter {
   return ADAPTERS[format];
 }
+
+/** Xcode's JSON layout, for the sync of String Catalogs (localize/string-catalog.ts), which merges every target into one file. */
+export { writeXcodeJson, type XcodeValue } from './xcstrings/xcode-json.js';

@@ -13,6 +13,7 @@ import { PlaceholderScanner, SOURCE_RUN } from './core/placeholders.js';
 import type { TextRun } from './core/placeholders.js';
 import { DocumentBuilder } from './core/document.js';
 import { addKeyFamily, findKeyFamilies } from './json-plural-keys.js';
+import { entryNote, isShortValue } from './entries/note.js';
 import * as charCodes from './core/char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
 const { ASCII_END, LOWER_A, LOWER_E, LOWER_T, LOWER_Z } = charCodes;
@@ -152,8 +153,9 @@ function invalid(offset: number): never {
  * Adds the prose string values of `out.source` (a JSON document) to `out`. A loop over
  * jsonc-parser's scanner with the grammar of its `visit` (comments and trailing commas
  * refused; the error offset is that of the first token `visit` reports). Segments carry
- * no key path (`ctx`): nothing reads one, and it was half of an extracted document's
- * memory (docs/decisions/0007-json-segments-without-key-paths.md).
+ * no key path (`ctx`): it was half of an extracted document's memory (decision 0007).
+ * A short value (one or two words) gets its key's last two named parts as a note for the
+ * model, as locale files do (`Pay` under `checkout.pay_button`; decision 0076).
  */
 export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
@@ -179,6 +181,12 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
   // Open containers, 1-based: whether an array, and whether a comma is due.
   const isArray: boolean[] = [false];
   const needsComma: boolean[] = [false];
+  // The key of the value being read at each depth ('' in an array), for short values' notes.
+  const keys: string[] = [''];
+  // The key notes given, by segment index, and how often each was given: a key that
+  // names many values (`stringUnit.value` in a String Catalog) tells the model nothing.
+  let noted: Map<number, string> | undefined;
+  const noteCounts = new Map<string, number>();
   let depth = 0;
   let syntax = next();
   for (;;) {
@@ -189,6 +197,7 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
         if (++depth > maxDepth) throw tooComplex('the nesting of JSON arrays and objects', maxDepth);
         isArray[depth] = syntax === JsonSyntax.OpenBracket;
         needsComma[depth] = false;
+        keys[depth] = '';
         syntax = next();
         break;
       }
@@ -216,7 +225,12 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
           // the placeholder holds a surrogate.
           if (value.length === length - 2) placeholders.mask(out, content, start, end, surrogates ? SOURCE_WITH_SURROGATES : SOURCE_RUN, value);
           else placeholders.mask(out, value, 0, value.length, DECODED_VALUE);
-          out.commit();
+          const note = depth > 0 && isShortValue(value) ? entryNote(keyPath(keys, depth), [], value) : undefined;
+          if (note !== undefined) out.note(note);
+          if (out.commit() && note !== undefined) {
+            (noted ??= new Map()).set(out.segmentCount - 1, note);
+            noteCounts.set(note, (noteCounts.get(note) ?? 0) + 1);
+          }
         }
         syntax = next();
         break;
@@ -234,6 +248,7 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
     for (;;) {
       if (depth === 0) {
         if (syntax !== JsonSyntax.EOF) invalid(scanner.getTokenOffset());
+        if (noted !== undefined) for (const [index, note] of noted) if (noteCounts.get(note)! > MAX_NOTE_REPEATS) out.dropNote(index);
         return;
       }
       const array = isArray[depth]!;
@@ -251,6 +266,7 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
       needsComma[depth] = true;
       if (!array) {
         if (syntax !== JsonSyntax.String) invalid(scanner.getTokenOffset());
+        keys[depth] = scanner.getTokenValue();
         syntax = next();
         if (syntax !== JsonSyntax.Colon) invalid(scanner.getTokenOffset());
         syntax = next();
@@ -258,6 +274,21 @@ export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFA
       break;
     }
   }
+}
+
+/** A key note given to more values than this in one document is taken back from all of them. */
+const MAX_NOTE_REPEATS = 3;
+
+/** The last two named keys above a value at `depth` (array positions skipped), dot-joined. */
+function keyPath(keys: readonly string[], depth: number): string | undefined {
+  let last: string | undefined;
+  for (let d = depth; d > 0; d--) {
+    const key = keys[d]!;
+    if (key === '') continue;
+    if (last !== undefined) return `${key}.${last}`;
+    last = key;
+  }
+  return last;
 }
 
 export const jsonAdapter: FormatAdapter = {

@@ -5,7 +5,7 @@
  * property, and it is refused before any code sees the body.
  *
  * A body nested deeper than MAX_BODY_DEPTH is refused before it is parsed: parsing 2 MB
- * of `[[[[…` holds the event loop ~300 ms, and no request body needs more than 3 levels
+ * of `[[[[…` holds the event loop for a long time, and no request body needs more than 3 levels
  * (documents travel as strings, whatever their own nesting).
  */
 import type { FastifyInstance } from 'fastify';
@@ -53,8 +53,8 @@ export function registerJsonBody(app: FastifyInstance, options: { allowEmpty?: b
 
 /**
  * Whether the JSON text's arrays and objects nest deeper than `max`, in one pass that
- * jumps over strings with indexOf (a document in `content` is one long string: ~1 ms for
- * 2 MB). Malformed text is left to JSON.parse.
+ * jumps over strings with indexOf (a document in `content` is one long string, passed over
+ * in one step). Malformed text is left to JSON.parse.
  */
 function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { JobDialect } from './dialect.js';
 import { createPostgresJobDialect } from './dialects/postgres.js';
-import { sqliteJobDialect } from './dialects/sqlite.js';
+import { createSqliteJobDialect } from './dialects/sqlite.js';
 
 export function createJobDialect(database: Database, logger?: Logger): JobDialect {
-  if (database.kind === 'sqlite') return sqliteJobDialect;
+  if (database.kind === 'sqlite') return createSqliteJobDialect();
   return createPostgresJobDialect({ url: database.url, ...(logger ? { logger } : {}) });
 }

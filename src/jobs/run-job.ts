@@ -2,6 +2,7 @@
  * What a worker does with one claimed job: the same translateDocument as the
  * synchronous routes, then an outcome the worker turns into SQL.
  */
+import type { LanguageDetector } from '../detection/detect-language.js';
 import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { boundMessage, isServiceError } from '../errors.js';
@@ -9,6 +10,7 @@ import { findLanguage } from '../languages.js';
 import { resolveSource } from '../translation/detect-source.js';
 import { instructionsOf } from '../translation/instructions.js';
 import { prepareDocument, translatePrepared, type PrepareOptions } from '../translation/translate-document.js';
+import type { Tokenizer } from '../tokens.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { gatedEngine, JobCanceled } from './cancel-gate.js';
@@ -33,11 +35,18 @@ export type JobOutcome =
 
 export const INTERNAL_FAILURE = 'the job failed because of an internal error';
 
+/** The process's parts a job's document is read and translated with. */
+export interface JobParts {
+  readonly documents: PrepareOptions;
+  readonly detector: LanguageDetector;
+  readonly tokenizer: Tokenizer;
+}
+
 export async function runJob(
   job: JobRow,
   engines: EngineRegistry,
   signal: AbortSignal,
-  documents: PrepareOptions = {},
+  parts: JobParts,
   storage?: WorkContextDeps,
   /** Asked before every model call; true stops the job as `canceled`. Default: never. */
   isCanceled?: () => Promise<boolean>,
@@ -55,19 +64,20 @@ export async function runJob(
           ...(source ? { source } : {}),
         })
       : {};
-    const prepared = await prepareDocument(request.content, request.format, documents);
+    const prepared = await prepareDocument(request.content, request.format, parts.documents);
     // Released (shutdown, lost lease) while the document was being read: no model call.
     if (signal.aborted) prepared.release();
     signal.throwIfAborted();
     // Like /translate: without a source, a confident detection is the model's hint and part
     // of the memory key, so a job and a request for the same text share memory.
-    const { source: hinted } = await resolveSource(source, [prepared]);
+    const { source: hinted } = await resolveSource(source, [prepared], parts.detector);
     const instructions = instructionsOf(request.formality, request.context);
     const result = await translatePrepared({
       prepared,
       targets,
       ...(hinted ? { source: hinted } : {}),
       engine: gate.engine,
+      tokenizer: parts.tokenizer,
       cancellation: { signal },
       ...(instructions ? { instructions } : {}),
       ...context,

@@ -5,12 +5,14 @@
  */
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
+import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
 import type { TranslationMemory } from '../memory/translation-memory.js';
 import type { TranslateInput } from '../translation/requests.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { workContext } from '../translation/work-context.js';
+import { assertDirections } from '../translation/language-directions.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
@@ -22,9 +24,11 @@ import { stateOfRow, type JobState } from './view.js';
 export type { JobState } from './view.js';
 
 
-/** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), and a logger. */
+/** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), the engines, and a logger. */
 export interface JobServiceDeps extends ReservationDeps {
   readonly jobDialect: JobDialect;
+  /** The engines, to refuse a direction the model's engine cannot translate before the job is queued. */
+  readonly engines: EngineRegistry;
   readonly memory: TranslationMemory;
   readonly logger: Logger;
 }
@@ -36,6 +40,8 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
   // An unknown glossary answers 404 now, not as a failed job later.
   await workContext(deps, user.id, input);
   assertModelAccess(user, input.model);
+  // A named source is checked now; a detected one when the job runs (the engine fails it).
+  if (input.source) assertDirections(deps.engines[input.model], input.source, input.targets);
   const { db } = deps.database;
   const jobId = newJobId();
   const reservationId = await reserveForPreCheck(deps, user, estimateTokens(input.content.length, input.targets.length), jobId);

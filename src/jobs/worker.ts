@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ClaimLoop } from '../db/claim-loop.js';
 import type { Db } from '../db/database.js';
 import type { TransactionBatcher } from '../db/transaction-batcher.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -23,8 +24,10 @@ import { isCancelRequested, recordCanceled } from './cancel.js';
 import { failJob, jobCompletions, renewLease, returnJobToQueue, type Completion } from './queue.js';
 import { pruneQueueCounts } from './queue-counts.js';
 import { deleteExpiredJobs, recoverLapsedLeases } from './recover.js';
-import { INTERNAL_FAILURE, runJob } from './run-job.js';
+import { INTERNAL_FAILURE, runJob, type JobParts } from './run-job.js';
 import type { PrepareOptions } from '../translation/translate-document.js';
+import { LanguageDetector } from '../detection/detect-language.js';
+import { Tokenizer } from '../tokens.js';
 
 export interface WorkerOptions {
   readonly db: Db;
@@ -32,8 +35,12 @@ export interface WorkerOptions {
   readonly engines: EngineRegistry;
   /** The process's translation memory (memory/translation-memory.ts), shared with its requests. */
   readonly memory: TranslationMemory;
-  /** Where and within which limits documents are read; default: the shared pool, default limits. */
+  /** Where and within which limits documents are read (the process's DocumentProcessing); without it, inline within the default limits. */
   readonly documents?: PrepareOptions;
+  /** The process's language detector (services.ts); without one the worker makes its own (tests). */
+  readonly detector?: LanguageDetector;
+  /** The process's tokenizer (services.ts); without one the worker makes its own (tests). */
+  readonly tokenizer?: Tokenizer;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly leaseMs: number;
@@ -60,10 +67,12 @@ export class JobWorker extends EventEmitter {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly running = new Map<string, RunningJob>();
   private readonly clock: () => number;
+  /** What jobs are read and translated with; a detector or tokenizer not given is the worker's own. */
+  private readonly parts: JobParts;
   private stopping = false;
   private started = false;
-  private pumping = false;
-  private pumpAgain = false;
+  /** Claims jobs into free slots when nudged (db/claim-loop.ts). */
+  private readonly claims: ClaimLoop<JobRow>;
   private pollTimer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -73,7 +82,15 @@ export class JobWorker extends EventEmitter {
   constructor(private readonly options: WorkerOptions) {
     super();
     this.clock = options.clock ?? Date.now;
+    this.parts = { documents: options.documents ?? {}, detector: options.detector ?? new LanguageDetector(), tokenizer: options.tokenizer ?? new Tokenizer() };
     this.completions = jobCompletions(options.db);
+    this.claims = new ClaimLoop<JobRow>({
+      free: () => this.options.concurrency - this.running.size,
+      claim: (limit) => this.options.dialect.claimBatch(this.options.db, this.workerId, this.options.leaseMs, this.clock(), limit),
+      begin: (job) => this.begin(job),
+      stopping: () => this.stopping,
+      failed: (error) => this.options.logger.error({ err: error }, 'claiming a job failed; will retry on the next poll'),
+    });
   }
 
   async start(): Promise<void> {
@@ -87,36 +104,11 @@ export class JobWorker extends EventEmitter {
 
   /** Look for work now. */
   nudge(): void {
-    if (this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    void this.pump();
+    this.claims.nudge();
   }
 
   get runningCount(): number {
     return this.running.size;
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        while (!this.stopping && this.running.size < this.options.concurrency) {
-          // Every free slot in one claim: one statement (and commit) for several jobs.
-          const free = this.options.concurrency - this.running.size;
-          const jobs = await this.options.dialect.claimBatch(this.options.db, this.workerId, this.options.leaseMs, this.clock(), free);
-          for (const job of jobs) this.begin(job);
-          if (jobs.length < free) break;
-        }
-      } while (this.pumpAgain && !this.stopping);
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'claiming a job failed; will retry on the next poll');
-    } finally {
-      this.pumping = false;
-    }
   }
 
   private schedulePoll(): void {
@@ -151,7 +143,7 @@ export class JobWorker extends EventEmitter {
           job,
           this.options.engines,
           entry.controller.signal,
-          this.options.documents,
+          this.parts,
           { database: { db }, memory: this.options.memory, clock: this.clock },
           () => isCancelRequested(db, job.id),
         );
@@ -250,6 +242,9 @@ export class JobWorker extends EventEmitter {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    // A detector or tokenizer the worker made for itself (tests) is its own to close.
+    if (!this.options.detector) this.parts.detector.close();
+    if (!this.options.tokenizer) this.parts.tokenizer.close();
     clearInterval(this.pollTimer);
     clearTimeout(this.maintenanceTimer);
     await this.unsubscribe?.();

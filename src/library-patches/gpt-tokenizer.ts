@@ -35,6 +35,7 @@ export const MAX_CACHED_WORD = 64;
 
 export interface O200kEncoder {
   countTokens(text: string): number;
+  clearMergeCache(): void;
   /** Whether the encoder looks ranks up in the compact table (false: its own map). */
   readonly compactRanks: boolean;
   /** Whether the merge cache keeps copies of short words only (false: gpt-tokenizer's own). */
@@ -68,7 +69,7 @@ function encodingOver(ranks: readonly RankedToken[]): GptEncoding {
 }
 
 function encoderOf(encoding: GptEncoding, compactRanks: boolean, boundedMergeCache: boolean): O200kEncoder {
-  return { countTokens: (text) => encoding.countTokens(text), compactRanks, boundedMergeCache };
+  return { countTokens: (text) => encoding.countTokens(text), clearMergeCache: () => encoding.clearMergeCache(), compactRanks, boundedMergeCache };
 }
 
 /**

@@ -30,7 +30,8 @@ const WILDCARDS = new Set<Piece['kind']>(['star', 'one', 'folders', 'rest']);
 
 /** Why a pattern cannot be used, or undefined when it can. */
 export function checkPattern(pattern: string): string | undefined {
-  if (!pattern.includes(LOCALE_SLOT)) return `has no ${LOCALE_SLOT} slot for the language code`;
+  // A String Catalog holds every language in one file, updated in place: its pattern has no slot.
+  if (!pattern.includes(LOCALE_SLOT) && !pattern.endsWith('.xcstrings')) return `has no ${LOCALE_SLOT} slot for the language code`;
   if (pattern.startsWith('/') || /^[A-Za-z]:/.test(pattern)) return 'must be relative to the config file';
   if (pattern.includes('\\')) return 'must use / between folders';
   if (pattern.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
@@ -82,10 +83,22 @@ function pieces(pattern: string): Piece[] {
   return out;
 }
 
+/**
+ * The pieces for one locale: an empty locale (Android's default resources, `values/`,
+ * file-formats.ts) takes the `-` before its slot with it, so `values-{locale}` reads
+ * `values`.
+ */
+function forLocale(parts: readonly Piece[], locale: string): readonly Piece[] {
+  if (locale !== '') return parts;
+  return parts.map((part, i) =>
+    part.kind === 'literal' && parts[i + 1]?.kind === 'locale' && part.text.endsWith('-') ? { kind: 'literal', text: part.text.slice(0, -1) } : part,
+  );
+}
+
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-function regexFor(parts: readonly Piece[], locale: string): RegExp {
-  const body = parts
+function regexFor(pieces: readonly Piece[], locale: string): RegExp {
+  const body = forLocale(pieces, locale)
     .map((part) => {
       switch (part.kind) {
         case 'literal':
@@ -118,7 +131,7 @@ export class FilePattern {
     const match = regexFor(this.parts, sourceLocale).exec(sourcePath);
     if (match === null) throw new Error(`${sourcePath} does not match ${this.pattern}`);
     let group = 1;
-    return this.parts
+    return forLocale(this.parts, locale)
       .map((part) => {
         if (part.kind === 'literal') return part.text;
         if (part.kind === 'locale') return locale;
@@ -134,8 +147,9 @@ export class FilePattern {
 
   /** The files under `root` this pattern matches for `locale`, as sorted `/`-separated paths relative to root. */
   list(root: string, locale: string): string[] {
-    const firstWildcard = this.parts.findIndex((part) => WILDCARDS.has(part.kind));
-    const fixed = (firstWildcard === -1 ? this.parts : this.parts.slice(0, firstWildcard))
+    const parts = forLocale(this.parts, locale);
+    const firstWildcard = parts.findIndex((part) => WILDCARDS.has(part.kind));
+    const fixed = (firstWildcard === -1 ? parts : parts.slice(0, firstWildcard))
       .map((part) => (part.kind === 'literal' ? part.text : locale))
       .join('');
     const regex = regexFor(this.parts, locale);

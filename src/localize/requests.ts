@@ -3,11 +3,14 @@
  * that need exactly those strings (usually all of them: one request serves every target).
  * A JSON file's strings travel as one small JSON object keyed by their pointers, so the
  * API applies its JSON rules (placeholders, `:name` markers, strings that are not prose)
- * to them as it would to the file; a document travels whole. Small requests are gathered
+ * to them as it would to the file; a locale file's new and changed entries travel as the
+ * file with the other entries cut out (entry-files.ts); a document travels whole. Small requests are gathered
  * into `/translate/batch` calls, large ones go to jobs.
  */
 import type { Format } from './api.js';
 import { WHOLE_DOCUMENT, type TargetPlan } from './plan.js';
+import { catalogAnswer, catalogSubset } from './string-catalog.js';
+import { partialDocument, readEntryFile } from './entry-files.js';
 
 /** One source file's strings for a set of targets. */
 export interface Work {
@@ -29,16 +32,22 @@ export function gatherWork(plans: readonly TargetPlan[]): Work[] {
   const groups = new Map<string, TargetPlan[]>();
   for (const plan of plans) {
     if (plan.toSend.length === 0) continue;
-    const key = `${plan.file.path}\u0000${plan.toSend.join('\u0000')}`;
+    // A String Catalog goes once for every target that needs something of it.
+    const key = plan.file.kind === 'catalog' ? plan.file.path : `${plan.file.path}\u0000${plan.toSend.join('\u0000')}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(plan);
   }
   return [...groups.values()].map((group, i) => {
-    const { file, toSend } = group[0]!;
+    const { file } = group[0]!;
+    const toSend = file.kind === 'catalog' ? [...new Set(group.flatMap((plan) => plan.toSend))] : group[0]!.toSend;
     const content =
       file.kind === 'document'
         ? file.units.get(WHOLE_DOCUMENT)!
-        : JSON.stringify(Object.fromEntries(toSend.map((pointer) => [pointer, file.units.get(pointer)!])));
+        : file.kind === 'catalog'
+          ? catalogSubset(file.text, file.path, toSend)
+          : file.kind === 'entries'
+            ? partialDocument(file.text, file.entries!, new Set(toSend))
+            : JSON.stringify(Object.fromEntries(toSend.map((pointer) => [pointer, file.units.get(pointer)!])));
     return {
       id: String(i + 1),
       file: file.path,
@@ -54,8 +63,29 @@ export function gatherWork(plans: readonly TargetPlan[]): Work[] {
 /** The translated strings of one target, read back from the API's text for `work`. */
 export function readTranslation(work: Work, target: string, text: string | undefined): Map<string, string> {
   if (text === undefined) throw new Error(`the API's answer for ${work.file} has no ${target} translation`);
-  if (work.plans[0]!.file.kind === 'document') {
+  const file = work.plans[0]!.file;
+  if (file.kind === 'document') {
     return new Map([[WHOLE_DOCUMENT, text]]);
+  }
+  if (file.kind === 'catalog') {
+    const plan = work.plans.find((p) => p.target === target)!;
+    return catalogAnswer(text, work.file, target, plan.toSend);
+  }
+  if (file.kind === 'entries') {
+    // The answer is the sent entries' file translated: each entry's translation is its region.
+    let entries;
+    try {
+      entries = readEntryFile(file.format!, text);
+    } catch (error) {
+      throw new Error(`the API's translation of ${work.file} is not a valid ${file.format} file: ${(error as Error).message}`);
+    }
+    const read = new Map([[WHOLE_DOCUMENT, text]]);
+    for (const pointer of work.pointers) {
+      const entry = entries.get(pointer);
+      if (entry === undefined) throw new Error(`the API's translation of ${work.file} lacks the entry ${JSON.stringify(pointer)}`);
+      read.set(pointer, entry.regionText);
+    }
+    return read;
   }
   let parsed: unknown;
   try {

@@ -19,6 +19,7 @@ import type { Report, StaleEvent } from './progress.js';
 import { readProjectConfig } from './project-config.js';
 import { gatherWork, planCalls, readTranslation } from './requests.js';
 import { sendCalls, type Totals } from './send-calls.js';
+import { decodeFile } from './text-encoding.js';
 
 export interface SyncOptions {
   /** Path of translate.config.json; its folder is the project root and holds the lock. */
@@ -111,9 +112,12 @@ export async function sync(options: SyncOptions): Promise<ExitCode> {
 }
 
 function writeTarget(root: string, targetPlan: TargetPlan, translated: ReadonlyMap<string, string>, report: Report): void {
-  const text = renderTarget(targetPlan, translated);
-  if (text === undefined || text === targetPlan.existing) return;
-  writeFileAtomic(join(root, targetPlan.targetPath), text);
+  const path = join(root, targetPlan.targetPath);
+  // A String Catalog holds every target: each is merged into the file as the targets before it left it.
+  const onDisk = targetPlan.file.kind === 'catalog' && existsSync(path) ? decodeFile(readFileSync(path)) : undefined;
+  const text = renderTarget(targetPlan, translated, onDisk?.text);
+  if (text === undefined || text === (onDisk?.text ?? targetPlan.existing)) return;
+  writeFileAtomic(path, text, onDisk?.encoding ?? targetPlan.encoding);
   report({ event: 'written', path: targetPlan.targetPath });
 }
 

@@ -12,6 +12,7 @@ import { formatFromExtension } from './file-formats.js';
 import { writeFileAtomic } from './fs-write.js';
 import type { Report } from './progress.js';
 import { runLimited } from './run-limited.js';
+import { decodeFile } from './text-encoding.js';
 import { throughJob } from './send-calls.js';
 
 export interface TranslateFilesOptions {
@@ -44,7 +45,8 @@ export async function translateFiles(options: TranslateFilesOptions): Promise<Ex
   const counts = { requests: 0, inputTokens: 0, outputTokens: 0, cachedSegments: 0 };
   const results = await runLimited(
     options.files.map((file) => async () => {
-      const content = readFileSync(file, 'utf8');
+      // A UTF-16 file (Apple .strings) is sent as text and written back in UTF-16.
+      const { text: content, encoding } = decodeFile(readFileSync(file));
       const format = options.format ?? formatFromExtension(file);
       const request = {
         content,
@@ -60,7 +62,7 @@ export async function translateFiles(options: TranslateFilesOptions): Promise<Ex
       counts.cachedSegments += answer.usage.cachedSegments;
       for (const target of options.targets) {
         const path = outputPath(file, target, options);
-        writeFileAtomic(path, answer.translations[target]!);
+        writeFileAtomic(path, answer.translations[target]!, encoding);
         report({ event: 'written', path });
       }
     }),

@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 export const metricsRegistry = new Registry();
 
-let collectingProcessMetrics = false;
+const PROCESS_PREFIX = 'translate_';
 
 /**
  * prom-client's process metrics (CPU, memory, event-loop delay, collections), from the
@@ -18,9 +18,9 @@ let collectingProcessMetrics = false;
  * generation under load (docs/decisions/0047).
  */
 export function collectProcessMetrics(): void {
-  if (collectingProcessMetrics) return;
-  collectingProcessMetrics = true;
-  collectDefaultMetrics({ register: metricsRegistry, prefix: 'translate_' });
+  // The registry is the record of whether they run: it refuses a second registration.
+  if (metricsRegistry.getSingleMetric(`${PROCESS_PREFIX}process_cpu_user_seconds_total`)) return;
+  collectDefaultMetrics({ register: metricsRegistry, prefix: PROCESS_PREFIX });
 }
 
 /** Seconds: from a health check's millisecond to a long document's minutes. */

@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { getFormula, getNPlurals, getPluralFunc, hasLang } from 'plural-forms';
-import { LANGUAGE_MEMO_SIZE } from './categories.js';
+import { LANGUAGE_MEMO_SIZE, pluralRules, type PluralCategory } from './categories.js';
 
 export interface GettextPluralRule {
   /** The gettext language name the rule was found under (`pt_BR`, `ru`). */
@@ -19,7 +19,16 @@ export interface GettextPluralRule {
   formOf(count: number): number;
   /** Up to `max` whole counts from 0 that pick form `index`, smallest first. */
   examples(index: number, max?: number): number[];
+  /**
+   * The CLDR category of each form: the one most of the form's first counts fall in
+   * (Russian: one, few, many). A model words a message per CLDR category, with example
+   * numbers; gettext's forms take those texts.
+   */
+  readonly formCategories: readonly PluralCategory[];
 }
+
+/** How many of a form's first counts decide its CLDR category. */
+const COUNTS_PER_FORM = 8;
 
 /** `pt-BR` → `pt_BR`: gettext spells regions with an underscore. */
 export function gettextLanguage(code: string): string {
@@ -48,17 +57,23 @@ function makeRule(language: string): GettextPluralRule {
   const pick = getPluralFunc(language) as unknown as (n: number, forms: readonly number[]) => number;
   const indexes = Array.from({ length: nplurals }, (_, i) => i);
   const formOf = (count: number): number => pick(count, indexes);
-  return {
-    language,
-    nplurals,
-    expression,
-    formOf,
-    examples(index, max = 6) {
-      const found: number[] = [];
-      for (let n = 0; n <= 1000 && found.length < max; n++) if (formOf(n) === index) found.push(n);
-      return found;
-    },
+  const examples = (index: number, max = 6): number[] => {
+    const found: number[] = [];
+    for (let n = 0; n <= 1000 && found.length < max; n++) if (formOf(n) === index) found.push(n);
+    return found;
   };
+  const cldr = pluralRules(language.replace('_', '-'), 'cardinal');
+  const formCategories = indexes.map((index) => {
+    const votes = new Map<PluralCategory, number>();
+    for (const n of examples(index, COUNTS_PER_FORM)) {
+      const category = cldr.select(n) as PluralCategory;
+      votes.set(category, (votes.get(category) ?? 0) + 1);
+    }
+    let best: PluralCategory = 'other';
+    for (const [category, count] of votes) if (count > (votes.get(best) ?? 0)) best = category;
+    return best;
+  });
+  return { language, nplurals, expression, formOf, examples, formCategories: Object.freeze(formCategories) };
 }
 
 /** The `Plural-Forms` header value for a rule: `nplurals=3; plural=(…);`. */

@@ -40,8 +40,8 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     lazyConnect: true,
     // No automatic pipelining (docs/decisions/0046): ioredis sends one automatic pipeline
     // at a time, so under load each check queued behind another's round trip, and the
-    // waiting requests' objects filled the old generation (~9 MB a second at 6,000 req/s,
-    // a full collection and a 30–100 ms stall every ~10 s). One write per check instead.
+    // waiting requests' objects filled the old generation, and full collections stalled
+    // the process (docs/benchmarks.md, "Figures from code comments"). One write per check instead.
     enableAutoPipelining: false,
   });
   // Connection errors are the limiter's to count and log (throttled); without a listener

@@ -9,11 +9,11 @@
  * objects are alive at a collection only because the request is in flight; when many
  * requests were held together at the start (the first ones wait while the language
  * detector loads), that was often enough for V8 to pretenure the request path's sites
- * (4 starts of 4 in one series, 1 of 4 in another), after which every request's
- * garbage went to the old generation: the heap grew ~1 MB per collection to 180–250 MB
- * between full collections, young collections took 2–3 ms instead of ~0.7, and a request
- * cost 20–40 % more CPU. Without pretenuring no start did. The price: reading a 2 MiB document takes ~5–10 %
- * longer (its long-lived parts are copied once more before they settle).
+ * (in most starts of a series), after which every request's garbage went to the old
+ * generation: the heap grew with every collection, young collections took several times
+ * longer, and a request cost more CPU. Without pretenuring no start did. The price:
+ * reading a 2 MiB document takes a little longer (its long-lived parts are copied once
+ * more before they settle). Figures: docs/benchmarks.md, "Figures from code comments".
  *
  * The old generation may grow by HEAP_GROWING_PERCENT over what the last full collection
  * kept before the next one starts. V8's own factor depends on how fast it collects and

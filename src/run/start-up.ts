@@ -15,6 +15,8 @@ export function createJobWorker(services: Services): JobWorker {
     engines: services.engines,
     memory: services.memory,
     documents: services.documents,
+    detector: services.detector,
+    tokenizer: services.tokenizer,
     logger: services.logger.child({ component: 'worker' }),
     concurrency: config.workerConcurrency,
     leaseMs: config.jobLeaseMs,

@@ -7,11 +7,11 @@
  * formats/ and its line in formats/index.ts (whose table the compiler checks against
  * this list).
  */
-export const FORMATS = ['plain', 'markdown', 'json', 'html', 'po', 'properties', 'yaml', 'xliff'] as const;
+export const FORMATS = ['plain', 'markdown', 'json', 'html', 'po', 'properties', 'yaml', 'xliff', 'android', 'arb', 'strings', 'stringsdict', 'xcstrings'] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** The locale file formats (docs/contract.md §6): their answer is the whole target-language file. */
-export const LOCALE_FORMATS: readonly Format[] = ['po', 'properties', 'yaml', 'xliff'];
+export const LOCALE_FORMATS: readonly Format[] = ['po', 'properties', 'yaml', 'xliff', 'android', 'arb', 'strings', 'stringsdict', 'xcstrings'];
 
 export function isFormat(value: unknown): value is Format {
   return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);

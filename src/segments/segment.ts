@@ -15,14 +15,18 @@ export type SegmentKind = 'block' | 'heading' | 'cell' | 'attr' | 'value' | 'lin
 
 /**
  * One counted message in a segment (docs/formats.md, "Plurals"): an ICU `plural` or
- * `selectordinal`, or a family of i18next plural keys in JSON. Each branch is a pair of
+ * `selectordinal`, a family of i18next plural keys in JSON, or a locale file's plural
+ * forms (gettext `msgstr[N]`, a Rails plural hash: formats/entries/plural-value.ts). Each branch is a pair of
  * the segment's text, `<gN>` … `</gN>`, named by its selector (`one`, `=0`).
  */
 export interface PluralMessage {
   /** `cardinal` for `plural` and i18next's `_one`…, `ordinal` for `selectordinal` and `_ordinal_one`…. */
   readonly type: 'cardinal' | 'ordinal';
-  /** How a new branch's opening bytes are written: ICU `few {`, i18next `"key_few": "`. */
-  readonly style: 'icu' | 'i18next';
+  /**
+   * How a new branch's opening bytes are written: ICU `few {`, i18next `"key_few": "`,
+   * a locale file's forms `few` and a separator (`entries`).
+   */
+  readonly style: 'icu' | 'i18next' | 'entries';
   /** In source order. */
   readonly branches: readonly PluralBranch[];
 }

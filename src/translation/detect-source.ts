@@ -4,7 +4,7 @@
  * are English whatever the text), reported to the caller, and passed to the model as the
  * source when the detector is confident enough (docs/decisions/0026).
  */
-import { detectLanguage, type SourceDetection } from '../detection/detect-language.js';
+import type { LanguageDetector, SourceDetection } from '../detection/detect-language.js';
 import type { Language } from '../languages.js';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import type { PreparedDocument } from './prepared-document.js';
@@ -18,9 +18,6 @@ export type { SourceDetection } from '../detection/detect-language.js';
  */
 export const HINT_CONFIDENCE = 0.6;
 
-function detectSource(document: PreparedDocument): Promise<SourceDetection | undefined> {
-  return detectLanguage(textsOf(document));
-}
 
 export interface ResolvedSource {
   /** What the model is told and the memory key holds: the request's source, else a confident hint. */
@@ -33,8 +30,13 @@ export interface ResolvedSource {
  * The source documents are translated from. /translate, batches, jobs and the estimate
  * all resolve it here, so they build the same memory keys and find each other's entries.
  */
-export async function resolveSource(requested: Language | undefined, documents: readonly PreparedDocument[]): Promise<ResolvedSource> {
+export async function resolveSource(
+  requested: Language | undefined,
+  documents: readonly PreparedDocument[],
+  detector: LanguageDetector,
+): Promise<ResolvedSource> {
   if (requested) return { source: requested };
+  const detectSource = (document: PreparedDocument) => detector.detect(textsOf(document));
   const detections = documents.length === 1 ? [await detectSource(documents[0]!)] : await Promise.all(documents.map(detectSource));
   const hint = sourceHint(detections);
   return hint ? { source: hint, detections } : { detections };

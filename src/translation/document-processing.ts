@@ -13,9 +13,11 @@ export interface DocumentProcessing extends PrepareOptions {
   readonly limits: DocumentLimits;
 }
 
-export function createDocumentProcessing(config: Config): DocumentProcessing {
+/** `largeDocumentChars` overrides LARGE_DOCUMENT_CHARS (benches that read everything inline). */
+export function createDocumentProcessing(config: Config, largeDocumentChars?: number): DocumentProcessing {
   return {
     pool: new DocumentPool({ timeLimitMs: config.documentTimeLimitMs, memoryLimitMb: config.documentMemoryLimitMb }),
     limits: config.documentLimits,
+    ...(largeDocumentChars === undefined ? {} : { largeDocumentChars }),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ExtractedDocument } from '../formats/format.js';
-import { countTokens } from '../tokens.js';
+import { Tokenizer } from '../tokens.js';
 import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
 import { asTooComplex, extractDocument } from './extract-document.js';
 import { packSegments } from './packed-segments.js';
@@ -15,6 +15,9 @@ import { packSegments } from './packed-segments.js';
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
 
+// This entry point is the thread's composition root: its parts live as long as the thread.
+const tokenizer = new Tokenizer();
+/** The templates this worker holds, until the pool releases them. */
 const documents = new Map<number, ExtractedDocument>();
 
 function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
@@ -24,7 +27,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
     const prepared: PreparedMessage = {
       format: document.format,
       segments: packSegments(document.segments),
-      tokenCounts: Uint32Array.from(document.segments, (segment) => countTokens(segment.text)),
+      tokenCounts: Uint32Array.from(document.segments, (segment) => tokenizer.countTokens(segment.text)),
       ...(detection ? { detection } : {}),
     };
     return prepared;

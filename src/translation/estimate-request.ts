@@ -8,7 +8,6 @@
  * request's spec estimate (usage/precheck-view.ts).
  */
 import type { User } from '../accounts/users.js';
-import { countTokens } from '../tokens.js';
 import { assertModelAccess } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
@@ -19,6 +18,7 @@ import { distinctSegments, memoryKeys, planCalls, type Pair } from './segment-wo
 import type { TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
+import { assertDirections } from './language-directions.js';
 
 export interface RequestEstimate {
   readonly inputTokens: number;
@@ -34,23 +34,24 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
   try {
     assertModelAccess(user, input.model);
     const engine = deps.engines[input.model];
+    if (input.source) assertDirections(engine, input.source, input.targets);
     const engineTargets = input.targets.map((target) => target.language);
     const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
       // The source in the memory key is what /translate would use.
-      const { source } = await resolveSource(input.source, [prepared]);
+      const { source } = await resolveSource(input.source, [prepared], deps.detector);
       const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
       cachedSegments = pairs.length - pending.length;
     }
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;
-    const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? countTokens(entry.segment.text)]));
+    const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? deps.tokenizer.countTokens(entry.segment.text)]));
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = await planCalls(pending, unique, engineTargets, engine);
+    const calls = planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
     for (const { chunk } of calls) {
       const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
       const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);

@@ -9,6 +9,7 @@
  */
 import {
   EngineError,
+  type CallBudget,
   type EngineLanguage,
   type EngineSegment,
   type GlossaryTerm,
@@ -23,8 +24,8 @@ import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js
 import { mapInTurns, Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
-import { countTokens } from '../tokens.js';
-import { planChunks, type Chunk } from './plan.js';
+import type { Tokenizer } from '../tokens.js';
+import { expectedCallTime, expectedOutputTokens, planChunks, type Chunk } from './plan.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -80,6 +81,8 @@ export async function translateSegments(
   onTargetTranslated?: TargetTranslated,
 ): Promise<SegmentWork> {
   const { targets, glossary, memory } = options;
+  // A caller that hears of targets one by one gets its first target soonest (planCalls).
+  const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const turns = new Turns();
   const { unique, positions, pairs } = await distinctSegments(documents, glossary, engineTargets, turns);
@@ -138,7 +141,7 @@ export async function translateSegments(
   }
 
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
-  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, turns });
+  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, turns, firstTargetEarly });
   await handedOn;
 
   const byTarget: string[][][] = [];
@@ -396,6 +399,8 @@ interface CallContext {
   /** Keys this request leads: settled with each validated translation. */
   readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
   readonly turns: Turns;
+  /** The caller streams targets as they finish: plan the first one ahead of the rest. */
+  readonly firstTargetEarly: boolean;
 }
 
 /** Plans `pairs` into model calls (planCalls) and runs them up to the engine's slots. */
@@ -403,7 +408,7 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const calls = await planCalls(pairs, unique, engineTargets, engine, context.turns);
+  const calls = planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
   await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
@@ -444,46 +449,111 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
 }
 
 /**
- * The model calls for `pairs`: targets that need the same segments are planned together
- * (the usual case: all of them, or all of them for the few changed segments), targets
- * that need different ones apart, and each group by format.
+ * The model calls for `pairs`. Segments that the same targets need are planned together,
+ * by format: usually every segment for every target, while a plural message shaped for
+ * some targets only (or a segment memory held for some) is a small unit of its own. The
+ * small units are issued first and the largest is planned around the slots they hold
+ * (plan.ts, `busy`), so they do not add a tail after it.
+ *
+ * With `firstTargetEarly` (a streamed answer) the first target is planned on its own, as a
+ * one-target request would be, and its calls are issued first: they take the slots before
+ * the rest, so the first target arrives about as soon as a one-target request would, for
+ * about one time to first token more on the whole request (docs/decisions/0088).
  */
-export async function planCalls(
+export function planCalls(
   pairs: readonly Pair[],
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   engine: TranslationEngine,
-  turns = new Turns(),
-): Promise<{ chunk: Chunk; format: Format }[]> {
-  const needed = new Map<number, number[]>();
-  for (const { target, unique: u } of pairs) {
-    if (!needed.has(target)) needed.set(target, []);
-    needed.get(target)!.push(u);
-    if (turns.due()) await turns.yield();
+  /** Counts what the documents did not (a text the glossary guard changed, say). */
+  tokenizer: Tokenizer,
+  options: { readonly firstTargetEarly?: boolean } = {},
+): { chunk: Chunk; format: Format }[] {
+  if (pairs.length === 0) return [];
+  const tokensOf = (segment: EngineSegment): number => unique[Number(segment.id)]!.tokens ?? tokenizer.countTokens(segment.text);
+  const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
+  const rest = lead === undefined ? [...pairs] : pairs.filter((pair) => pair.target !== lead);
+  const leading = lead !== undefined && rest.length > 0 ? planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf) : [];
+  const units = planUnits(leading.length > 0 ? rest : pairs, unique, engineTargets, tokensOf);
+  units.sort((x, y) => y.output - x.output);
+  if (units.length === 1 && leading.length === 0) {
+    return planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
   }
-  const groups = new Map<string, { segments: number[]; targets: EngineLanguage[] }>();
-  for (const [target, segments] of needed) {
-    segments.sort((a, b) => a - b);
-    const signature = segments.join(',');
-    if (!groups.has(signature)) groups.set(signature, { segments, targets: [] });
-    groups.get(signature)!.targets.push(engineTargets[target]!);
-  }
+  // Small units each on their share of the slots, or each spread over the least busy
+  // slots: which packs better depends on their sizes, so both are timed.
+  const shared = arrangeUnits(leading, units, engine.budget, tokensOf, false);
+  const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
+  return spread.time < shared.time ? spread.calls : shared.calls;
+}
 
+/**
+ * The calls of `leading` (all slots each), then the small units, then the largest unit
+ * planned around the slots the calls before it hold; and the time the list takes on the
+ * slots, in planChunks' units.
+ */
+function arrangeUnits(
+  leading: readonly PlanUnit[],
+  units: readonly PlanUnit[],
+  budget: CallBudget,
+  tokensOf: (segment: EngineSegment) => number,
+  spread: boolean,
+): { calls: { chunk: Chunk; format: Format }[]; time: number } {
+  const slots = Math.max(1, budget.parallelCalls ?? 1);
   const calls: { chunk: Chunk; format: Format }[] = [];
-  for (const group of groups.values()) {
-    const entries = group.segments.map((u) => unique[u]!);
-    for (const format of new Set(entries.map((entry) => entry.format))) {
-      const ofFormat = entries.filter((entry) => entry.format === format);
-      const tokensById = new Map(
-        await mapInTurns(ofFormat, (entry) => [entry.segment, entry.tokens ?? countTokens(entry.segment.text)] as const, turns),
-      );
-      const segments = ofFormat.map((entry) => entry.segment);
-      const chunks = planChunks(segments, group.targets, engine.budget, (segment) => tokensById.get(segment)!);
-      for (const chunk of chunks) calls.push({ chunk, format });
+  const busy = new Array<number>(slots).fill(0);
+  const add = (unit: PlanUnit, unitBudget: CallBudget): void => {
+    const around = busy.some((time) => time > 0) ? { busy } : undefined;
+    for (const chunk of planChunks(unit.segments, unit.targets, unitBudget, tokensOf, around)) {
+      calls.push({ chunk, format: unit.format });
+      const slot = busy.indexOf(Math.min(...busy));
+      busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
     }
+  };
+  for (const unit of leading) add(unit, budget);
+  const total = units.reduce((sum, unit) => sum + unit.output, 0);
+  for (const unit of units.slice(1)) {
+    if (spread) add(unit, budget);
+    else add(unit, Object.assign({}, budget, { parallelCalls: Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total)))) }));
   }
+  add(units[0]!, budget);
+  return { calls, time: Math.max(...busy) };
+}
 
-  return calls;
+interface PlanUnit {
+  readonly segments: EngineSegment[];
+  readonly targets: EngineLanguage[];
+  readonly format: Format;
+  /** Expected output tokens of the unit, for sharing the slots. */
+  readonly output: number;
+}
+
+/** `pairs` as units: the segments (in document order) that one set of targets needs, per format. */
+function planUnits(
+  pairs: readonly Pair[],
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  tokensOf: (segment: EngineSegment) => number,
+): PlanUnit[] {
+  const targetsOf = new Map<number, number[]>();
+  for (const { target, unique: u } of pairs) {
+    const list = targetsOf.get(u);
+    if (list) list.push(target);
+    else targetsOf.set(u, [target]);
+  }
+  const units = new Map<string, { segments: number[]; targets: number[] }>();
+  for (const [u, targets] of targetsOf) {
+    targets.sort((a, b) => a - b);
+    const signature = `${unique[u]!.format}\u0000${targets.join(',')}`;
+    const unit = units.get(signature);
+    if (unit) unit.segments.push(u);
+    else units.set(signature, { segments: [u], targets });
+  }
+  return [...units.values()].map(({ segments, targets }) => {
+    segments.sort((a, b) => a - b);
+    const engineSegments = segments.map((u) => unique[u]!.segment);
+    const output = targets.length * engineSegments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
+    return { segments: engineSegments, targets: targets.map((t) => engineTargets[t]!), format: unique[segments[0]!]!.format, output };
+  });
 }
 
 /** Saves a call's validated translations and hands them to the requests waiting for them. */

@@ -4,16 +4,19 @@
  */
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
+import type { LanguageDetector } from '../detection/detect-language.js';
 import { EngineError, type TokenUsage } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
 import type { TranslationMemory } from '../memory/translation-memory.js';
 import { assertModelAccess, reserveForPreCheck, type ReservationDeps } from '../usage/access.js';
 import { estimateBatchTokens, estimateTokens } from '../usage/estimate.js';
+import type { Tokenizer } from '../tokens.js';
 import type { GroupCommit } from '../usage/group-commit.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import type { Cancellation } from './cancellation.js';
 import { resolveSource, type SourceDetection } from './detect-source.js';
+import { assertDirections } from './language-directions.js';
 import type { DocumentProcessing } from './document-processing.js';
 import type { BatchInput, TranslateInput } from './requests.js';
 import { workContext, type WorkContext } from './work-context.js';
@@ -33,6 +36,8 @@ export interface TranslationServiceDeps extends ReservationDeps {
   /** Where charges are committed together (usage/group-commit.ts). */
   readonly charges: GroupCommit;
   readonly documents: DocumentProcessing;
+  readonly detector: LanguageDetector;
+  readonly tokenizer: Tokenizer;
   readonly logger: Logger;
 }
 
@@ -90,11 +95,17 @@ export async function translateForUser(
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
     assertModelAccess(user, input.model);
+    const engine = deps.engines[input.model];
+    if (input.source) assertDirections(engine, input.source, input.targets);
     const estimate = estimateTokens(input.content.length, input.targets.length);
+    // An engine with directions needs the source before the answer starts: detected here,
+    // before the reservation and the stream's `started`, so a refusal is an error answer.
+    const early = engine.directions && !input.source ? await resolveSource(undefined, [prepared], deps.detector) : undefined;
+    if (early) assertDirections(engine, early.source, input.targets);
     return await withReservation(deps, user, estimate, async () => {
       progress?.started();
       const started = performance.now();
-      const { source, detections } = await resolveSource(input.source, [prepared]);
+      const { source, detections } = early ?? (await resolveSource(input.source, [prepared], deps.detector));
       const sourceDetection = detections?.[0];
       const result = await asTranslationError(() =>
         translatePrepared({
@@ -102,6 +113,7 @@ export async function translateForUser(
           targets: input.targets,
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
+          tokenizer: deps.tokenizer,
           cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
           ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
@@ -140,20 +152,25 @@ async function translatePreparedBatch(
   context: WorkContext,
 ): Promise<BatchTranslation> {
   assertModelAccess(user, input.model);
+  const engine = deps.engines[input.model];
+  if (input.source) assertDirections(engine, input.source, input.targets);
   const estimate = estimateBatchTokens(
     input.items.map((item) => item.content),
     input.targets.length,
   );
+  const early = engine.directions && !input.source ? await resolveSource(undefined, prepared, deps.detector) : undefined;
+  if (early) assertDirections(engine, early.source, input.targets);
   return withReservation(deps, user, estimate, async () => {
     // All items are one piece of work: planned together, one caller for fair slots, and
     // the first failure cancels every other call (translatePreparedAll).
     const started = performance.now();
-    const { source, detections: sourceDetections } = await resolveSource(input.source, prepared);
+    const { source, detections: sourceDetections } = early ?? (await resolveSource(input.source, prepared, deps.detector));
     const result = await asTranslationError(() =>
       translatePreparedAll(prepared, {
         targets: input.targets,
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
+        tokenizer: deps.tokenizer,
         cancellation,
         ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,

@@ -9,7 +9,7 @@
 import type { TokenUsage } from '../engines/engine.js';
 import type { DetectionResult, Format } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
-import { DocumentPool } from './document-pool.js';
+import type { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
 import { translateSegments } from './segment-work.js';
@@ -33,32 +33,21 @@ export interface DocumentTranslation {
 /**
  * Content longer than this (UTF-16 code units) is detected, extracted and rendered in a
  * worker thread, within its time and memory limits. Up to it no reader can take long
- * however hostile the content (~2 ms at most, measured), and staying inline keeps short strings
- * fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
+ * however hostile the content (docs/benchmarks.md, "Figures from code comments"), and
+ * staying inline keeps short strings fast while every worker is busy (docs/decisions/0011-every-document-in-a-bounded-worker.md).
  */
 export const LARGE_DOCUMENT_CHARS = 1024;
 
 export interface PrepareOptions {
-  /** Where large documents go; default: one pool shared by the process. */
+  /**
+   * Where large documents go: the process's pool, made by the composition root
+   * (document-processing.ts). Without one every document is read inline (tests and benches).
+   */
   readonly pool?: DocumentPool;
   /** Overrides LARGE_DOCUMENT_CHARS (tests and benches; Infinity = always inline). */
   readonly largeDocumentChars?: number;
   /** Nesting, placeholder and segment limits; default DEFAULT_DOCUMENT_LIMITS. */
   readonly limits?: DocumentLimits;
-}
-
-let sharedPool: DocumentPool | undefined;
-/** Process-wide defaults; benches force everything inline to measure the old behaviour. */
-const defaults: { largeDocumentChars: number } = { largeDocumentChars: LARGE_DOCUMENT_CHARS };
-
-export function setLargeDocumentChars(chars: number): void {
-  defaults.largeDocumentChars = chars;
-}
-
-/** The pool every caller shares. Its idle workers are unref'd, so it never needs closing. */
-export function sharedDocumentPool(): DocumentPool {
-  sharedPool ??= new DocumentPool();
-  return sharedPool;
 }
 
 /**
@@ -70,8 +59,8 @@ export async function prepareDocument(
   format: Format | undefined,
   options: PrepareOptions = {},
 ): Promise<PreparedDocument> {
-  if (content.length > (options.largeDocumentChars ?? defaults.largeDocumentChars)) {
-    return (options.pool ?? sharedDocumentPool()).prepare(content, format, options.limits);
+  if (options.pool && content.length > (options.largeDocumentChars ?? LARGE_DOCUMENT_CHARS)) {
+    return options.pool.prepare(content, format, options.limits);
   }
   const { document, detection } = extractDocument(content, format, options.limits);
   return inlineDocument(document, detection);

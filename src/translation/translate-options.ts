@@ -3,6 +3,7 @@
  * document translation that runs it can both name it without importing each other.
  */
 import type { TranslationEngine } from '../engines/engine.js';
+import type { Tokenizer } from '../tokens.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
 import type { SegmentMemory } from '../memory/translation-memory.js';
@@ -19,6 +20,8 @@ export interface TranslateOptions {
   readonly targets: readonly RequestedTarget[];
   readonly source?: Language;
   readonly engine: TranslationEngine;
+  /** The process's tokenizer (tokens.ts), for the planner's counts the documents lack. */
+  readonly tokenizer: Tokenizer;
   /** Read only when a model call is about to be made (cancellation.ts). */
   readonly cancellation?: Cancellation;
   /**

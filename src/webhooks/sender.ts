@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../config.js';
+import { ClaimLoop } from '../db/claim-loop.js';
 import type { Db } from '../db/database.js';
 import { secondsSince, webhookDeliveries, webhookDeliveryDuration } from '../metrics/metrics.js';
 import { attemptDelivery } from './deliver.js';
@@ -57,13 +58,21 @@ export class WebhookSender extends EventEmitter {
   private readonly inFlight = new Map<string, Promise<void>>();
   private stopping = false;
   private started = false;
-  private pumping = false;
-  private pumpAgain = false;
+  /** Claims due deliveries into free slots when nudged (db/claim-loop.ts). */
+  private readonly claims: ClaimLoop<ClaimedDelivery>;
   private pollTimer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WebhookSenderOptions) {
     super();
+    const { db, config, clock } = options;
+    this.claims = new ClaimLoop<ClaimedDelivery>({
+      free: () => config.concurrency - this.inFlight.size,
+      claim: (limit) => claimDeliveries(db, { workerId: this.workerId, leaseMs: this.leaseMs, now: clock(), limit }),
+      begin: (delivery) => this.begin(delivery),
+      stopping: () => this.stopping || !this.started,
+      failed: (error) => this.options.logger.error({ err: error }, 'claiming webhook deliveries failed; will retry on the next poll'),
+    });
   }
 
   private get leaseMs(): number {
@@ -80,32 +89,7 @@ export class WebhookSender extends EventEmitter {
 
   /** Look for due deliveries now. */
   nudge(): void {
-    if (this.stopping || !this.started) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    void this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    const { db, config, clock } = this.options;
-    try {
-      do {
-        this.pumpAgain = false;
-        while (!this.stopping && this.inFlight.size < config.concurrency) {
-          const free = config.concurrency - this.inFlight.size;
-          const claimed = await claimDeliveries(db, { workerId: this.workerId, leaseMs: this.leaseMs, now: clock(), limit: free });
-          for (const delivery of claimed) this.begin(delivery);
-          if (claimed.length < free) break;
-        }
-      } while (this.pumpAgain && !this.stopping);
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'claiming webhook deliveries failed; will retry on the next poll');
-    } finally {
-      this.pumping = false;
-    }
+    this.claims.nudge();
   }
 
   private begin(delivery: ClaimedDelivery): void {

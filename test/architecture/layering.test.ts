@@ -98,6 +98,11 @@ const FORMAT_ROOMS: readonly FormatRoom[] = [
   { room: 'formats/xliff/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/xliff/'] },
   { room: 'formats/yaml/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/yaml/'] },
   { room: 'formats/properties/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/properties/'] },
+  { room: 'formats/android/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/android/'] },
+  { room: 'formats/arb/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/arb/'] },
+  { room: 'formats/strings/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/json.ts', 'formats/entries/', 'formats/strings/'] },
+  { room: 'formats/stringsdict/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/strings/', 'formats/stringsdict/'] },
+  { room: 'formats/xcstrings/', mayImport: ['formats/core/', 'formats/format.ts', 'formats/entries/', 'formats/strings/', 'formats/stringsdict/', 'formats/xcstrings/'] },
 ];
 
 /** The worker runner's entry files; nothing they reach inside src/ may import these packages. */

@@ -15,9 +15,10 @@ import {
 } from '../../client/src/index.js';
 import { EngineError, type ChunkTranslation, type TranslateChunkInput, type TranslationEngine } from '../../src/engines/engine.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
-import { JobWorker } from '../../src/jobs/worker.js';
+import type { JobWorker } from '../../src/jobs/worker.js';
 import { requestsPerMinute } from '../../src/usage/grants.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, pseudo, registryOf } from '../helpers/engines.js';
 
@@ -47,18 +48,7 @@ function assertPseudo(translated: string | undefined, source: string): void {
 }
 
 function workerFor(t: TestApp, engines: EngineRegistry): JobWorker {
-  return new JobWorker({
-    db: t.services.database.db,
-    memory: t.services.memory,
-    dialect: t.services.jobDialect,
-    engines,
-    logger: t.services.logger,
-    concurrency: 2,
-    leaseMs: 30_000,
-    retentionMs: 24 * 3600_000,
-    pollIntervalMs: 100,
-    retryBaseMs: 10,
-  });
+  return testJobWorker(t.services, { engines });
 }
 
 async function listen(t: TestApp): Promise<string> {

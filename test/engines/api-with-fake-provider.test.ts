@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { json, type TestApp } from '../helpers/app.js';
+import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
 import {
   echoTranslator,
   errorReply,
   openaiReply,
-  startFakeProvider,
   userMessage,
   type FakeProvider,
 } from '../helpers/fake-provider.js';
@@ -31,25 +31,13 @@ describe('the API with an OpenAI-compatible model behind it', () => {
   let auth: string;
 
   before(async () => {
-    provider = await startFakeProvider();
-    t = await startTestApp({
-      env: {
-        RATE_LIMIT_STORE: 'none',
-        MODEL_STANDARD: 'openai:fake-model',
-        OPENAI_BASE_URL: provider.baseUrl,
-        MAX_INPUT_TOKENS_PER_CALL: '50',
-      },
-    });
+    // These tests count calls and charges of the fewest calls the limits allow; with
+    // more slots the planner fans out for latency (test/engines/parallel-calls.test.ts).
+    ({ provider, t } = await startProviderApp({ MAX_INPUT_TOKENS_PER_CALL: '50', ENGINE_CONCURRENCY: '1' }));
     auth = (await t.key('growth')).auth;
   });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
+  after(() => stopProviderApp({ provider, t }));
+  afterEach(() => resetProvider(provider));
 
   // These tests count model calls: translation memory (test/memory/) would serve repeated content.
   const translate = (payload: object) =>

@@ -6,6 +6,7 @@ import type { CallBudget, EngineLanguage, EngineSegment, TranslateChunkInput } f
 import { AnthropicMessagesClient } from '../../src/engines/anthropic.js';
 import { ModelEngine } from '../../src/engines/model-engine.js';
 import { OpenAIChatClient } from '../../src/engines/openai.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import type { RetryPolicy } from '../../src/engines/retry.js';
 import type { OpenAIResponseFormat } from '../../src/config.js';
 import type { FakeProvider } from '../helpers/fake-provider.js';
@@ -54,6 +55,7 @@ function engineFor(client: OpenAIChatClient | AnthropicMessagesClient, options: 
 export function openaiEngine(provider: FakeProvider, options: EngineOptions = {}): EngineUnderTest {
   const client = new OpenAIChatClient({
     model: 'gpt-test',
+    tokenizer: testTokenizer,
     apiKey: 'sk-test',
     baseUrl: provider.baseUrl,
     ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),

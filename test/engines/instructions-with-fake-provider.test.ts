@@ -9,8 +9,9 @@ import { once } from 'node:events';
 import { after, afterEach, before, describe, test } from 'node:test';
 import * as deepl from 'deepl-node';
 import { createJobWorker } from '../../src/run/start-up.js';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { echoTranslator, errorReply, startFakeProvider, userMessage, type FakeProvider } from '../helpers/fake-provider.js';
+import { json, type TestApp } from '../helpers/app.js';
+import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
+import { echoTranslator, userMessage, type FakeProvider } from '../helpers/fake-provider.js';
 
 describe('formality and context with a model behind the API', () => {
   let provider: FakeProvider;
@@ -19,22 +20,15 @@ describe('formality and context with a model behind the API', () => {
   let translator: deepl.Translator;
 
   before(async () => {
-    provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    ({ provider, t } = await startProviderApp());
     const key = await t.key('growth');
     auth = key.auth;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
     translator = new deepl.Translator(key.key, { serverUrl: `http://127.0.0.1:${port}/deepl`, maxRetries: 0, sendPlatformInfo: false });
   });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
+  after(() => stopProviderApp({ provider, t }));
+  afterEach(() => resetProvider(provider));
 
   const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
 

@@ -3,13 +3,14 @@
  * docs/models.md "Notes from locale files"): the app with an OpenAI-compatible model
  * behind it (the fake provider over HTTP, which records each prompt) sends gettext `#.`
  * comments and `msgctxt`, XLIFF `<note>`s, properties comments and the keys of short
- * strings on a `notes:` line with the segment numbers; the notes are charged as input
+ * strings (in JSON too) on a `notes:` line with the segment numbers; the notes are charged as input
  * tokens, and a note is part of the translation-memory key.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { echoTranslator, errorReply, startFakeProvider, userText, type FakeProvider } from '../helpers/fake-provider.js';
+import { json, type TestApp } from '../helpers/app.js';
+import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
+import { echoTranslator, userText, type FakeProvider } from '../helpers/fake-provider.js';
 
 const notesOf = (text: string): Record<string, string> | undefined => {
   const line = text.split('\n').find((l) => l.startsWith('notes: '));
@@ -22,18 +23,11 @@ describe('notes of locale files with an OpenAI-compatible model behind the API',
   let auth: string;
 
   before(async () => {
-    provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    ({ provider, t } = await startProviderApp());
     auth = (await t.key('growth')).auth;
   });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
+  after(() => stopProviderApp({ provider, t }));
+  afterEach(() => resetProvider(provider));
 
   const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
 
@@ -59,6 +53,25 @@ describe('notes of locale files with an OpenAI-compatible model behind the API',
     provider.requests.length = 0;
     await translate({ content: 'en:\n  checkout:\n    pay_button: Pay\n', targets: ['de'], format: 'yaml', memory: false });
     assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: checkout.pay_button' });
+  });
+
+  test("a short JSON value's key reaches the model; a long value's does not, nor a key that is the value", async () => {
+    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    const content = JSON.stringify({
+      store: { checkout: { pay_button: 'Pay', intro: 'This paragraph explains in many words how the checkout works.' } },
+      menu: { items: ['Open file'] },
+      Save: 'Save',
+    });
+    const response = await translate({ content, targets: ['de'], format: 'json', memory: false });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: checkout.pay_button', '3': 'key: menu.items' });
+    assert.equal(JSON.parse(json(response).translations.de).store.checkout.pay_button, '[de] Pay');
+    provider.requests.length = 0;
+    // The same word under another key is another memory entry: its note is part of the key.
+    await translate({ content: JSON.stringify({ nav: { pay_button: 'Pay' } }), targets: ['de'], format: 'json' });
+    await translate({ content: JSON.stringify({ nav: { pay_button: 'Pay' } }), targets: ['de'], format: 'json' });
+    await translate({ content: JSON.stringify({ nav: { pay_verb: 'Pay' } }), targets: ['de'], format: 'json' });
+    assert.equal(provider.requests.length, 2, 'the repeat is served from memory, the other key is not');
   });
 
   test('the same string under another note is another memory entry', async () => {

@@ -8,8 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { errorReply, openaiReply, startFakeProvider, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { json, type TestApp } from '../helpers/app.js';
+import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
+import { openaiReply, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
 import { icuPlurals } from '../helpers/icu.js';
 
 const SOURCE = 'You have {count, plural, =0 {no messages} one {# message} other {# messages}}.';
@@ -67,18 +68,11 @@ describe('plurals with an OpenAI-compatible model behind the API', () => {
   let auth: string;
 
   before(async () => {
-    provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    ({ provider, t } = await startProviderApp());
     auth = (await t.key('growth')).auth;
   });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
+  after(() => stopProviderApp({ provider, t }));
+  afterEach(() => resetProvider(provider));
 
   const translate = (payload: object) =>
     t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: { memory: false, ...payload } });

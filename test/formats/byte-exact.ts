@@ -48,6 +48,34 @@ const readPropertiesEscape: EscapeReader = (text, at) => {
   return [2, unpseudo(next)];
 };
 
+/**
+ * aapt's escapes (`\'`, `\"`, `\@`, `\?`, `\uXXXX`) and XML's references: a translation
+ * writes `'` as `\'`, which stands for the same character.
+ */
+const readAndroidEscape: EscapeReader = (text, at) => {
+  const c = text.charCodeAt(at);
+  if (c === 38 /* & */) return readHtmlReference(text, at);
+  if (c !== 92 /* \ */ || at + 1 >= text.length) return undefined;
+  const next = text[at + 1]!;
+  if (next === 'u') {
+    const hex = text.slice(at + 2, at + 6);
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? [6, unpseudo(String.fromCharCode(parseInt(hex, 16)))] : undefined;
+  }
+  return `'"@?`.includes(next) ? [2, next] : undefined;
+};
+
+/** Apple `.strings` escapes (CFPropertyList's old-style strings): `\UXXXX`, `\n`, `\t`, `\r`, and a backslash before any other character. */
+const APPLE_SIMPLE: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r' };
+const readAppleEscape: EscapeReader = (text, at) => {
+  if (text.charCodeAt(at) !== 92 /* \ */ || at + 1 >= text.length) return undefined;
+  const next = text[at + 1]!;
+  if (next === 'U' || next === 'u') {
+    const hex = /^[0-9a-fA-F]{1,4}/.exec(text.slice(at + 2, at + 6))?.[0];
+    return hex ? [2 + hex.length, unpseudo(String.fromCharCode(parseInt(hex, 16)))] : undefined;
+  }
+  return [2, APPLE_SIMPLE[next] ?? next];
+};
+
 const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   plain: undefined,
   markdown: readHtmlReference,
@@ -56,7 +84,13 @@ const ESCAPES: Readonly<Record<Format, EscapeReader | undefined>> = {
   po: undefined,
   properties: readPropertiesEscape,
   yaml: readJsonEscape,
-  xliff: readHtmlReference,};
+  xliff: readHtmlReference,
+  android: readAndroidEscape,
+  arb: readJsonEscape,
+  strings: readAppleEscape,
+  stringsdict: readHtmlReference,
+  xcstrings: readJsonEscape,
+};
 
 export interface ByteDifference {
   /** Offset in the expected text (the source, with the target's lang/dir patches). */

@@ -16,6 +16,8 @@ const HOSTILE: Record<string, string> = {
   'a row of closed comments': '<!-- x -->'.repeat(HEAD / 10),
   'a row of comments before a page': `${'<!-- note -->\n'.repeat(HEAD / 14)}<p>Text</p>`,
   'image openers': '!['.repeat(HEAD / 2),
+  '.strings pairs left open': '"a" = "'.repeat(HEAD / 7) + ';',
+  '.strings comment openers': `${'/*'.repeat(HEAD / 2)}"a" = "b";`,
 };
 
 describe('format detection on hostile input', () => {

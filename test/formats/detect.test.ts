@@ -65,7 +65,7 @@ describe('detectFormat', () => {
     const line = fc.array(char, { maxLength: 80 }).map((chars) => chars.join('')).filter((text) => ![...text].some((c) => marks.has(c)));
     fc.assert(
       fc.property(line, (text) => {
-        assert.deepEqual(detectionScores(text), { po: 0, properties: 0, yaml: 0, xliff: 0, json: 0, html: 0, markdown: 0, plain: 1 }, JSON.stringify(text));
+        assert.deepEqual(detectionScores(text), { strings: 0, stringsdict: 0, xcstrings: 0, po: 0, properties: 0, yaml: 0, xliff: 0, android: 0, arb: 0, json: 0, html: 0, markdown: 0, plain: 1 }, JSON.stringify(text));
         assert.deepEqual(detectFormat(text), { format: 'plain', confidence: 1 });
       }),
       { numRuns: 2_000, seed: 18 },

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getAdapter } from '../../src/formats/index.js';
-import { definitionsUsedBy, GROUP_SIZE } from '../../src/formats/markdown/adapter.js';
+import { definitionsUsedBy, GROUP_SIZE, parseDefinitions } from '../../src/formats/markdown/adapter.js';
 import { identityRender, LTR, pseudoRender } from './helpers.js';
 import { markdownShape } from './structure.js';
 
@@ -47,10 +47,10 @@ describe('markdown fallback blocks and reference definitions', () => {
 
   it('a fallback block gets only the definitions it mentions', () => {
     const definitions = ['[release notes]: #', '[unused]: #', '[a \\[b\\]]: #', '[^1]: #'].join('\n');
-    assert.equal(definitionsUsedBy('See the [Release\n   Notes].', definitions), '[release notes]: #');
-    assert.equal(definitionsUsedBy('Escaped [a [b]] label and a note[^1].', definitions), '[a \\[b\\]]: #\n[^1]: #');
-    assert.equal(definitionsUsedBy('Nothing here.', definitions), '');
+    assert.equal(definitionsUsedBy('See the [Release\n   Notes].', parseDefinitions(definitions)), '[release notes]: #');
+    assert.equal(definitionsUsedBy('Escaped [a [b]] label and a note[^1].', parseDefinitions(definitions)), '[a \\[b\\]]: #\n[^1]: #');
+    assert.equal(definitionsUsedBy('Nothing here.', parseDefinitions(definitions)), '');
     // micromark folds case as lower- then upper-case: `[STRASSE]` refers to `[straße]`.
-    assert.equal(definitionsUsedBy('See [STRASSE].', '[straße]: #'), '[straße]: #');
+    assert.equal(definitionsUsedBy('See [STRASSE].', parseDefinitions('[straße]: #')), '[straße]: #');
   });
 });

@@ -12,7 +12,7 @@ import { ServiceError } from '../../src/errors.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../helpers/tokenizer.js';
 
 const MIB = 1024 * 1024;
 

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   readonly clock?: () => number;
   /** Engines in place of the configured ones (a failing engine, a slow one). */
   readonly engines?: EngineRegistry;
+  /** Documents longer than this go to the worker pool (benches: Infinity reads all inline). */
+  readonly largeDocumentChars?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -54,6 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.engines ? { engines: options.engines } : {}),
+    ...(options.largeDocumentChars === undefined ? {} : { largeDocumentChars: options.largeDocumentChars }),
   });
   await migrateToLatest(services.database.db);
   const app = await buildApp(services);

@@ -2,11 +2,12 @@
 import { EngineError, type ChunkTranslation, type TranslateChunkInput, type TranslationEngine } from '../../src/engines/engine.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
+import { testTokenizer } from './tokenizer.js';
 
 const BUDGET = { maxInputTokens: 6000, maxOutputTokens: 16384 };
 
 export function pseudo(): PseudoEngine {
-  return new PseudoEngine(BUDGET);
+  return new PseudoEngine(BUDGET, testTokenizer);
 }
 
 /** Fails every call with `message`; `retryable` as given. Counts its calls. */

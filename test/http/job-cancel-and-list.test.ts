@@ -6,26 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { JobWorker } from '../../src/jobs/worker.js';
+import type { JobWorker } from '../../src/jobs/worker.js';
 import { tokensUsedInMonth } from '../../src/usage/ledger.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { GatedEngine, pseudo, registryOf } from '../helpers/engines.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 
 function workerFor(t: TestApp, engines: EngineRegistry = registryOf(pseudo())): JobWorker {
-  return new JobWorker({
-    db: t.services.database.db,
-    dialect: t.services.jobDialect,
-    engines,
-    logger: t.services.logger,
-    memory: t.services.memory,
-    concurrency: 2,
-    leaseMs: 30_000,
-    retentionMs: 24 * 3600_000,
-    pollIntervalMs: 50,
-    retryBaseMs: 10,
-  });
+  return testJobWorker(t.services, { engines, pollIntervalMs: 50 });
 }
 
 function untilEvent(worker: JobWorker, event: string, id: string, timeoutMs = 10_000): Promise<void> {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { EngineRegistry } from '../../src/engines/registry.js';
-import { JobWorker } from '../../src/jobs/worker.js';
+import type { JobWorker } from '../../src/jobs/worker.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, GatedEngine, pseudo, registryOf } from '../helpers/engines.js';
 
@@ -11,18 +12,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function workerFor(t: TestApp, engines: EngineRegistry = registryOf(pseudo())): JobWorker {
-  return new JobWorker({
-    db: t.services.database.db,
-    memory: t.services.memory,
-    dialect: t.services.jobDialect,
-    engines,
-    logger: t.services.logger,
-    concurrency: 2,
-    leaseMs: 30_000,
-    retentionMs: 24 * 3600_000,
-    pollIntervalMs: 200,
-    retryBaseMs: 10,
-  });
+  return testJobWorker(t.services, { engines, pollIntervalMs: 200 });
 }
 
 for (const backend of testBackends()) {

@@ -1,6 +1,6 @@
 /**
  * The locale file formats through the real app (docs/contract.md §6): `po`, `properties`,
- * `yaml` and `xliff` are accepted by /translate, /translate/batch, /jobs and the
+ * `yaml`, `xliff` and Apple's `strings`, `stringsdict` and `xcstrings` are accepted by /translate, /translate/batch, /jobs and the
  * estimate, detected when `format` is omitted, and a file that does not parse as its
  * format is 400 invalid_request naming the line.
  */
@@ -14,6 +14,10 @@ const FILES = {
   properties: '# Checkout\ncheckout.pay_button=Pay\ncheckout.cancel=Cancel\n',
   yaml: 'en:\n  checkout:\n    pay_button: Pay\n    cancel: Cancel\n',
   xliff: '<?xml version="1.0"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n  <file source-language="en" datatype="plaintext" original="x">\n    <body>\n      <trans-unit id="pay">\n        <source>Pay</source>\n      </trans-unit>\n    </body>\n  </file>\n</xliff>\n',
+  strings: '/* The checkout button */\n"checkout.pay" = "Pay";\n"checkout.cancel" = "Cancel";\n',
+  stringsdict:
+    '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>pay</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>Pay %#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n\t\t\t<key>one</key>\n\t\t\t<string>%d item</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d items</string>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n',
+  xcstrings: '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "Pay" : {\n      "comment" : "The checkout button"\n    }\n  },\n  "version" : "1.0"\n}',
 } as const;
 
 for (const backend of testBackends()) {
@@ -49,6 +53,16 @@ for (const backend of testBackends()) {
       assert.match(body.translations['pt-BR'], /"Language: pt_BR\\n"/);
     });
 
+    it('accepts the Apple formats in a job and an estimate', async () => {
+      for (const format of ['strings', 'stringsdict', 'xcstrings'] as const) {
+        const job = await post('/v1/jobs', { content: FILES[format], targets: ['de'], format });
+        assert.equal(job.statusCode, 202, job.body);
+        const estimate = await post('/v1/translate/estimate', { content: FILES[format], targets: ['ja'] });
+        assert.equal(estimate.statusCode, 200, estimate.body);
+        assert.ok(json(estimate).input_tokens > 0, estimate.body);
+      }
+    });
+
     it('accepts every locale format in a batch, a job and an estimate', async () => {
       const items = Object.entries(FILES).map(([format, content]) => ({ id: format, content, format }));
       const batch = await post('/v1/translate/batch', { items, targets: ['de'] });
@@ -66,6 +80,9 @@ for (const backend of testBackends()) {
       ['yaml', 'en:\n  a: [1, 2\n  b: x\n', 3], // (where the yaml parser finds the unclosed sequence)
       ['xliff', '<xliff version="1.2">\n<file><body>\n<trans-unit id="a"><source>Hi</target>\n</trans-unit></body></file></xliff>', 3],
       ['properties', 'a=b\nc=\\uZZZZ\n', 2],
+      ['strings', '"a" = "b";\n\n"c" "d";\n', 3],
+      ['stringsdict', '<plist version="1.0">\n<dict>\n<key>a</key>\n<string>x</key>\n</dict>\n</plist>\n', 4],
+      ['xcstrings', '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {]\n  }\n}', 4],
     ] as const) {
       it(`answers ${format} that does not parse with 400 invalid_request naming the line`, async () => {
         const response = await post('/v1/translate', { content, targets: ['fr'], format });

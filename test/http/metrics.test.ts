@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { instrumentedRegistry } from '../../src/engines/instrumented.js';
-import { JobWorker } from '../../src/jobs/worker.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, registryOf } from '../helpers/engines.js';
 import { freePort } from '../helpers/net.js';
@@ -95,19 +95,8 @@ for (const backend of testBackends()) {
       assert.equal(sample(await scrape(), 'translate_job_queue_depth', { status: 'pending' }), depthBefore + 2);
       const before = await scrape();
       const failing = new FailingEngine('the model returned invalid JSON', false);
-      const worker = new JobWorker({
-        db: t.services.database.db,
-        memory: t.services.memory,
-        dialect: t.services.jobDialect,
-        // Wrapped as services.ts wraps the configured engines for every worker and route.
-        engines: instrumentedRegistry(registryOf(failing)),
-        logger: t.services.logger,
-        concurrency: 2,
-        leaseMs: 30_000,
-        retentionMs: 24 * 3600_000,
-        pollIntervalMs: 100,
-        retryBaseMs: 10,
-      });
+      // Wrapped as services.ts wraps the configured engines for every worker and route.
+      const worker = testJobWorker(t.services, { engines: instrumentedRegistry(registryOf(failing)) });
       const failed = new Set<string>();
       worker.on('job:fail', (id: string) => failed.add(id));
       await worker.start();

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { ServiceError } from '../../src/errors.js';
 import { toErrorResponse } from '../../src/http/errors.js';
-import { JobWorker } from '../../src/jobs/worker.js';
 import { json, startTestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { createTestDatabase, skipUnless, testBackends } from '../helpers/backends.js';
 import { quietLogger } from '../jobs/queue-setup.js';
 import { startTcpProxy } from './tcp-proxy.js';
@@ -58,17 +58,12 @@ describe('PostgreSQL going away and coming back', { skip }, () => {
     proxied.port = String(proxy.port);
     const t = await startTestApp({ backend: 'postgres', env: { DATABASE_URL: proxied.toString(), RATE_LIMIT_STORE: 'none' } });
     const { db } = t.services.database;
-    const worker = new JobWorker({
+    const worker = testJobWorker(t.services, {
       db,
-      memory: t.services.memory,
-      dialect: t.services.jobDialect,
-      engines: t.services.engines,
       logger: quietLogger,
-      concurrency: 2,
-      leaseMs: 30_000,
-      retentionMs: 86_400_000,
       // Far beyond the test: a job found quickly was found by a notification.
       pollIntervalMs: 120_000,
+      retryBaseMs: 2_000,
     });
     try {
       const { auth } = await t.key('starter');

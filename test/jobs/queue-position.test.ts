@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { sqliteJobDialect } from '../../src/jobs/dialects/sqlite.js';
+import { createSqliteJobDialect } from '../../src/jobs/dialects/sqlite.js';
 import { completeJob, failJob, insertJob, queuePosition, returnJobToQueue } from '../../src/jobs/queue.js';
 import { pruneQueueCounts, rebuildQueueCounts } from '../../src/jobs/queue-counts.js';
 import { recoverLapsedLeases } from '../../src/jobs/recover.js';
@@ -52,7 +52,7 @@ for (const backend of testBackends()) {
 
     it('stay exact through enqueues, claims, completions, failures, releases and lapsed leases', async () => {
       const next = random(7);
-      const dialect = backend === 'sqlite' ? sqliteJobDialect : createJobDialect(database, pino({ level: 'silent' }));
+      const dialect = backend === 'sqlite' ? createSqliteJobDialect() : createJobDialect(database, pino({ level: 'silent' }));
       // Creation times cluster within seconds and across 1,000-second buckets, with exact ties.
       const base = Date.parse('2026-11-21T10:00:00.000Z');
       const times: number[] = [];

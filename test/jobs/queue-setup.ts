@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { EngineError, type ChunkTranslation, type TranslateChunkInput, type TranslationEngine } from '../../src/engines/engine.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { createJobDialect } from '../../src/jobs/create-dialect.js';
 import type { JobDialect, JobRow } from '../../src/jobs/dialect.js';
@@ -58,7 +59,7 @@ export async function openQueueFixture(backend: Backend): Promise<QueueFixture> 
       const worker = new JobWorker({
         db: main.database.db,
         dialect: main.dialect,
-        engines: engines(new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 })),
+        engines: engines(new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, testTokenizer)),
         logger: quietLogger,
         concurrency: 2,
         leaseMs: 60_000,
@@ -90,7 +91,7 @@ export class FlakyEngine implements TranslationEngine {
   readonly id = 'flaky';
   readonly budget = { maxInputTokens: 6_000, maxOutputTokens: 16_384 };
   calls = 0;
-  private readonly inner = new PseudoEngine(this.budget);
+  private readonly inner = new PseudoEngine(this.budget, testTokenizer);
 
   constructor(private readonly failures: number) {}
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../helpers/tokenizer.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { freePort } from '../helpers/net.js';
 import { runCli, startServedApi, unmark, type RecordedRequest, type Run, type ServedApi } from './served-api.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { createJobWorker } from '../../src/run/start-up.js';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens } from '../helpers/tokenizer.js';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';

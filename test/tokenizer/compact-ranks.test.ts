@@ -10,7 +10,10 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding';
 import { countTokens as packagedCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens, usesCompactRanks } from '../../src/tokens.js';
+import { Tokenizer } from '../../src/tokens.js';
+
+const tokenizer = new Tokenizer();
+const countTokens = (text: string) => tokenizer.countTokens(text);
 import { useCompactRanks } from '../../src/library-patches/gpt-tokenizer.js';
 import { CompactRankTable } from '../../src/tokenizer/compact-ranks.js';
 import { readO200kRanks } from '../../src/tokenizer/o200k-ranks.js';
@@ -62,7 +65,7 @@ describe('CompactRankTable', () => {
 
 describe('the tokenizer on the compact table', () => {
   it('is what the service counts with: the encoder reads the table in place of its map', () => {
-    assert.equal(usesCompactRanks, true, "gpt-tokenizer's encoder no longer keeps its map where useCompactRanks looks");
+    assert.equal(tokenizer.usesCompactRanks, true, "gpt-tokenizer's encoder no longer keeps its map where useCompactRanks looks");
     const encoding = GptEncoding.getEncodingApi('o200k_base', () => readO200kRanks());
     assert.equal(useCompactRanks(encoding, new CompactRankTable(readO200kRanks())), true);
     assert.equal(encoding.countTokens('hello world'), 2);

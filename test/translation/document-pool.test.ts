@@ -7,6 +7,7 @@ import { DocumentPool } from '../../src/translation/document-pool.js';
 import { MAX_TOKENS_PER_SEGMENT, asTooComplex, extractDocument } from '../../src/translation/extract-document.js';
 import { prepareDocument, prepareDocuments, translatePrepared } from '../../src/translation/translate-document.js';
 import { GatedEngine, pseudo } from '../helpers/engines.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import { targets } from './documents.js';
 
 const pool = new DocumentPool({ size: 2, maxSize: 2 });
@@ -52,7 +53,7 @@ describe('the document pool', () => {
     const engine = new GatedEngine();
     const abort = new AbortController();
     const prepared = await prepareDocument('Hello, {name}!\n\nSee you soon.', 'plain', POOLED);
-    const running = translatePrepared({ prepared, targets: targets('fr'), engine, cancellation: abort }).finally(() =>
+    const running = translatePrepared({ prepared, targets: targets('fr'), engine, tokenizer: testTokenizer, cancellation: abort }).finally(() =>
       prepared.release(),
     );
     while (engine.started === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -81,7 +82,7 @@ describe('the document pool', () => {
     const documents = await Promise.all(texts.map((content) => prepareDocument(content, 'plain', POOLED)));
     assert.equal(pool.stats().workers, 2);
     const results = await Promise.all(
-      documents.map((prepared) => translatePrepared({ prepared, targets: targets('de', 'he'), engine: pseudo() })),
+      documents.map((prepared) => translatePrepared({ prepared, targets: targets('de', 'he'), engine: pseudo(), tokenizer: testTokenizer })),
     );
     assert.deepEqual(
       results.map((r) => r.translations.de),

@@ -20,6 +20,7 @@ import { LANGUAGES } from '../../src/languages.js';
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { unpseudo } from '../formats/helpers.js';
 import { pseudo } from '../helpers/engines.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 import { targets } from './documents.js';
 
@@ -118,7 +119,7 @@ describe('any ICU message into any target', () => {
         const { wrap, unwrap } = WRAP[format];
         const prepared = await prepareDocument(wrap(text), format, { largeDocumentChars: Infinity });
         try {
-          const { translations } = await translatePrepared({ prepared, targets: targets(code), engine: pseudo() });
+          const { translations } = await translatePrepared({ prepared, targets: targets(code), engine: pseudo(), tokenizer: testTokenizer });
           const answer = unpseudo(unwrap(translations[code]!));
           assertShaped(parse(text), parse(answer), code);
         } finally {

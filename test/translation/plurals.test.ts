@@ -16,6 +16,7 @@ type DocumentFormat = Extract<Format, 'plain' | 'markdown' | 'html' | 'json'>;
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { unpseudo } from '../formats/helpers.js';
 import { pseudo } from '../helpers/engines.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import { icuPlurals } from '../helpers/icu.js';
 import { targets } from './documents.js';
 
@@ -53,7 +54,7 @@ const DOCUMENTS: Readonly<Record<DocumentFormat, { content: string; message: (an
 async function translate(content: string, format: Format, codes: readonly string[]): Promise<Record<string, string>> {
   const prepared = await prepareDocument(content, format, { largeDocumentChars: Infinity });
   try {
-    return (await translatePrepared({ prepared, targets: targets(...codes), engine: pseudo() })).translations;
+    return (await translatePrepared({ prepared, targets: targets(...codes), engine: pseudo(), tokenizer: testTokenizer })).translations;
   } finally {
     prepared.release();
   }

@@ -5,6 +5,7 @@ import { DocumentPool } from '../../src/translation/document-pool.js';
 import { LARGE_DOCUMENT_CHARS, prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { fixtures } from '../formats/helpers.js';
 import { pseudo } from '../helpers/engines.js';
+import { testTokenizer } from '../helpers/tokenizer.js';
 import { pastThreshold, targets } from './documents.js';
 
 const pool = new DocumentPool({ size: 2 });
@@ -16,7 +17,7 @@ const TARGETS = targets('fr', 'ar', 'pt-BR');
 async function translate(content: string, format: (typeof FORMATS)[number] | undefined, pooled: boolean) {
   const prepared = await prepareDocument(content, format, pooled ? { pool, largeDocumentChars: 0 } : { largeDocumentChars: Infinity });
   try {
-    const result = await translatePrepared({ prepared, targets: TARGETS, engine: pseudo() });
+    const result = await translatePrepared({ prepared, targets: TARGETS, engine: pseudo(), tokenizer: testTokenizer });
     return { ...result, segments: prepared.segments, format: prepared.format };
   } finally {
     prepared.release();

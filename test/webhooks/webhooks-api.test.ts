@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { finishedJobView } from '../../src/jobs/view.js';
-import { JobWorker } from '../../src/jobs/worker.js';
+import type { JobWorker } from '../../src/jobs/worker.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { FailingEngine, pseudo, registryOf } from '../helpers/engines.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -39,18 +40,7 @@ for (const backend of testBackends()) {
     const register = (auth: string, payload: unknown) => call('POST', '/v1/webhooks', auth, payload);
 
     function workerFor(engines: EngineRegistry = registryOf(pseudo())): JobWorker {
-      return new JobWorker({
-        db: t.services.database.db,
-        dialect: t.services.jobDialect,
-        engines,
-        logger: t.services.logger,
-        memory: t.services.memory,
-        concurrency: 2,
-        leaseMs: 30_000,
-        retentionMs: 24 * 3600_000,
-        pollIntervalMs: 50,
-        retryBaseMs: 10,
-      });
+      return testJobWorker(t.services, { engines, pollIntervalMs: 50 });
     }
 
     function senderFor(retryBaseMs = 50): WebhookSender {

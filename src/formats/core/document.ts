@@ -164,10 +164,6 @@ let builtOf: (builder: DocumentBuilder) => Built;
 const ids: string[] = [];
 const segmentId = (index: number): string => (index < 100_000 ? (ids[index] ??= `s${index + 1}`) : `s${index + 1}`);
 
-/** Pairs seen while numbering a draft's tokens (reused; only `add` touches them). */
-const opened = new Set<number>();
-const closed = new Set<number>();
-
 /**
  * Builds a document's segments one at a time, without intermediate part objects.
  * `add(draft)` takes a SegmentDraft; adapters that produce their parts in order can
@@ -179,9 +175,9 @@ const closed = new Set<number>();
 export class DocumentBuilder {
   readonly #segments: Segment[] = [];
   // Sized for a short document (most requests are one sentence) and at most 16 entries
-  // each: V8 keeps a typed array of up to 64 bytes on its heap (~0.03 µs to make), a larger
-  // one gets a buffer of its own (~0.5 µs, and work for the collector). room() doubles
-  // them as needed.
+  // each: V8 keeps a typed array of up to 64 bytes on its heap, cheap to make, while a
+  // larger one gets a buffer of its own, many times dearer and work for the collector
+  // (docs/benchmarks.md, "Figures from code comments"). room() doubles them as needed.
   #info = new Int32Array(INFO * 2);
   readonly #escapes: Escaper[] = [];
   readonly #escapeIndex = new Map<Escaper, number>();
@@ -190,6 +186,9 @@ export class DocumentBuilder {
   #tokens = new Int32Array(16);
   #tokenCount = 0;
   readonly #literals: string[] = [];
+  /** Pairs seen while numbering a draft's tokens (reused; only `add` touches them). */
+  readonly #opened = new Set<number>();
+  readonly #closed = new Set<number>();
   /** Segments arrived in document order (by start, the outer one first) … */
   #sorted = true;
   /** … and none overlaps the one before. */
@@ -243,22 +242,22 @@ export class DocumentBuilder {
     }
     if (hasPairs) {
       // An open without its close (or the reverse) cannot be moved safely: it is an atom.
-      opened.clear();
-      closed.clear();
+      this.#opened.clear();
+      this.#closed.clear();
       for (const part of parts) {
-        if (part.type === 'open') opened.add(part.pair);
-        else if (part.type === 'close' && opened.has(part.pair)) closed.add(part.pair);
+        if (part.type === 'open') this.#opened.add(part.pair);
+        else if (part.type === 'close' && this.#opened.has(part.pair)) this.#closed.add(part.pair);
       }
     }
     this.begin(draft.start, draft.end, draft.kind, draft.escape, draft.ctx, draft.singleLine, draft.bidiInside);
     for (const part of parts) {
       if (part.type === 'text') this.text(part.value);
-      else if (part.type === 'atom' || !closed.has(part.pair)) this.#bytes(ATOM, part.bytes, 0);
+      else if (part.type === 'atom' || !this.#closed.has(part.pair)) this.#bytes(ATOM, part.bytes, 0);
       else this.#bytes(part.type === 'open' ? OPEN : CLOSE, part.bytes, part.pair);
     }
     if (hasPairs) {
-      opened.clear();
-      closed.clear();
+      this.#opened.clear();
+      this.#closed.clear();
     }
     this.commit();
   }
@@ -283,6 +282,7 @@ export class DocumentBuilder {
     this.#hasLetter = false;
     this.#literalsAtBegin = this.#literals.length;
     this.#givenPlurals = undefined;
+    this.#note = undefined;
     this.#atomCount = 0;
     this.#pairCount = 0;
   }
@@ -405,12 +405,30 @@ export class DocumentBuilder {
     const kind = this.#kind;
     const ctx = this.#ctx;
     const plurals = this.#pluralsOf(text, numbers);
+    const note = this.#note;
     if (plurals !== undefined) {
       segments.push(segmentWithPlurals(id, text, kind, ctx, this.#singleLine === true, plurals));
-    } else if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
+    } else if (note !== undefined) segments.push({ id, text, kind, note });
+    else if (ctx === undefined) segments.push(this.#singleLine ? { id, text, kind, singleLine: true } : { id, text, kind });
     else segments.push(this.#singleLine ? { id, text, kind, ctx, singleLine: true } : { id, text, kind, ctx });
     return true;
   }
+
+  /**
+   * A note for the model on the segment being built (a JSON value's key, docs/models.md
+   * "Notes from locale files"); only for a segment without `ctx`, `singleLine` or
+   * counted messages, which is what the JSON adapter builds.
+   */
+  note(note: string): void {
+    this.#note = note;
+  }
+
+  /** Takes back the note of committed segment `index` (a key that turned out to name many values). */
+  dropNote(index: number): void {
+    const segment = this.#segments[index];
+    if (segment?.note !== undefined) this.#segments[index] = { id: segment.id, text: segment.text, kind: segment.kind };
+  }
+  #note: string | undefined;
 
   /**
    * Counted messages given for the segment being built (i18next key families, read by

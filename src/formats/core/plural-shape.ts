@@ -19,6 +19,7 @@
 import { pluralCategories, type PluralCategory } from '../../plurals/index.js';
 import type { PluralMessage } from '../../segments/segment.js';
 import { tooComplex } from './limits.js';
+import { FORM_END } from './plural-forms-text.js';
 
 /**
  * The most characters a shaped text may have per character of its source. Each new
@@ -56,9 +57,12 @@ export interface PluralShape {
 /** The categories a language needs for one message, as `shapePlurals` asks for them. */
 export type CategoriesOf = (type: PluralMessage['type']) => readonly PluralCategory[];
 
-/** An exact branch is kept in every target: ICU `=N`, and i18next's `_zero` (docs/formats.md). */
+/**
+ * An exact branch is kept in every target: ICU `=N`, i18next's `_zero` and a Rails
+ * hash's `zero` (both "exactly 0" in every language; docs/formats.md).
+ */
 export function isExactSelector(selector: string, style: PluralMessage['style']): boolean {
-  return selector.charCodeAt(0) === 61 /* = */ || (style === 'i18next' && selector === 'zero');
+  return selector.charCodeAt(0) === 61 /* = */ || (style !== 'icu' && selector === 'zero');
 }
 
 const MARK = /<\/?g(\d+)>|<x(\d+)\/>/g;
@@ -182,7 +186,7 @@ class Shaper {
         ? { mark: `</g${branches[otherIndex - 1]!.pair}>` }
         : otherIndex < branches.length - 1
           ? { mark: `</g${other.pair}>` }
-          : { literal: style === 'icu' ? '} ' : '", "' };
+          : { literal: style === 'icu' ? '} ' : style === 'entries' ? FORM_END : '", "' };
     let out = '';
     branches.forEach((branch, i) => {
       if (i === otherIndex) {
@@ -278,7 +282,7 @@ export function findIcuPlurals(text: string, bytesOf: (mark: string) => string |
 
 /** The bytes of a new branch's opening: `other`'s with the selector word replaced. */
 export function renameSelector(bytes: string, category: PluralCategory, style: PluralMessage['style']): string {
-  return style === 'icu' ? category + bytes.replace(/^other/, '') : bytes.replace(/_other(?=")/, `_${category}`);
+  return style !== 'i18next' ? category + bytes.replace(/^other/, '') : bytes.replace(/_other(?=")/, `_${category}`);
 }
 
 /**

@@ -8,8 +8,11 @@
  */
 import type { ExtractedDocument, Format, RenderTarget, Translations } from '../format.js';
 import type { Segment } from '../../segments/segment.js';
-import { DocumentBuilder } from '../core/document.js';
+import { CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { TemplateDocument } from '../core/document.js';
+import { encodePluralForms, FORM_END, FORM_START, isFormText } from '../core/plural-forms-text.js';
+import type { PluralBranch } from '../../segments/segment.js';
+import { plainEscape } from '../core/escape.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { PlaceholderScanner } from '../core/placeholders.js';
@@ -21,12 +24,23 @@ import type { EntryEdit, LocaleEntry } from './entry.js';
 
 const SEPARATOR = '\u0000';
 /** A model's answer never carries the separator into a value. */
-const withoutSeparator = (run: string): string => (run.includes(SEPARATOR) ? run.replaceAll(SEPARATOR, '') : run);
+const SEPARATORS = /[\u0000\u0001\u0002]/g;
+const withoutSeparator = (run: string): string =>
+  run.includes(SEPARATOR) || run.includes(FORM_START) || run.includes(FORM_END) ? run.replace(SEPARATORS, '') : run;
+
+/** One form of a plural value: its CLDR category, its text, and spans of the text kept as marks. */
+export interface PluralFormValue {
+  readonly category: string;
+  readonly text: string;
+  readonly protectedSpans?: readonly (readonly [number, number])[];
+}
 
 export class EntriesDocumentBuilder {
   readonly #values: string[] = [];
   /** Each value's note for the model (entry.ts, note.ts), by value index. */
   readonly #notes: (string | undefined)[] = [];
+  /** The forms of each plural value (pluralValue), by value index. */
+  readonly #plurals = new Map<number, readonly PluralFormValue[]>();
   /** Spans of the values' text (offsets in the joined values) that are kept as marks, sorted. */
   readonly #protected: number[] = [];
   #length = 0;
@@ -52,6 +66,27 @@ export class EntriesDocumentBuilder {
     return this.#values.push(kept) - 1;
   }
 
+  /**
+   * A counted message's forms as one value (core/plural-forms-text.ts): one segment with a
+   * branch per form, which translation/ shapes into each target's categories. Its
+   * rendered text is read with `decodePluralForms`. A form holding a separator makes
+   * the value one that is kept as it is.
+   */
+  pluralValue(forms: readonly PluralFormValue[], note?: string): number {
+    if (!forms.every((form) => isFormText(form.text) && !form.text.includes(SEPARATOR))) return this.value(SEPARATOR, [], note);
+    const index = this.#values.length;
+    let offset = 0;
+    const spans: [number, number][] = [];
+    for (const form of forms) {
+      const textStart = offset + form.category.length + 1;
+      for (const [start, end] of form.protectedSpans ?? []) spans.push([textStart + start, textStart + end]);
+      offset = textStart + form.text.length + 1;
+    }
+    this.value(encodePluralForms(forms.map((form) => [form.category, form.text])), spans, note);
+    this.#plurals.set(index, forms);
+    return index;
+  }
+
   /** The source text of a value, as given. */
   valueText(index: number): string {
     return this.#values[index]!;
@@ -75,7 +110,9 @@ export class EntriesDocumentBuilder {
     const notes: (string | undefined)[] = [];
     let built = 0;
     this.#values.forEach((value, index) => {
-      plainSegments(values, at, at + value.length, this.limits, placeholders);
+      const forms = this.#plurals.get(index);
+      if (forms === undefined) plainSegments(values, at, at + value.length, this.limits, placeholders);
+      else pluralSegment(values, at, forms, placeholders);
       at += value.length + 1;
       const template = values.segmentCount;
       for (; built < template; built++) notes.push(this.#notes[index]);
@@ -117,6 +154,36 @@ export class EntriesDocument implements ExtractedDocument {
     out.push(this.source.slice(cursor));
     return out.join('');
   }
+}
+
+/**
+ * The segment of a plural value at `at`: each form a branch pair (opened by its category
+ * name and FORM_START, closed by FORM_END) around its text, whose line breaks are atoms
+ * as in plain text.
+ */
+function pluralSegment(values: DocumentBuilder, at: number, forms: readonly PluralFormValue[], masker: Masker): void {
+  const joined = values.source;
+  values.begin(at, at, 'block', plainEscape);
+  const branches: PluralBranch[] = [];
+  let offset = at;
+  for (const form of forms) {
+    const pair = newPairId();
+    branches.push({ selector: form.category, pair: values.pairCount + 1 });
+    const textStart = offset + form.category.length + 1;
+    const textEnd = textStart + form.text.length;
+    values.mark(OPEN, offset, textStart, pair);
+    let runStart = textStart;
+    for (let newline = joined.indexOf('\n', textStart); newline !== -1 && newline < textEnd; newline = joined.indexOf('\n', newline + 1)) {
+      if (newline > runStart) masker.mask(values, joined, runStart, newline);
+      values.mark(ATOM, newline, newline + 1, 0);
+      runStart = newline + 1;
+    }
+    if (textEnd > runStart) masker.mask(values, joined, runStart, textEnd);
+    values.mark(CLOSE, textEnd, textEnd + 1, pair);
+    offset = textEnd + 1;
+  }
+  values.plurals([{ type: 'cardinal', style: 'entries', branches }]);
+  values.commit(offset);
 }
 
 function cleaned(translations: Translations): Translations {

@@ -20,6 +20,13 @@ export interface LocaleEntry {
   readonly notes: readonly string[];
   /** The counted forms of a plural entry, by CLDR category (`one`, `other`), when it is one. */
   readonly forms?: Readonly<Record<string, string>>;
+  /**
+   * Where the entry's translation lies in the file (gettext's `msgstr` lines, a
+   * properties value), for a format whose files `sync` merges entry by entry
+   * (localize/entry-files.ts); and whether it holds one (gettext's `msgstr ""` does not).
+   */
+  readonly region?: readonly [start: number, end: number];
+  readonly translated?: boolean;
 }
 
 /** The target of one render: the API's language code and its direction. */

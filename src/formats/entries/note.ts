@@ -29,10 +29,20 @@ export function isShortValue(value: string): boolean {
   return trimmed.length <= SHORT_VALUE_CHARS && trimmed.split(/\s+/).length <= SHORT_VALUE_WORDS;
 }
 
-/** The note for an entry, or undefined when there is nothing worth its tokens. */
+/** Letters and digits, lower case: `Sign in`, `sign_in` and `signIn` read alike. */
+const bare = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * The note for an entry, or undefined when there is nothing worth its tokens. A key whose
+ * last part is the value itself (`"Save": "Save"`, `sign_in` for "Sign in") says nothing
+ * the value does not.
+ */
 export function entryNote(key: string | undefined, notes: readonly string[], value: string): string | undefined {
   const parts: string[] = [];
-  if (key && keyReadsAsWords(key) && isShortValue(value)) parts.push(`key: ${key.split('.').slice(-KEY_PARTS).join('.')}`);
+  if (key && isShortValue(value) && keyReadsAsWords(key)) {
+    const sent = key.split('.').slice(-KEY_PARTS);
+    if (bare(sent[sent.length - 1]!) !== bare(value)) parts.push(`key: ${sent.join('.')}`);
+  }
   for (const note of notes) if (note.trim()) parts.push(note.trim());
   if (parts.length === 0) return undefined;
   const joined = parts.join(' | ');

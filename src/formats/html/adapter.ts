@@ -248,9 +248,9 @@ class SegmentMaker implements TreeHandler {
     if (!isImplied && this.options.directionPatches) {
       if (name === 'html' && !this.#htmlTagSeen) {
         this.#htmlTagSeen = true;
-        directionPatches(this.source, name, start, end, this.patches);
+        directionPatches(this.#attributes.cursor, this.source, name, start, end, this.patches);
       } else if (!this.#fullDocument && this.#stack.length === 0 && (kinds & ElementKind.NoDirection) === 0) {
-        directionPatches(this.source, name, start, end, this.patches);
+        directionPatches(this.#attributes.cursor, this.source, name, start, end, this.patches);
       }
     }
     const block = (kinds & (ElementKind.Block | ElementKind.Skipped)) !== 0;

@@ -32,7 +32,7 @@ function isRegExpSpace(c: number): boolean {
  * 255 characters other than `\s / >`; an attribute whose quote is not closed inside the
  * tag ends the walk.
  */
-class AttributeCursor {
+export class AttributeCursor {
   source = '';
   end = 0;
   #i = 0;
@@ -119,9 +119,6 @@ class AttributeCursor {
   }
 }
 
-/** One cursor for the whole module: attribute walks never nest. */
-const cursor = new AttributeCursor();
-
 const TRANSLATABLE_NAMES = ['title', 'aria-label', 'aria-description', 'alt', 'placeholder', 'label', 'value', 'content'];
 
 /**
@@ -178,15 +175,6 @@ const ATTRIBUTE_VALUE: TextRun = { inSource: true, decode: decodeHTMLAttribute }
 
 const ATTRIBUTE_ESCAPERS: Record<'"' | "'" | '', Escaper> = { '"': htmlAttrEscape('"'), "'": htmlAttrEscape("'"), '': htmlAttrEscape('') };
 
-/** `tag@attribute` hints, made once per pair rather than once per attribute. */
-const contexts = new Map<string, Map<string, string>>();
-function attributeContext(tag: string, attribute: string): string {
-  let byAttribute = contexts.get(tag);
-  if (!byAttribute) contexts.set(tag, (byAttribute = new Map()));
-  let ctx = byAttribute.get(attribute);
-  if (ctx === undefined) byAttribute.set(attribute, (ctx = `${tag}@${attribute}`));
-  return ctx;
-}
 
 /**
  * The translatable attribute values found in start tags, waiting to become `attr`
@@ -199,9 +187,25 @@ export class AttributeList {
   readonly quotes: ('"' | "'" | '')[] = [];
   readonly contexts: string[] = [];
   length = 0;
+  /** The one cursor of the document's reader: attribute walks never nest. */
+  readonly cursor = new AttributeCursor();
+  /**
+   * `tag@attribute` hints of this document, made once per pair rather than once per
+   * attribute; it goes with the document, so a stream of made-up names leaves nothing.
+   */
+  readonly #hints = new Map<string, Map<string, string>>();
+
+  #hint(tag: string, attribute: string): string {
+    let byAttribute = this.#hints.get(tag);
+    if (!byAttribute) this.#hints.set(tag, (byAttribute = new Map()));
+    let hint = byAttribute.get(attribute);
+    if (hint === undefined) byAttribute.set(attribute, (hint = `${tag}@${attribute}`));
+    return hint;
+  }
 
   /** Adds each translatable attribute of the start tag `source[start, end)`, its value trimmed (an empty one is not added). */
   addFrom(source: string, tag: string, start: number, end: number, attribs: TagAttributes): void {
+    const cursor = this.cursor;
     cursor.reset(source, start, end);
     while (cursor.next()) {
       const quote = cursor.quote;
@@ -217,7 +221,7 @@ export class AttributeList {
       this.starts[i] = s;
       this.ends[i] = e;
       this.quotes[i] = quote;
-      this.contexts[i] = attributeContext(tag, name);
+      this.contexts[i] = this.#hint(tag, name);
     }
   }
 
@@ -282,7 +286,7 @@ class SetLanguage implements Patch {
  * `patches`. Patches are small class instances, not closures: a fragment of 2 MiB may
  * have 10⁵ top-level elements.
  */
-export function directionPatches(source: string, tag: string, start: number, end: number, patches: Patch[]): void {
+export function directionPatches(cursor: AttributeCursor, source: string, tag: string, start: number, end: number, patches: Patch[]): void {
   let dirStart = -1;
   let dirEnd = -1;
   let langStart = -1;

@@ -95,7 +95,8 @@ interface Group {
   readonly end: number;
 }
 
-const SPACES: string[] = [''];
+/** Runs of 0 to 64 spaces, made at load (a constant table). */
+const SPACES: readonly string[] = Array.from({ length: 65 }, (_, length) => ' '.repeat(length));
 
 /** The continuation prefix of the line a block starts on: `>` kept, list markers as spaces. */
 function linePrefix(source: string, start: number): string {
@@ -107,21 +108,9 @@ function linePrefix(source: string, start: number): string {
   }
   // Only spaces and list markers (the common case): as many spaces.
   const length = start - lineStart;
-  if (length > 64) return ' '.repeat(length);
-  while (SPACES.length <= length) SPACES.push(SPACES[SPACES.length - 1] + ' ');
-  return SPACES[length]!;
+  return length < SPACES.length ? SPACES[length]! : ' '.repeat(length);
 }
 
-/** Escapers are pure functions of their place: one per distinct paragraph line prefix. */
-const paragraphEscapes = new Map<string, Escaper>();
-function paragraphEscape(newline: string): Escaper {
-  let escape = paragraphEscapes.get(newline);
-  if (!escape) {
-    escape = markdownEscaper({ newline, lineStart: true });
-    if (paragraphEscapes.size < 256) paragraphEscapes.set(newline, escape);
-  }
-  return escape;
-}
 const inlineEscape = markdownEscaper({ newline: ' ' });
 const headingEscape = markdownEscaper({ newline: ' ', heading: true });
 const cellEscape = markdownEscaper({ newline: ' ', table: true });
@@ -147,31 +136,33 @@ interface MarkdownSink {
   add(draft: SegmentDraft): void;
 }
 
-let parsedDefinitions: { readonly of: string; readonly lines: readonly { label: string; line: string }[] } | undefined;
+/** A document's link reference definitions, each line with its label as micromark compares it. */
+export type Definitions = readonly { readonly label: string; readonly line: string }[];
+
+/** `definitions` (marked's labels as `[label]: #`, one a line), read once per document. */
+export function parseDefinitions(definitions: string): Definitions {
+  if (!definitions) return [];
+  return definitions.split('\n').map((line) => ({
+    label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase().toUpperCase(),
+    line,
+  }));
+}
 
 /**
- * The lines of `definitions` (marked's labels as `[label]: #`) whose label `text`
- * mentions. Appending all of them to every fallback parse made its cost grow with blocks
- * x definitions: Node's deprecations.md (108 KiB, hundreds of `[label]: url` lines, many
- * fallback blocks) took 2–3 s. A label matched by mistake only adds a line; labels are
- * compared as micromark matches them (lower- then upper-cased, so `ß` meets `SS`; white
- * space collapsed).
+ * The lines of `definitions` whose label `text` mentions. Appending all of them to every
+ * fallback parse made its cost grow with blocks x definitions: Node's deprecations.md
+ * (108 KiB, hundreds of `[label]: url` lines, many fallback blocks) took seconds. A label
+ * matched by mistake only adds a line; labels are compared as micromark matches them
+ * (lower- then upper-cased, so `ß` meets `SS`; white space collapsed).
  */
-export function definitionsUsedBy(text: string, definitions: string): string {
-  if (parsedDefinitions?.of !== definitions) {
-    const lines = definitions.split('\n').map((line) => ({
-      label: line.slice(1, line.lastIndexOf(']:')).replace(/\\([[\]])/g, '$1').toLowerCase().toUpperCase(),
-      line,
-    }));
-    parsedDefinitions = { of: definitions, lines };
-  }
+export function definitionsUsedBy(text: string, definitions: Definitions): string {
+  if (definitions.length === 0) return '';
   const mentioned = text.toLowerCase().toUpperCase().replace(/\s+/g, ' ');
-  return parsedDefinitions.lines
+  return definitions
     .filter(({ label }) => mentioned.includes(label))
     .map(({ line }) => line)
     .join('\n');
 }
-
 
 function findAltEnd(source: string, from: number, to: number): number {
   let depth = 0;
@@ -236,6 +227,11 @@ class MarkdownExtractor {
   readonly #pending: PendingAttr[] = [];
   /** The document's placeholders, HTML blocks and inline HTML included. */
   readonly placeholders = new PlaceholderScanner();
+  /**
+   * Escapers are pure functions of their place: one per distinct paragraph line prefix of
+   * this document, up to 256 (a hostile document may have a prefix per line).
+   */
+  readonly #paragraphEscapes = new Map<string, Escaper>();
 
   constructor(
     private readonly source: string,
@@ -249,7 +245,16 @@ class MarkdownExtractor {
   /** Characters of the mdast fallbacks, weighted by their cost (FALLBACK_WORK). */
   fallbackWork = 0;
 
-  parseGroup(group: Group, definitions: string, charge = false): void {
+  #paragraphEscape(newline: string): Escaper {
+    let escape = this.#paragraphEscapes.get(newline);
+    if (!escape) {
+      escape = markdownEscaper({ newline, lineStart: true });
+      if (this.#paragraphEscapes.size < 256) this.#paragraphEscapes.set(newline, escape);
+    }
+    return escape;
+  }
+
+  parseGroup(group: Group, definitions: Definitions, charge = false): void {
     const text = this.source.slice(group.start, group.end);
     if (charge) {
       // micromark is slow on big blocks (lazy lines and long paragraphs go quadratic):
@@ -257,7 +262,7 @@ class MarkdownExtractor {
       this.fallbackWork += text.length * (1 + text.length / FALLBACK_QUADRATIC);
       if (this.fallbackWork > MAX_FALLBACK_WORK) throw tooComplex('the markdown the fast reader cannot prove', MAX_FALLBACK_WORK);
     }
-    const used = definitions ? definitionsUsedBy(text, definitions) : '';
+    const used = definitionsUsedBy(text, definitions);
     const tree = mdastTree(used ? `${text}\n\n${used}\n` : text);
     this.#base = group.start;
     this.#limit = text.length;
@@ -344,7 +349,7 @@ class MarkdownExtractor {
         if (!first) return;
         const prefix = linePrefix(this.source, first.start);
         const children = prefix.includes('>') ? alertMarkerAtom(this.source, block.children) : block.children;
-        this.#inline(children, 'block', undefined, paragraphEscape(this.eol + prefix), false);
+        this.#inline(children, 'block', undefined, this.#paragraphEscape(this.eol + prefix), false);
         return;
       }
       case 'heading':
@@ -638,14 +643,14 @@ function extractWithin(source: string, sink: MarkdownSink, options: MarkdownOpti
   const extractor = new MarkdownExtractor(source, sink, limits.maxNestingDepth);
   const parser = options.parser ?? (source.length <= GROUP_SIZE ? 'mdast' : 'marked');
   if (parser === 'mdast') {
-    extractor.parseGroup({ start: 0, end: source.length }, '');
+    extractor.parseGroup({ start: 0, end: source.length }, []);
     return;
   }
   const frontMatter = FRONT_MATTER.exec(source);
   const from = frontMatter ? frontMatter[0].length : 0;
-  if (from > 0) extractor.parseGroup({ start: 0, end: from }, '');
+  if (from > 0) extractor.parseGroup({ start: 0, end: from }, []);
   const mapper = new MarkedMapper(source, from, limits.maxNestingDepth);
-  const definitions = mapper.lex();
+  const definitions = parseDefinitions(mapper.lex());
   // Consecutive fallbacks are parsed together (up to GROUP_SIZE) to spare mdast's per-call cost.
   let pending: Group | undefined;
   mapper.map((block) => {

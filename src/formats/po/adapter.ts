@@ -14,6 +14,7 @@ import type { PoEntry, PoField } from './reader.js';
 import { escapeLiteral, writeLiterals } from './strings.js';
 import { checkedFormats, directiveSpans } from './directives.js';
 import { entryNote } from '../entries/note.js';
+import { decodePluralForms } from '../core/plural-forms-text.js';
 
 /** gettext's separator of `msgctxt` and `msgid` in a catalog's keys. */
 const CONTEXT_SEPARATOR = '\u0004';
@@ -48,43 +49,73 @@ function singular(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): voi
   const msgstr = entry.msgstr[0]!;
   const value = out.value(msgid.text, directiveSpans(msgid.text, checkedFormats(entry.flags)), entryNote(undefined, notesOf(entry), msgid.text));
   const multiline = isMultiline(msgid);
-  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry) });
+  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry), region: [msgstr.keywordStart, msgstr.end], translated: msgstr.text !== '' });
   out.edit({ start: msgstr.start, end: msgstr.end, render: (_target, translated) => writeLiterals(translated[value]!, multiline, eol) });
 }
 
 /**
- * `msgstr[0…n-1]` for the target's n: a form that only a count of 1 picks gets the
- * singular's translation, every other form the plural's (Russian's form 0 also counts
- * 21, 31, …, so it needs the plural's `%d`; msgfmt -c refuses it without). The source's
- * `msgstr[N]` lines are replaced as a block.
+ * `msgstr[0…n-1]` for the target's n: `msgid` and `msgid_plural` are one plural value,
+ * forms `one` and `other` (entries/document.ts), which translation/ shapes into the
+ * target's CLDR categories, each worded for its numbers (Russian's `few` for 2–4, 22–24,
+ * `many` for 0, 5–20); each gettext form takes the text of its CLDR category
+ * (`formCategories`). A `one` form that also counts 21, 31, … while the source's
+ * singular lacks a directive of the plural ("One file" / "%d files") takes the plural's
+ * `other` text: msgfmt -c refuses it without the `%d`. The source's `msgstr[N]` lines
+ * are replaced as a block.
  */
 function plural(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void {
   const msgid = entry.msgid!;
   const msgidPlural = entry.msgidPlural!;
   const formats = checkedFormats(entry.flags);
   const note = entryNote(undefined, notesOf(entry), msgid.text);
-  const one = out.value(msgid.text, directiveSpans(msgid.text, formats), note);
-  const other = out.value(msgidPlural.text, directiveSpans(msgidPlural.text, formats), note);
+  const oneSpans = directiveSpans(msgid.text, formats);
+  const otherSpans = directiveSpans(msgidPlural.text, formats);
+  const value = out.pluralValue(
+    [
+      { category: 'one', text: msgid.text, protectedSpans: oneSpans },
+      { category: 'other', text: msgidPlural.text, protectedSpans: otherSpans },
+    ],
+    note,
+  );
+  const singularHasDirectives = sameDirectives(msgid.text, oneSpans, msgidPlural.text, otherSpans);
   const multiline = isMultiline(msgid) || isMultiline(msgidPlural);
-  out.entry({ key: keyOf(entry), value: msgid.text, notes: notesOf(entry), forms: { one: msgid.text, other: msgidPlural.text } });
   const first = entry.msgstr[0]!;
   const last = entry.msgstr[entry.msgstr.length - 1]!;
+  out.entry({
+    key: keyOf(entry),
+    value: msgid.text,
+    notes: notesOf(entry),
+    forms: { one: msgid.text, other: msgidPlural.text },
+    region: [first.keywordStart, last.end],
+    translated: entry.msgstr.every((field) => field.text !== ''),
+  });
   const indent = first.keywordStart - lineStartOf(out.source, first.keywordStart);
   out.edit({
     start: first.keywordStart,
     end: last.end,
     render(target, translated) {
+      const forms = decodePluralForms(translated[value]!);
+      const other = forms.get('other') ?? msgidPlural.text;
       const rule = gettextPluralRule(target.code);
-      const count = rule?.nplurals ?? 2;
-      const singularForm = !rule ? 0 : rule.examples(rule.formOf(1), 2).length === 1 ? rule.formOf(1) : -1;
-      const lines: string[] = [];
-      for (let index = 0; index < count; index++) {
-        const text = index === singularForm ? translated[one]! : translated[other]!;
-        lines.push(`msgstr[${index}] ${writeLiterals(text, multiline, eol)}`);
-      }
+      const categories = rule?.formCategories ?? ['one', 'other'];
+      const lines = categories.map((category, index) => {
+        const onlyOne = rule === undefined ? index === 0 : rule.examples(index, 2).length === 1;
+        const text = category === 'one' && !onlyOne && !singularHasDirectives ? other : forms.get(category) ?? other;
+        return `msgstr[${index}] ${writeLiterals(text, multiline, eol)}`;
+      });
       return lines.join(eol + ' '.repeat(indent));
     },
   });
+}
+
+/** Whether two texts hold the same format directives (as sets of their spelling). */
+function sameDirectives(a: string, aSpans: readonly (readonly [number, number])[], b: string, bSpans: readonly (readonly [number, number])[]): boolean {
+  const spelled = (text: string, spans: readonly (readonly [number, number])[]): string =>
+    spans
+      .map(([start, end]) => text.slice(start, end))
+      .sort()
+      .join('\u0000');
+  return spelled(a, aSpans) === spelled(b, bSpans);
 }
 
 function lineStartOf(source: string, at: number): number {

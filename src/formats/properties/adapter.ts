@@ -31,7 +31,7 @@ export const propertiesAdapter: FormatAdapter = {
       // Values that are not prose (URLs, paths, identifiers, numbers) stay, as in JSON.
       const text = entry.value.replaceAll(CONTINUATION, '');
       const value = out.value(isProse(text) ? entry.value : '', spans, entryNote(entry.key, entry.comments, text));
-      out.entry({ key: entry.key, value: entry.value.replaceAll(CONTINUATION, ''), notes: entry.comments });
+      out.entry({ key: entry.key, value: text, notes: entry.comments, region: [entry.start, entry.end], translated: text !== '' });
       const sourceBytes = content.slice(entry.start, entry.end);
       out.edit({
         start: entry.start,

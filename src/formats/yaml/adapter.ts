@@ -17,6 +17,7 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import { isProse } from '../json.js';
 import { isPluralHash, targetCategories } from './plural-hash.js';
 import { entryNote } from '../entries/note.js';
+import { decodePluralForms } from '../core/plural-forms-text.js';
 import { isPlainSafe, writeBlockLines, writeFlowScalar } from './scalars.js';
 import type { ScalarStyle } from './scalars.js';
 
@@ -242,9 +243,10 @@ class YamlReader {
 
   /**
    * A block mapping whose keys are plural categories, one `key: value` per line with a
-   * one-line string value: each target gets its own categories. A kept category keeps its
-   * line, a missing one is inserted before `other` with the `other` text, an extra one
-   * is removed with its line.
+   * one-line string value: each target gets its own categories. Its forms are one plural
+   * value (entries/document.ts), worded per category by the model. A kept category keeps
+   * its line, a missing one is inserted before `other` with its own text (the `other`
+   * text when a render has none for it), an extra one is removed with its line.
    */
   pluralHash(node: YAMLMap, path: string[]): boolean {
     if (node.flow) return false;
@@ -253,13 +255,12 @@ class YamlReader {
     const lines = node.items.map((pair) => this.pairLine(pair));
     if (lines.some((line) => line === undefined)) return false;
     const out = this.out;
-    const values = new Map<string, number>();
-    node.items.forEach((pair, i) => {
-      const scalar = pair.value as Scalar<string>;
-      values.set(keys[i]!, out.value(scalar.value, [], entryNote(path.join('.'), [`plural form: ${keys[i]}`], scalar.value)));
-    });
     const forms: Record<string, string> = {};
     node.items.forEach((pair, i) => (forms[keys[i]!] = (pair.value as Scalar<string>).value));
+    const value = out.pluralValue(
+      keys.map((category) => ({ category, text: forms[category]! })),
+      entryNote(path.join('.'), [], forms.other!),
+    );
     out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms });
     const hasZero = keys.includes('zero');
     const wanted = (code: string): readonly string[] => {
@@ -271,7 +272,6 @@ class YamlReader {
       const category = keys[i]!;
       const scalar = pair.value as Scalar<string>;
       const [valueStart, valueEnd] = scalar.range as Range;
-      const value = values.get(category)!;
       const style = (scalar.type ?? 'PLAIN') as ScalarStyle;
       const before = this.source.slice(line.start, valueStart);
       const after = this.source.slice(valueEnd, line.end);
@@ -280,11 +280,12 @@ class YamlReader {
         start: line.start,
         end: line.end,
         render: (target, translated) => {
+          const texts = decodePluralForms(translated[value]!);
+          const other = texts.get('other') ?? forms.other!;
           const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
-          const other = translated[values.get('other')!]!;
-          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(other, style, false)}${this.#eol}`).join('');
+          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(texts.get(c) ?? other, style, false)}${this.#eol}`).join('');
           if (!wanted(target.code).includes(category)) return inserted;
-          const text = translated[value]!;
+          const text = texts.get(category) ?? other;
           return `${inserted}${before}${text === scalar.value ? sourceValue : writeFlowScalar(text, style, false)}${after}`;
         },
       });

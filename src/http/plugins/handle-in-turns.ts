@@ -14,7 +14,7 @@
  * kernel's work and the client's replies come in batches (measured: ~35 % less CPU a
  * request on the repeat POST /v1/translate; docs/benchmarks.md, "Fifth pass").
  *
- * Each costs one turn of the loop when idle, a few microseconds.
+ * Each costs one turn of the loop when idle.
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -28,7 +28,7 @@ export const BODY_ERRORS = ['invalid_request', 'invalid_format', 'invalid_langua
 export const IDEMPOTENCY_ERRORS = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[];
 
 /** A route that spends tokens: tier access and the free tier's pre-check (docs/contract.md §3.7). */
-export const BILLED_ERRORS = ['advanced_not_available', 'token_limit_reached'] as const satisfies readonly ErrorCode[];
+export const BILLED_ERRORS = ['advanced_not_available', 'unsupported_language_pair', 'token_limit_reached'] as const satisfies readonly ErrorCode[];
 
 const SUMMARY: Record<number, string> = {
   400: 'The request is invalid; the message says which field and why.',

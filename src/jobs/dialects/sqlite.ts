@@ -1,20 +1,28 @@
 /**
  * SQLite: one UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING claims atomically, as
- * SQLite runs one writer at a time. Wake-ups are an in-process signal; a worker in
- * another process sharing the file finds new jobs on its fallback poll.
+ * SQLite runs one writer at a time. Wake-ups are a signal of the dialect, which the
+ * composition root makes once per process (services.ts), so the routes that insert jobs
+ * wake the process's worker; a worker elsewhere (another process, or another dialect in
+ * this one) sharing the file finds new jobs on its fallback poll.
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from '../../db/database.js';
 import type { JobDialect, JobRow } from '../dialect.js';
 import { isPending } from '../status-filters.js';
 
-const signal = new EventEmitter();
-signal.setMaxListeners(0);
+export function createSqliteJobDialect(): JobDialect {
+  const signal = new EventEmitter();
+  signal.setMaxListeners(0);
+  return new SqliteJobDialect(signal);
+}
 
-export const sqliteJobDialect: JobDialect = {
+class SqliteJobDialect implements JobDialect {
+  constructor(private readonly signal: EventEmitter) {}
+
   async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
-    return (await sqliteJobDialect.claimBatch(db, workerId, leaseMs, now, 1))[0];
-  },
+    return (await this.claimBatch(db, workerId, leaseMs, now, 1))[0];
+  }
+
 
   async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
     const rows = await db
@@ -41,16 +49,16 @@ export const sqliteJobDialect: JobDialect = {
       .execute();
     // RETURNING keeps no promised order: oldest first, as claimed.
     return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  },
+  }
 
   async subscribe(onNudge: () => void): Promise<() => Promise<void>> {
-    signal.on('nudge', onNudge);
+    this.signal.on('nudge', onNudge);
     return async () => {
-      signal.off('nudge', onNudge);
+      this.signal.off('nudge', onNudge);
     };
-  },
+  }
 
   async notify(): Promise<void> {
-    signal.emit('nudge');
-  },
-};
+    this.signal.emit('nudge');
+  }
+}

@@ -6,6 +6,7 @@
  * editor's locale as is (`zh-CN`, `de-DE`). A code we do not serve whose base we do is
  * read as that base; matching is case-insensitive.
  */
+import type { LanguageDirections } from '../../../engines/engine.js';
 import { LANGUAGES, findLanguage, type Language } from '../../../languages.js';
 
 const ALIASES: Readonly<Record<string, string>> = {
@@ -40,3 +41,23 @@ export const LIBRE_LANGUAGES: readonly LibreLanguage[] = LANGUAGES.map((language
   name: language.name,
   targets: LANGUAGES.filter((other) => other !== language).map((other) => other.code),
 }));
+
+/**
+ * GET /languages for an engine with directions (Apertium's installed pairs): what that
+ * engine can do, as a LibreTranslate server lists its installed models — every language
+ * that is a source or a target of one, each with the targets it can go to (none for a
+ * language that is only a target).
+ */
+export function libreLanguagesOf(directions: LanguageDirections): LibreLanguage[] {
+  const list = directions.list();
+  const reached = new Set<string>();
+  for (const [source, targets] of list) {
+    reached.add(source);
+    for (const target of targets) reached.add(target);
+  }
+  return LANGUAGES.filter((language) => reached.has(language.code)).map((language) => ({
+    code: language.code,
+    name: language.name,
+    targets: list.get(language.code) ?? [],
+  }));
+}

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { detectLanguage } from '../../../detection/detect-language.js';
 import { translateBatchForUser } from '../../../translation/service.js';
 import type { SourceDetection } from '../../../translation/detect-source.js';
 import { abortOnClientClose } from '../../abort-on-close.js';
@@ -15,10 +14,9 @@ import { rateLimitHook } from '../../plugins/rate-limit.js';
 import { acceptFormBodies, fieldsOf } from '../form-body.js';
 import { libreTranslateAuthHook } from './auth.js';
 import { registerLibreTranslateErrors } from './errors.js';
-import { LIBRE_LANGUAGES } from './language-codes.js';
+import { LIBRE_LANGUAGES, libreLanguagesOf } from './language-codes.js';
 import { parseDetect, parseLibreTranslate } from './translate-request.js';
 
-const LANGUAGES_BODY = JSON.stringify(LIBRE_LANGUAGES);
 
 /** What LibreTranslate's web front end and some clients read before they translate. */
 const FRONTEND_SETTINGS = {
@@ -36,6 +34,9 @@ const FRONTEND_SETTINGS = {
 export function libreTranslateRoutes(deps: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     registerLibreTranslateErrors(app);
+    // LibreTranslate translates with the standard model; an engine with directions lists what it can do.
+    const directions = deps.engines.standard.directions;
+    const languagesBody = JSON.stringify(directions ? libreLanguagesOf(directions) : LIBRE_LANGUAGES);
     await acceptFormBodies(app);
     const limited = [libreTranslateAuthHook(deps), rateLimitHook(deps)] as preHandlerHookHandler[];
 
@@ -61,10 +62,10 @@ export function libreTranslateRoutes(deps: AppDeps) {
 
     app.post('/detect', { preHandler: limited }, async (request) => {
       const texts = parseDetect(fieldsOf(request.body), isForm(request));
-      return [detectedLanguage(await detectLanguage(texts))];
+      return [detectedLanguage(await deps.detector.detect(texts))];
     });
 
-    app.get('/languages', async (_request, reply) => reply.type('application/json; charset=utf-8').send(LANGUAGES_BODY));
+    app.get('/languages', async (_request, reply) => reply.type('application/json; charset=utf-8').send(languagesBody));
     app.get('/frontend/settings', async () => FRONTEND_SETTINGS);
   };
 }

@@ -1,0 +1,97 @@
+/**
+ * Flutter ARB files (docs/formats.md "arb"): a JSON object whose keys are message ids
+ * with ICU MessageFormat values, `@id` metadata objects and `@@` file attributes. Each
+ * message value is translated and written back in place as a JSON string (its
+ * placeholders `{name}` and ICU `plural`/`select` skeletons are masked like any ICU, so
+ * counted messages take the target's categories: decision 0061); `@@locale` becomes the
+ * target in ARB's spelling (`pt_BR`); metadata, other `@@` attributes, key order and
+ * layout stay. An `@id`'s `description` is the message's note for the model.
+ * Read with jsonc-parser's tree, which carries each node's offset; never re-serialized.
+ */
+import { parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+import { ServiceError } from '../../errors.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import type { FormatAdapter } from '../format.js';
+import { EntriesDocumentBuilder } from '../entries/document.js';
+import { entryNote } from '../entries/note.js';
+import { isProse } from '../json.js';
+import { arbLocale } from './locale.js';
+
+function lineAt(content: string, at: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+function invalid(content: string, at: number, what: string): never {
+  throw new ServiceError('invalid_request', `The content is not a valid ARB file: line ${lineAt(content, at)}: ${what}.`);
+}
+
+/**
+ * Refuses nesting past the limit before the tree is built (jsonc-parser recurses per
+ * level): one linear pass over brackets outside strings.
+ */
+function checkNesting(content: string, limit: number): void {
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92) i++;
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) throw tooComplex('the nesting of JSON values', limit);
+    } else if (c === 125 || c === 93) depth--;
+  }
+}
+
+/** The string value of `property` in an object node, with its node. */
+function member(object: Node | undefined, property: string): Node | undefined {
+  if (object?.type !== 'object') return undefined;
+  for (const pair of object.children ?? []) {
+    if (pair.children?.[0]?.value === property) return pair.children[1];
+  }
+  return undefined;
+}
+
+export const arbAdapter: FormatAdapter = {
+  format: 'arb',
+  extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
+    checkNesting(content, limits.maxNestingDepth);
+    const errors: ParseError[] = [];
+    const root = parseTree(content, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    if (errors.length > 0) invalid(content, errors[0]!.offset, printParseErrorCode(errors[0]!.error));
+    if (root?.type !== 'object') invalid(content, root?.offset ?? 0, 'expected a JSON object');
+    const out = new EntriesDocumentBuilder('arb', content, limits);
+    const pairs = root.children ?? [];
+    const metadata = new Map<string, Node>();
+    for (const pair of pairs) {
+      const key = pair.children?.[0]?.value as string;
+      if (key.startsWith('@') && !key.startsWith('@@')) metadata.set(key.slice(1), pair.children![1]!);
+    }
+    for (const pair of pairs) {
+      const keyNode = pair.children![0]!;
+      const valueNode = pair.children![1];
+      const key = keyNode.value as string;
+      if (!valueNode || valueNode.type !== 'string') continue;
+      if (key === '@@locale') {
+        out.edit({ start: valueNode.offset, end: valueNode.offset + valueNode.length, render: (target) => JSON.stringify(arbLocale(target.code)) });
+        continue;
+      }
+      if (key.startsWith('@')) continue;
+      const text = valueNode.value as string;
+      const description = member(metadata.get(key), 'description');
+      const notes = description?.type === 'string' && typeof description.value === 'string' ? [description.value] : [];
+      const value = out.value(isProse(text) ? text : '', [], entryNote(key, notes, text));
+      out.entry({ key, value: text, notes });
+      const start = valueNode.offset + 1;
+      const end = valueNode.offset + valueNode.length - 1;
+      const sourceBytes = content.slice(start, end);
+      out.edit({
+        start,
+        end,
+        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : JSON.stringify(translated[value]!).slice(1, -1)),
+      });
+    }
+    return out.document();
+  },
+};

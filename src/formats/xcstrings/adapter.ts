@@ -1,0 +1,226 @@
+/**
+ * Xcode String Catalogs (docs/formats.md "xcstrings"): each entry's source-language
+ * string, or its plural/device variations and substitutions, is translated into
+ * `localizations.<target>` with `"state" : "translated"`; the target's localization is
+ * added (in Xcode's key order) or replaced, written as Xcode writes it
+ * (xcode-json.ts). Every other byte of the catalog stays: the source language's
+ * entries, `comment`s (which reach the model as notes), `extractionState`, other
+ * languages, and entries with `"shouldTranslate" : false`, which get no localization.
+ * Plural variations get the target's full CLDR categories (a source `zero` is kept).
+ */
+import { parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+import { ServiceError } from '../../errors.js';
+import { appleLanguageCode } from '../../languages.js';
+import type { FormatAdapter } from '../format.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
+import { EntriesDocumentBuilder } from '../entries/document.js';
+import type { EntryTarget } from '../entries/entry.js';
+import { entryNote } from '../entries/note.js';
+import { tooComplex } from '../core/limits.js';
+import type { DocumentLimits } from '../core/limits.js';
+import { appleDirectiveSpans } from '../strings/directives.js';
+import { appleCategories } from '../stringsdict/adapter.js';
+import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
+import type { XcodeValue } from './xcode-json.js';
+
+type Json = { readonly [key: string]: XcodeValue };
+
+function lineAt(content: string, at: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+function invalid(content: string, at: number, what: string): never {
+  throw new ServiceError('invalid_request', `The content is not a valid String Catalog: line ${lineAt(content, at)}: ${what}.`);
+}
+
+function property(object: Node, name: string): Node | undefined {
+  return object.children?.find((p) => p.children?.[0]?.value === name)?.children?.[1];
+}
+
+/** The column of a node's first character: the indentation its siblings are written at. */
+function columnOf(content: string, at: number): number {
+  return at - (content.lastIndexOf('\n', at - 1) + 1);
+}
+
+/**
+ * Refuses nesting deeper than the limit before parsing: jsonc-parser's parseTree recurses
+ * once per level, so a hostile `[[[[…` would overflow the stack (a 500) instead of
+ * being refused. One linear pass that skips strings.
+ */
+function checkDepth(content: string, limit: number): void {
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+}
+
+export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
+  checkDepth(content, limits.maxNestingDepth);
+  const errors: ParseError[] = [];
+  const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length > 0) invalid(content, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)} (a catalog is JSON)`);
+  if (!root || root.type !== 'object') invalid(content, 0, 'expected a JSON object');
+  const sourceLanguage = property(root, 'sourceLanguage');
+  const strings = property(root, 'strings');
+  if (sourceLanguage?.type !== 'string') invalid(content, root.offset, 'expected "sourceLanguage" : "<code>"');
+  if (strings?.type !== 'object') invalid(content, root.offset, 'expected "strings" : { … }');
+  return { root, sourceLanguage: sourceLanguage.value as string, strings };
+}
+
+/** A localization's tree with each string unit's value replaced by its value index. */
+type Template = { readonly [key: string]: XcodeValue | Template | number };
+
+class CatalogReader {
+  constructor(
+    private readonly out: EntriesDocumentBuilder,
+    private readonly key: string,
+    private readonly comment: string[],
+  ) {}
+
+  /** Registers every string unit of a localization (or a variation case) as a value; answers how to write it for a target. */
+  template(source: Json, context: readonly string[]): (target: EntryTarget, translated: readonly string[]) => XcodeValue {
+    const parts: [string, (target: EntryTarget, translated: readonly string[]) => XcodeValue][] = [];
+    for (const [name, value] of Object.entries(source)) {
+      if (name === 'stringUnit' && value && typeof value === 'object' && typeof (value as Json).value === 'string') {
+        const text = (value as Json).value as string;
+        // A catalog's key is often the source text itself: then it says nothing more.
+        const index = this.out.value(text, appleDirectiveSpans(text), entryNote(this.key === text ? undefined : this.key, [...this.comment, ...context], text));
+        const unit = value as Json;
+        parts.push([name, (_t, translated) => Object.assign({}, unit, { state: 'translated', value: translated[index]! })]);
+      } else if (name === 'variations' && value && typeof value === 'object' && !Array.isArray(value)) {
+        parts.push([name, this.variations(value as Json, context)]);
+      } else if (name === 'substitutions' && value && typeof value === 'object' && !Array.isArray(value)) {
+        const subs = Object.entries(value as Json).map(([sub, body]) => [sub, body && typeof body === 'object' && !Array.isArray(body) ? this.template(body as Json, [...context, `substitution: ${sub}`]) : () => body] as const);
+        parts.push([name, (t, tr) => Object.fromEntries(subs.map(([sub, write]) => [sub, write(t, tr)]))]);
+      } else {
+        parts.push([name, () => value]);
+      }
+    }
+    return (target, translated) => Object.fromEntries(parts.map(([name, write]) => [name, write(target, translated)]));
+  }
+
+  /** `plural` variations take the target's categories; `device` and others keep their cases. */
+  variations(source: Json, context: readonly string[]): (target: EntryTarget, translated: readonly string[]) => XcodeValue {
+    const kinds = Object.entries(source).map(([kind, cases]) => {
+      if (!cases || typeof cases !== 'object' || Array.isArray(cases)) return [kind, () => cases] as const;
+      const writers = new Map(
+        Object.entries(cases as Json).map(([name, body]) => [
+          name,
+          body && typeof body === 'object' && !Array.isArray(body) ? this.template(body as Json, [...context, kind === 'plural' ? `plural form: ${name}` : `${kind}: ${name}`]) : () => body,
+        ]),
+      );
+      if (kind !== 'plural' || !writers.has('other')) {
+        return [kind, (t: EntryTarget, tr: readonly string[]) => Object.fromEntries([...writers].map(([name, write]) => [name, write(t, tr)]))] as const;
+      }
+      const hasZero = writers.has('zero');
+      return [
+        kind,
+        (t: EntryTarget, tr: readonly string[]) => Object.fromEntries(appleCategories(t.code, hasZero).map((category) => [category, (writers.get(category) ?? writers.get('other')!)(t, tr)])),
+      ] as const;
+    });
+    return (target, translated) => Object.fromEntries(kinds.map(([kind, write]) => [kind, write(target, translated)]));
+  }
+}
+
+export const xcstringsAdapter: FormatAdapter = {
+  format: 'xcstrings',
+  extract(content, given) {
+    const limits = given ?? DEFAULT_DOCUMENT_LIMITS;
+    const out = new EntriesDocumentBuilder('xcstrings', content, limits);
+    const { sourceLanguage, strings } = readCatalog(content, limits);
+    for (const pair of strings.children ?? []) {
+      const key = pair.children![0]!.value as string;
+      const entry = pair.children![1]!;
+      if (entry.type !== 'object') invalid(content, entry.offset, `the entry ${JSON.stringify(key.slice(0, 60))} is not an object`);
+      if (property(entry, 'shouldTranslate')?.value === false) continue;
+      const comment = property(entry, 'comment');
+      const notes = comment?.type === 'string' && (comment.value as string).trim() ? [comment.value as string] : [];
+      const localizations = property(entry, 'localizations');
+      if (localizations && localizations.type !== 'object') invalid(content, localizations.offset, `"localizations" of ${JSON.stringify(key.slice(0, 60))} is not an object`);
+      const sourceNode = localizations && property(localizations, sourceLanguage);
+      const source: Json = sourceNode?.type === 'object' ? (getValue(sourceNode) as Json) : { stringUnit: { state: 'translated', value: key } };
+      const reader = new CatalogReader(out, key, notes);
+      const write = reader.template(source, []);
+      const sourceText = typeof (source.stringUnit as Json | undefined)?.value === 'string' ? ((source.stringUnit as Json).value as string) : key;
+      out.entry({ key, value: sourceText, notes });
+      placeLocalization(out, content, entry, localizations, sourceLanguage, write);
+    }
+    return out.document();
+  },
+};
+
+function getValue(node: Node): XcodeValue {
+  switch (node.type) {
+    case 'object':
+      return Object.fromEntries((node.children ?? []).map((p) => [p.children![0]!.value as string, getValue(p.children![1]!)]));
+    case 'array':
+      return (node.children ?? []).map(getValue);
+    default:
+      return node.value as XcodeValue;
+  }
+}
+
+/** The edit that writes the target's localization: replacing it, inserting it among its siblings, or giving the entry its `localizations`. */
+function placeLocalization(
+  out: EntriesDocumentBuilder,
+  content: string,
+  entry: Node,
+  localizations: Node | undefined,
+  sourceLanguage: string,
+  write: (target: EntryTarget, translated: readonly string[]) => XcodeValue,
+): void {
+  const at = (node: Node): number => node.offset;
+  if (localizations) {
+    const column = localizations.children?.length ? columnOf(content, at(localizations.children[0]!)) : columnOf(content, at(localizations.parent!)) + 2;
+    // One edit over the whole object: where the target goes depends on its code.
+    const start = localizations.offset;
+    const end = localizations.offset + localizations.length;
+    const sourceBytes = content.slice(start, end);
+    const pairs = (localizations.children ?? []).map((p) => ({ code: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length, value: p.children![1]! }));
+    out.edit({
+      start,
+      end,
+      render(target, translated) {
+        const code = appleLanguageCode(target.code);
+        if (code === sourceLanguage) return sourceBytes;
+        const written = `${JSON.stringify(code)} : ${writeXcodeJson(write(target, translated), column)}`;
+        const existing = pairs.find((p) => p.code === code);
+        if (existing) return sourceBytes.slice(0, existing.start - start) + written + sourceBytes.slice(existing.end - start);
+        const after = pairs.find((p) => compareXcodeKeys(p.code, code) > 0);
+        if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column)}${sourceBytes.slice(after.start - start)}`;
+        const last = pairs[pairs.length - 1];
+        if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column)}${written}${sourceBytes.slice(last.end - start)}`;
+        return `{\n${' '.repeat(column)}${written}\n${' '.repeat(column - 2)}}`;
+      },
+    });
+    return;
+  }
+  const start = entry.offset;
+  const end = entry.offset + entry.length;
+  const sourceBytes = content.slice(start, end);
+  const column = columnOf(content, entry.parent!.offset);
+  const pairs = (entry.children ?? []).map((p) => ({ name: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length }));
+  out.edit({
+    start,
+    end,
+    render(target, translated) {
+      const code = appleLanguageCode(target.code);
+      if (code === sourceLanguage) return sourceBytes;
+      const localizationsText = writeXcodeJson({ [code]: write(target, translated) }, column + 2);
+      const written = `"localizations" : ${localizationsText}`;
+      const after = pairs.find((p) => compareXcodeKeys(p.name, 'localizations') > 0);
+      if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column + 2)}${sourceBytes.slice(after.start - start)}`;
+      const last = pairs[pairs.length - 1];
+      if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column + 2)}${written}${sourceBytes.slice(last.end - start)}`;
+      return `{\n${' '.repeat(column + 2)}${written}\n${' '.repeat(column)}}`;
+    },
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * The Apple formats with a model behind the API (issue 34; CONTRACT §6): the real app
+ * over HTTP with an OpenAI-compatible fake provider that records each prompt. `.strings`
+ * and String Catalog comments reach the model on the `notes:` line with their entry; an
+ * answer that drops a `%@` or `%#@var@` is repaired before anything is returned; a
+ * `.stringsdict` answer has the target's plural forms.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { json, startTestApp, type TestApp } from '../helpers/app.js';
+import { echoTranslator, errorReply, openaiReply, startFakeProvider, targetCodes, userMessage, userText, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+
+const notesOf = (text: string): Record<string, string> | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith('notes: '));
+  return line ? (JSON.parse(line.slice('notes: '.length)) as Record<string, string>) : undefined;
+};
+
+/** Answers `[code] text` with every atom mark (`<x1/>`: the directives) left out, for the first `wrong` calls. */
+function dropsDirectives(wrong: number): ReplyScript {
+  return (request, index) => {
+    const message = userMessage(request);
+    const translations = Object.fromEntries(
+      targetCodes(message).map((code) => [code, message.segments.map((text) => `[${code}] ${index < wrong ? text.replace(/<x\d+\/>/g, '') : text}`)]),
+    );
+    return openaiReply(translations, { input: 50, output: 20 });
+  };
+}
+
+describe('Apple formats with an OpenAI-compatible model behind the API', () => {
+  let provider: FakeProvider;
+  let t: TestApp;
+  let auth: string;
+
+  before(async () => {
+    provider = await startFakeProvider();
+    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    auth = (await t.key('growth')).auth;
+  });
+  after(async () => {
+    await t.close();
+    await provider.close();
+  });
+  afterEach(() => {
+    provider.requests.length = 0;
+    provider.fallback(() => errorReply(500));
+  });
+
+  const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
+
+  test('.strings comments reach the model with their entry, format detected', async () => {
+    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    const strings = '/* The button that stores the document */\n"doc.save" = "Save";\n\n"doc.long" = "A long sentence that needs no note from anybody at all.";\n';
+    const response = await translate({ content: strings, targets: ['de'], memory: false });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(json(response).usage.detected_format, 'strings');
+    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: doc.save | The button that stores the document' });
+    assert.equal(json(response).translations.de, '/* The button that stores the document */\n"doc.save" = "[de] Save";\n\n"doc.long" = "[de] A long sentence that needs no note from anybody at all.";\n');
+  });
+
+  test('String Catalog comments reach the model, and the answer holds the target\'s localization', async () => {
+    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    const catalog = '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "Open the selected document in a new window" : {\n      "comment" : "Menu item of the File menu"\n    }\n  },\n  "version" : "1.0"\n}';
+    const response = await translate({ content: catalog, targets: ['pt-BR'], memory: false });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(json(response).usage.detected_format, 'xcstrings');
+    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'Menu item of the File menu' });
+    const answer = JSON.parse(json(response).translations['pt-BR']);
+    assert.deepEqual(answer.strings['Open the selected document in a new window'].localizations['pt-BR'], {
+      stringUnit: { state: 'translated', value: '[pt-BR] Open the selected document in a new window' },
+    });
+  });
+
+  test('an answer that drops %@ or %#@var@ is repaired before the file is returned', async () => {
+    provider.fallback(dropsDirectives(1));
+    const strings = '"greeting" = "Hello %@, you have %#@messages@ waiting";\n';
+    const response = await translate({ content: strings, targets: ['fr'], format: 'strings', memory: false });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(json(response).translations.fr, '"greeting" = "[fr] Hello %@, you have %#@messages@ waiting";\n');
+    assert.ok(provider.requests.length >= 2, 'a repair round was made');
+    const repair = userMessage(provider.requests[1]!);
+    assert.match(JSON.stringify(repair.fix), /missing token <x1\/>/);
+  });
+
+  test('a .stringsdict answer has the target\'s plural forms, each worded by the model', async () => {
+    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    const plist = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>files</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n\t\t\t<key>one</key>\n\t\t\t<string>%d file</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d files</string>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n';
+    const response = await translate({ content: plist, targets: ['ru'], memory: false });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(json(response).usage.detected_format, 'stringsdict');
+    const ru: string = json(response).translations.ru;
+    assert.deepEqual([...ru.matchAll(/<key>(zero|one|two|few|many|other)<\/key>/g)].map((m) => m[1]), ['one', 'few', 'many', 'other']);
+    assert.match(ru, /<key>few<\/key>\n\t\t\t<string>\[ru\] %d files<\/string>/);
+  });
+
+  test('bad input is a 400 invalid_request naming the line, a hostile shape a 422, and no model is called', async () => {
+    const bad = await translate({ content: '"a" = "b";\n"c" = "d"\n', targets: ['fr'], format: 'strings' });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(json(bad).error, 'invalid_request');
+    assert.match(json(bad).message, /line 3/);
+    const entities = await translate({ content: '<!DOCTYPE plist [\n<!ENTITY a "aaaa">\n]>\n<plist><dict><key>k</key><string>&a;</string></dict></plist>', targets: ['fr'], format: 'stringsdict' });
+    assert.equal(entities.statusCode, 400, entities.body);
+    const deep = await translate({ content: `{"sourceLanguage":"en","strings":{"a":${'['.repeat(5000)}${']'.repeat(5000)}},"version":"1"}`, targets: ['fr'], format: 'xcstrings' });
+    assert.equal(deep.statusCode, 422, deep.body);
+    assert.equal(provider.requests.length, 0);
+  });
+});
