@@ -1,9 +1,12 @@
 /**
  * The locale formats on real files nobody here wrote (issue 33): the shared corpus
  * (`../shared/locale-corpus/`, or LOCALE_CORPUS) and files installed on the machine
- * (gettext-doc's catalogs, `.properties`/`.yml`/`.xlf` under /usr/share and node_modules).
- * For each file and a right-to-left target: read or refused (the reason), byte-exact
- * under pseudo (test/formats/byte-exact.ts), valid by the format's own tool (msgfmt -c;
+ * (gettext-doc's catalogs; the XLIFF catalogs of Debian's php-symfony-* packages; the
+ * Rails locale YAML of Ruby gems such as ruby-doorkeeper-i18n; the `.properties` inside
+ * the jars of /usr/share/java, read with `unzip -p`; other `.properties`/`.yml`/`.xlf`
+ * under /usr/share and node_modules). For each file: read or refused (the reason),
+ * byte-exact under pseudo for ru and ar (test/formats/byte-exact.ts), and for the
+ * right-to-left answer valid by the format's own tool (msgfmt -c;
  * Java's Properties.load; the yaml package; Python's expat), and translate-toolkit's
  * reader as a second judge (it must read as many units from the answer as from the
  * source). Also the token cost of the notes that reach the model (docs/models.md).
@@ -11,7 +14,7 @@
  *   npx tsx bench/formats/locale-real-world.ts
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { parse } from 'yaml';
@@ -23,10 +26,19 @@ import { pseudoRender } from '../../test/formats/helpers.js';
 
 const CORPUS = process.env.LOCALE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'locale-corpus');
 const BY_EXTENSION: Readonly<Record<string, Format>> = { '.po': 'po', '.pot': 'po', '.properties': 'properties', '.yml': 'yaml', '.yaml': 'yaml', '.xlf': 'xliff', '.xliff': 'xliff' };
-const INSTALLED_ROOTS = process.env.LOCALE_BENCH_INSTALLED === '0' ? [] : ['/usr/share/doc/gettext/examples', '/usr/share', join(import.meta.dirname, '..', '..', 'node_modules')];
+const INSTALLED = process.env.LOCALE_BENCH_INSTALLED !== '0';
+const INSTALLED_ROOTS = INSTALLED ? ['/usr/share/doc/gettext/examples', '/usr/share', join(import.meta.dirname, '..', '..', 'node_modules')] : [];
+/** Folders of installed packages counted on their own row, every file in them (not capped). */
+const PACKAGE_SOURCES: readonly { prefix: string; origin: string }[] = [
+  { prefix: '/usr/share/php/Symfony/', origin: 'php-symfony-*, Debian' },
+  { prefix: '/usr/share/rubygems-integration/', origin: 'Ruby gems, Debian' },
+];
+const JARS = '/usr/share/java';
 const MAX_BYTES = 1024 * 1024;
 const PER_FORMAT_INSTALLED = 60;
 const TARGET = { code: 'ar', rtl: true };
+// Byte-exactness is judged for a left-to-right and a right-to-left target; validity on the right-to-left answer.
+const EXACT_TARGETS = [{ code: 'ru', rtl: false }, TARGET];
 
 function* walk(dir: string, depth = 0): Generator<string> {
   if (depth > 12) return;
@@ -46,8 +58,34 @@ function* walk(dir: string, depth = 0): Generator<string> {
 /** A locale-looking YAML file (a root language key, or under a locales/ or translations/ folder). */
 const looksLikeLocaleYaml = (path: string, text: string): boolean => /\/(locales?|translations|i18n|lang)\//.test(path) || /^[a-z]{2}(?:[-_][A-Za-z]{2})?:\s*$/m.test(text.slice(0, 2000));
 
-function files(): { path: string; format: Format; origin: string }[] {
-  const out: { path: string; format: Format; origin: string }[] = [];
+interface Input { path: string; format: Format; origin: string; read?: () => string }
+
+/** Every `.properties` entry inside the jars of /usr/share/java (symlinked names skipped), read in place by unzip. */
+function jarProperties(): Input[] {
+  const out: Input[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(JARS).filter((name) => name.endsWith('.jar')).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const jar = join(JARS, name);
+    if (lstatSync(jar).isSymbolicLink()) continue;
+    let entries: string[];
+    try {
+      entries = execFileSync('unzip', ['-Z1', jar], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 }).split('\n');
+    } catch {
+      continue;
+    }
+    for (const entry of entries.filter((item) => item.endsWith('.properties')))
+      out.push({ path: `${jar}!/${entry}`, format: 'properties', origin: 'jars in /usr/share/java, Debian', read: () => execFileSync('unzip', ['-p', jar, entry], { encoding: 'utf8', maxBuffer: 1 << 26 }) });
+  }
+  return out;
+}
+
+function files(): Input[] {
+  const out: Input[] = [];
   for (const folder of ['po', 'properties', 'yaml', 'xliff']) {
     const dir = join(CORPUS, folder);
     if (!existsSync(dir)) continue;
@@ -60,6 +98,11 @@ function files(): { path: string; format: Format; origin: string }[] {
       if (seen.has(path) || statSync(path).size > MAX_BYTES) continue;
       seen.add(path);
       const format = BY_EXTENSION[extname(path).toLowerCase()]!;
+      const fromPackage = PACKAGE_SOURCES.find((source) => path.startsWith(source.prefix));
+      if (fromPackage) {
+        if (format !== 'yaml' || looksLikeLocaleYaml(path, readFileSync(path, 'latin1'))) out.push({ path, format, origin: fromPackage.origin });
+        continue;
+      }
       if ((counts[format] ?? 0) >= PER_FORMAT_INSTALLED) continue;
       const text = readFileSync(path, 'latin1');
       if (format === 'po' && !/charset=(?:UTF-8|ASCII|CHARSET)\b/i.test(text)) continue;
@@ -68,21 +111,23 @@ function files(): { path: string; format: Format; origin: string }[] {
       out.push({ path, format, origin: 'installed' });
     }
   }
+  if (INSTALLED) out.push(...jarProperties());
   return out;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'locale-bench-'));
 interface Row { files: number; refused: number; exact: number; valid: number; judged: number; toolkit: number; segments: number; noteTokens: number; textTokens: number; reasons: string[] }
 const rows = new Map<string, Row>();
+let written = 0;
 const javaBatch: { row: Row; source: string; answer: string }[] = [];
 const toolkitBatch: { row: Row; source: string; answer: string; format: Format }[] = [];
 
-for (const { path, format, origin } of files()) {
+for (const { path, format, origin, read } of files()) {
   const key = `${format} (${origin})`;
   const row = rows.get(key) ?? { files: 0, refused: 0, exact: 0, valid: 0, judged: 0, toolkit: 0, segments: 0, noteTokens: 0, textTokens: 0, reasons: [] };
   rows.set(key, row);
   row.files++;
-  const content = readFileSync(path, 'utf8');
+  const content = read ? read() : readFileSync(path, 'utf8');
   let doc;
   try {
     doc = getAdapter(format).extract(content);
@@ -99,8 +144,8 @@ for (const { path, format, origin } of files()) {
   }
   row.noteTokens += [...notes].reduce((sum, note) => sum + countTokens(note) + 4, 0);
   const answer = pseudoRender(doc, TARGET);
-  if (!byteExactProblem(doc, TARGET)) row.exact++;
-  const n = row.files;
+  if (EXACT_TARGETS.every((target) => !byteExactProblem(doc, target))) row.exact++;
+  const n = ++written;
   const source = join(dir, `${format}-${n}-src${extname(path)}`);
   const out = join(dir, `${format}-${n}-out${extname(path)}`);
   writeFileSync(source, content);
@@ -181,7 +226,7 @@ try {
 }
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`target ${TARGET.code}; translate-toolkit ${toolkitAvailable ? 'ran' : 'not available'}\n`);
+console.log(`byte-exact for ${EXACT_TARGETS.map((target) => target.code).join(' and ')}; judged on ${TARGET.code}; translate-toolkit ${toolkitAvailable ? 'ran' : 'not available'}\n`);
 console.log('| format (origin) | files | refused (400/422) | byte-exact | valid by its tool | same units for translate-toolkit | segments | note tokens / text tokens |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const [key, row] of [...rows].sort()) {

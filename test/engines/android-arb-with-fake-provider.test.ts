@@ -52,7 +52,9 @@ describe('Android and ARB files with an OpenAI-compatible model behind the API',
 
   before(async () => {
     provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    // One call per request: these tests read what reaches the model, not how the planner
+    // spreads small requests over the slots (test/translation/plan.test.ts).
+    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' } });
     auth = (await t.key('growth')).auth;
   });
   after(async () => {

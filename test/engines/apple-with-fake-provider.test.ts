@@ -33,7 +33,9 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
 
   before(async () => {
     provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
+    // One call per request: these tests read what reaches the model, not how the planner
+    // spreads small requests over the slots (test/translation/plan.test.ts).
+    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' } });
     auth = (await t.key('growth')).auth;
   });
   after(async () => {
@@ -49,12 +51,12 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
 
   test('.strings comments reach the model with their entry, format detected', async () => {
     provider.fallback(echoTranslator({ input: 10, output: 10 }));
-    const strings = '/* The button that stores the document */\n"doc.save" = "Save";\n\n"doc.long" = "A long sentence that needs no note from anybody at all.";\n';
+    const strings = '/* The button that stores the document */\n"doc.save_button" = "Save";\n\n"doc.long" = "A long sentence that needs no note from anybody at all.";\n';
     const response = await translate({ content: strings, targets: ['de'], memory: false });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(json(response).usage.detected_format, 'strings');
-    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: doc.save | The button that stores the document' });
-    assert.equal(json(response).translations.de, '/* The button that stores the document */\n"doc.save" = "[de] Save";\n\n"doc.long" = "[de] A long sentence that needs no note from anybody at all.";\n');
+    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: doc.save_button | The button that stores the document' });
+    assert.equal(json(response).translations.de, '/* The button that stores the document */\n"doc.save_button" = "[de] Save";\n\n"doc.long" = "[de] A long sentence that needs no note from anybody at all.";\n');
   });
 
   test('String Catalog comments reach the model, and the answer holds the target\'s localization', async () => {

@@ -23,7 +23,9 @@ describe('notes of locale files with an OpenAI-compatible model behind the API',
   let auth: string;
 
   before(async () => {
-    ({ provider, t } = await startProviderApp());
+    // One call per request: these tests read what reaches the model, not how the planner
+    // spreads small requests over the slots (test/translation/plan.test.ts).
+    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
     auth = (await t.key('growth')).auth;
   });
   after(() => stopProviderApp({ provider, t }));

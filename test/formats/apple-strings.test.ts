@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { detectFormat, getAdapter } from '../../src/formats/index.js';
 import { toolkitStrings } from './apple-judges.js';
-import { byteExactProblem } from './byte-exact.js';
+import { byteExactProblem, firstByteDifference } from './byte-exact.js';
 import { pseudoRender, unpseudo } from './helpers.js';
 
 const FILE = [
@@ -78,6 +78,23 @@ describe('.strings', () => {
     assert.equal(detectFormat(FILE).format, 'strings');
     assert.equal(detectFormat(`\ufeff${FILE}`).format, 'strings');
     assert.notEqual(detectFormat('key = value\nother = thing\n').format, 'strings');
+  });
+
+  it('writes an unquoted value back unquoted while it stays an old-style word, quoted once it does not', () => {
+    // GNUstep's Spanish Localizable.strings writes `Redo = Rehacer;`: a word needs no quotes.
+    const words = '/* Undo */\nRedo = Rehacer;\nUndo = Deshacer ;\n';
+    const wordsDoc = getAdapter('strings').extract(words);
+    const translations = new Map(wordsDoc.segments.map((s) => [s.id, s.text === 'Rehacer' ? 'Wiederholen' : 'Rückgängig machen']));
+    assert.equal(wordsDoc.render(translations, RU), '/* Undo */\nRedo = Wiederholen;\nUndo = "Rückgängig machen" ;\n');
+    for (const target of [RU, AR]) {
+      assert.equal(byteExactProblem(wordsDoc, target), undefined);
+      assert.match(pseudoRender(wordsDoc, target), /^Redo = "[^"]+";$/m);
+      assert.deepEqual(Object.keys(toolkitStrings(pseudoRender(wordsDoc, target))), ['Redo', 'Undo']);
+    }
+    // The allowance is for quotes around such a value only: a quote anywhere else still differs.
+    assert.notEqual(firstByteDifference('strings', 'Redo = Rehacer;', 'Redo = "Rehacer" ;'), undefined);
+    assert.notEqual(firstByteDifference('strings', 'Redo = Rehacer;', '"Redo" = Rehacer;'), undefined);
+    assert.equal(firstByteDifference('strings', 'Redo = Rehacer;', 'Redo = "Rehacer";'), undefined);
   });
 
   it('refuses a file that does not parse with invalid_request naming the line', () => {

@@ -108,7 +108,14 @@ export function firstByteDifference(format: Format, expected: string, actual: st
   const readEscape = ESCAPES[format];
   let i = 0;
   let j = 0;
+  // Inside quotes the answer added around an unquoted `.strings` value (see addedQuote).
+  let quoted = false;
   while (i < expected.length && j < actual.length) {
+    if (format === 'strings' && actual[j] === '"' && expected[i] !== '"' && addedQuote(expected, i, quoted)) {
+      quoted = !quoted;
+      j++;
+      continue;
+    }
     if (readEscape) {
       const left = readEscape(expected, i);
       const right = readEscape(actual, j);
@@ -136,6 +143,17 @@ export function firstByteDifference(format: Format, expected: string, actual: st
   for (let end = readEscape?.(actual, j); readEscape && i === expected.length && end && end[1] === ''; end = readEscape(actual, j)) j += end[0];
   if (i === expected.length && j === actual.length) return undefined;
   return { at: i, expected: expected.slice(Math.max(0, i - 30), i + 50), actual: actual.slice(Math.max(0, j - 30), j + 50) };
+}
+
+/**
+ * An old-style word value (`Redo = Rehacer;`) can hold only ASCII letters, digits and
+ * `_$+/:.-`: a translation with any other character is written in double quotes, which
+ * encode the same value. A quote the answer has and the source lacks is allowed where such
+ * a value starts (after `=`) and, once opened, where it ends (before `;`).
+ */
+function addedQuote(expected: string, at: number, quoted: boolean): boolean {
+  if (quoted) return /^\s*;/.test(expected.slice(at, at + 64));
+  return /=\s*$/.test(expected.slice(Math.max(0, at - 64), at)) && /^[A-Za-z0-9_$+/:.\-]/.test(expected[at] ?? '');
 }
 
 /** The judgement for one extracted document and target: undefined when byte-exact. */

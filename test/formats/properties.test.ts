@@ -56,6 +56,14 @@ describe('properties', () => {
     assert.match(pseudoRender(doc, RU), /^help\.long=\\u0162[^\n]* \\\n    \\u0163[^\n]*\\t\\u0125/m);
   });
 
+  it('writes a tab raw where the value had raw tabs, escaped where it had none (Xerces ends values with a raw tab)', () => {
+    const raw = getAdapter('properties').extract('a = Hello, world. \t\r\nb = Hello\\tworld\n');
+    for (const target of [RU, AR]) assert.equal(byteExactProblem(raw, target), undefined);
+    const [read] = javaLoad([pseudoRender(raw, RU)]);
+    assert.equal(read!.a, 'Ĥéļļö, ŵöŕļḋ. \t');
+    assert.equal(read!.b, 'Ĥéļļö\tŵöŕļḋ');
+  });
+
   it('writes characters outside ASCII as \\uXXXX when the file has none raw, and raw when it has', () => {
     assert.match(pseudoRender(doc, RU), /^checkout\.pay_button = \\u1e56\\u00e1\\u00fd$/m);
     const raw = getAdapter('properties').extract('# Café\ngreeting=Hello\n');

@@ -40,7 +40,9 @@ for (const backend of testBackends()) {
       provider = await startFakeProvider();
       t = await startTestApp({
         backend,
-        env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl },
+        // One call per request: these tests count what each call carries, not how the planner
+        // spreads small requests over the slots (test/translation/plan.test.ts).
+        env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' },
       });
       auth = (await t.key('growth')).auth;
       const created = await t.app.inject({ method: 'POST', url: '/v1/glossaries', headers: { authorization: auth }, payload: GLOSSARY });

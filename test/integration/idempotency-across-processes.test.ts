@@ -38,6 +38,9 @@ describe('Idempotency-Key across two API processes on PostgreSQL', { skip }, () 
       MODEL_STANDARD: `openai:fake-model`,
       OPENAI_BASE_URL: provider.baseUrl,
       LOG_LEVEL: 'warn',
+      // One model call per request (the planner spreads two targets over two slots
+      // otherwise): the test counts calls to show the work was done once.
+      ENGINE_CONCURRENCY: '1',
     };
     const cli = (...args: string[]): string => {
       const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });

@@ -19,7 +19,8 @@ for (const backend of testBackends()) {
       provider = await startFakeProvider();
       t = await startTestApp({
         backend,
-        env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl },
+        // One call per request: the test counts calls to show the work was done once.
+        env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' },
       });
     });
     after(async () => {

@@ -33,10 +33,12 @@ export const propertiesAdapter: FormatAdapter = {
       const value = out.value(isProse(text) ? entry.value : '', spans, entryNote(entry.key, entry.comments, text));
       out.entry({ key: entry.key, value: text, notes: entry.comments, region: [entry.start, entry.end], translated: text !== '' });
       const sourceBytes = content.slice(entry.start, entry.end);
+      // A source that writes its tabs raw (Xerces' message bundles end values with one) gets them raw back.
+      const rawTabs = sourceBytes.includes('\t');
       out.edit({
         start: entry.start,
         end: entry.end,
-        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : writeValue(translated[value]!, entry.continuations, asciiOnly)),
+        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : writeValue(translated[value]!, entry.continuations, asciiOnly, rawTabs)),
       });
     }
     return out.document();
@@ -44,20 +46,23 @@ export const propertiesAdapter: FormatAdapter = {
 };
 
 /** A value as Properties.load reads it back; each continuation mark becomes its source bytes again. */
-export function writeValue(text: string, continuations: readonly string[], asciiOnly: boolean): string {
+export function writeValue(text: string, continuations: readonly string[], asciiOnly: boolean, rawTabs = false): string {
   let out = '';
   let continuation = 0;
+  // Where the reader drops white space: the start of the value and of each continued line.
+  let lineStart = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     const code = text.charCodeAt(i);
     if (c === CONTINUATION && continuations.length > 0) {
       out += continuations[continuation++] ?? '';
+      lineStart = out.length;
       continue;
     }
     if (c === '\\') out += '\\\\';
     else if (c === '\n') out += '\\n';
     else if (c === '\r') out += '\\r';
-    else if (c === '\t') out += '\\t';
+    else if (c === '\t') out += rawTabs && out.length > lineStart ? '\t' : '\\t';
     else if (c === '\f') out += '\\f';
     // Leading white space would be dropped by the reader.
     else if (c === ' ' && out === '') out += '\\ ';

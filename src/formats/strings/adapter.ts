@@ -1,6 +1,7 @@
 /**
  * Apple `.strings` (docs/formats.md "strings"): each pair's value is translated and
- * written back in place, quoted as the source quoted it; keys, comments and layout stay
+ * written back in place, quoted as the source quoted it (an unquoted word only while
+ * its translation is still one); keys, comments and layout stay
  * byte for byte, and `%@`, `%1$@`, `%lld`, `%#@var@` are kept as marks. The comments
  * before a pair reach the model as its note. Values that are not prose (URLs,
  * identifiers) and the legacy `"key";` form (whose value is its key) are left as they are.

@@ -28,6 +28,7 @@ export interface StringsPair {
 
 const UNQUOTED = /[A-Za-z0-9_$+/:.\-]/;
 const UNQUOTED_RUN = /[A-Za-z0-9_$+/:.\-]+/y;
+const UNQUOTED_WORD = /^[A-Za-z0-9_$+/:.\-]+$/;
 
 export function lineAt(content: string, at: number): number {
   let line = 1;
@@ -150,6 +151,9 @@ function unescape(content: string, at: number): [string, number] {
  * as they are (the file is Unicode text).
  */
 export function writeQuoted(text: string, quote: string, sourceRaw: string): string {
+  // An unquoted source value stays unquoted while its translation is still an old-style word;
+  // anything else (a space, a letter outside ASCII) needs quotes for CFPropertyList to read it.
+  if (quote === '' && UNQUOTED_WORD.test(text)) return text;
   const q = quote || '"';
   let out = q;
   for (let i = 0; i < text.length; i++) {
