@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   for (const code of codes) {
     const language = findLanguage(code)!;
     const target: EngineLanguage = { code: language.code, name: language.name, rtl: language.rtl };
-    const { unique } = distinctSegments([prepared], undefined, [target]);
+    const { unique } = await distinctSegments([prepared], undefined, [target]);
     const shaped = unique.map((entry) => entry.segment);
     const input = (segments: readonly EngineSegment[]) => countTokens(buildUserMessage({ source: ENGLISH, targets: [target], format: 'json', segments }));
     const before = { input: input(source), output: answerTokens(code, source) };

@@ -6,11 +6,16 @@
 import type { CompiledQuery } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
+import { Turns } from '../event-loop/turns.js';
 
-/** Keys per statement: well under the parameter limits (SQLite 32,766, PostgreSQL 65,535); fewer statements for large documents. */
-const KEYS_PER_QUERY = 5_000;
-/** Rows per insert (5 parameters each: 10,000 per statement, under both limits). */
-const ROWS_PER_INSERT = 2_000;
+/**
+ * Keys per statement, and rows per insert (5 parameters each). Under both backends'
+ * parameter limits, and small enough that one statement is a short turn of the event
+ * loop: SQLite runs a statement on the main thread, so a large document's statements
+ * follow each other with a turn for other requests between them (docs/event-loop.md).
+ */
+const KEYS_PER_QUERY = 1_000;
+const ROWS_PER_INSERT = 500;
 /** last_used_at is refreshed at most this often, so a hit is usually a read only. */
 const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +28,9 @@ export interface MemoryEntry {
 export async function lookupMemory(db: Db, userId: string, keys: readonly string[], now: number): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const stale: string[] = [];
+  const turns = new Turns();
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    if (start > 0) await turns.yieldIfLong();
     const rows = await db
       .selectFrom('translation_memory')
       .select(['entry_key', 'translation', 'last_used_at'])
@@ -40,7 +47,9 @@ export async function lookupMemory(db: Db, userId: string, keys: readonly string
 }
 
 async function touch(db: Db, userId: string, keys: readonly string[], now: number): Promise<void> {
+  const turns = new Turns();
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    if (start > 0) await turns.yieldIfLong();
     await db
       .updateTable('translation_memory')
       .set({ last_used_at: now })
@@ -131,7 +140,9 @@ const MAX_SHAPES = 512;
 
 /** Stores (or replaces) entries; a concurrent save of the same key keeps the later one. */
 export async function saveMemory(db: Db, userId: string, entries: readonly MemoryEntry[], now: number): Promise<void> {
+  const turns = new Turns();
   for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
+    if (start > 0) await turns.yieldIfLong();
     const rows = entries.slice(start, start + ROWS_PER_INSERT).map((entry) => ({
       user_id: userId,
       entry_key: entry.key,

@@ -17,6 +17,7 @@
 import type { ChangeFeed } from '../cache/change-feed.js';
 import { ValidatedCache } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
+import { Turns } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
 import { MemoryKeys, type MemoryKeyParts } from './key.js';
 import { SingleFlight, type Claim } from './single-flight.js';
@@ -126,10 +127,13 @@ export class TranslationMemory {
   private async lookup(userId: string, keys: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     const missing: string[] = [];
+    // A large document's keys are many: the loop takes turns with other requests.
+    const turns = new Turns();
     for (const key of keys) {
       const kept = this.recent.get(userEntry(userId, key));
       if (kept === undefined) missing.push(key);
       else found.set(key, kept);
+      if (turns.due()) await turns.yield();
     }
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
@@ -137,6 +141,7 @@ export class TranslationMemory {
     for (const [key, translation] of read) {
       found.set(key, translation);
       if (translation.length <= LONGEST_CHARS) this.recent.set(userEntry(userId, key), translation, start);
+      if (turns.due()) await turns.yield();
     }
     return found;
   }

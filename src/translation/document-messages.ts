@@ -5,7 +5,7 @@
  */
 import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
-import type { Segment } from '../segments/segment.js';
+import type { PackedSegments } from './packed-segments.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 
 export type WorkerRequest =
@@ -28,9 +28,9 @@ export type WorkerRequest =
 
 export interface PreparedMessage {
   readonly format: Format;
-  readonly segments: readonly Segment[];
+  readonly segments: PackedSegments;
   readonly detection?: DetectionResult;
-  readonly tokenCounts: readonly number[];
+  readonly tokenCounts: Uint32Array;
 }
 
 export interface SerializedError {

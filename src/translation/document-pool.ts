@@ -30,6 +30,8 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from './document-messages.js';
+import type { Segment } from '../segments/segment.js';
+import { unpackSegments } from './packed-segments.js';
 import type { PreparedDocument, RenderRequest } from './prepared-document.js';
 
 /** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
@@ -103,7 +105,7 @@ interface Slot {
 interface Placement {
   readonly slot: Slot;
   readonly doc: number;
-  readonly prepared: PreparedMessage;
+  readonly prepared: Omit<PreparedMessage, 'segments'> & { readonly segments: readonly Segment[] };
 }
 
 export function defaultPoolSize(): number {
@@ -167,8 +169,8 @@ export class DocumentPool {
       slot.documents.add(doc);
       try {
         const message = { id: this.nextId++, op: 'prepare', doc, content, limits, ...(format ? { format } : {}) } as const;
-        const prepared = (await this.send(slot, message)) as PreparedMessage;
-        return { slot, doc, prepared };
+        const reply = (await this.send(slot, message)) as PreparedMessage;
+        return { slot, doc, prepared: { ...reply, segments: await unpackSegments(reply.segments) } };
       } catch (error) {
         this.release(slot, doc);
         if (!(error instanceof WorkerGone) || attempt >= 2) throw asPlainError(error);

@@ -10,6 +10,7 @@ import type { ExtractedDocument } from '../formats/format.js';
 import { Tokenizer } from '../tokens.js';
 import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
 import { asTooComplex, extractDocument } from './extract-document.js';
+import { packSegments } from './packed-segments.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
@@ -25,8 +26,8 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
     documents.set(message.doc, document);
     const prepared: PreparedMessage = {
       format: document.format,
-      segments: document.segments,
-      tokenCounts: document.segments.map((segment) => tokenizer.countTokens(segment.text)),
+      segments: packSegments(document.segments),
+      tokenCounts: Uint32Array.from(document.segments, (segment) => tokenizer.countTokens(segment.text)),
       ...(detection ? { detection } : {}),
     };
     return prepared;

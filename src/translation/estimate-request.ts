@@ -36,13 +36,13 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const engine = deps.engines[input.model];
     if (input.source) assertDirections(engine, input.source, input.targets);
     const engineTargets = input.targets.map((target) => target.language);
-    const { unique, pairs } = distinctSegments([prepared], context.glossary, engineTargets);
+    const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;
     let cachedSegments = 0;
     if (context.memory && pending.length > 0) {
       // The source in the memory key is what /translate would use.
       const { source } = await resolveSource(input.source, [prepared], deps.detector);
-      const keys = memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
+      const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
       cachedSegments = pairs.length - pending.length;

@@ -23,7 +23,7 @@ export interface PreparedDocument {
   /** Present when the format was omitted and detection ran. */
   readonly detection?: DetectionResult;
   /** o200k count of each segment's text, aligned with `segments`, when computed off the loop. */
-  readonly tokenCounts?: readonly number[];
+  readonly tokenCounts?: ArrayLike<number>;
   /** One document per request, keyed by `key`. Rejects once the document is released. */
   renderAll(requests: readonly RenderRequest[]): Promise<Record<string, string>>;
   /** Frees the template (in its worker when pooled). Idempotent. */

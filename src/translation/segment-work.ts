@@ -4,6 +4,8 @@
  * segments in flight elsewhere in this process awaited, and only the rest planned into
  * model calls (plan.ts) — so a segment found in memory is never sent and costs nothing.
  * Every validated answer is saved to memory as its call returns (docs/memory.md).
+ * Loops over segments or (target, segment) pairs take turns with the rest of the process
+ * (event-loop/turns.ts): a document may have 200,000 segments.
  */
 import {
   EngineError,
@@ -19,6 +21,7 @@ import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import { mapInTurns, Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -77,44 +80,72 @@ export async function translateSegments(
   options: TranslateOptions,
   onTargetTranslated?: TargetTranslated,
 ): Promise<SegmentWork> {
-  const { targets, engine, glossary, memory } = options;
+  const { targets, glossary, memory } = options;
   // A caller that hears of targets one by one gets its first target soonest (planCalls).
   const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const { unique, positions, pairs } = distinctSegments(documents, glossary, engineTargets);
-  const keys = memory ? memoryKeys(memory, unique, engineTargets, options) : undefined;
-  const translationsOf = (target: number, row: readonly (string | undefined)[]): string[][] =>
-    positions[target]!.map((indexes) =>
-      indexes.map((index) => {
-        const text = row[index]!;
+  const turns = new Turns();
+  const { unique, positions, pairs } = await distinctSegments(documents, glossary, engineTargets, turns);
+  const keys = memory ? await memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
+  const translationsOf = async (target: number, row: readonly (string | undefined)[]): Promise<string[][]> => {
+    const byDocument: string[][] = [];
+    for (const indexes of positions[target]!) {
+      const texts = new Array<string>(indexes.length);
+      for (let i = 0; i < indexes.length; i++) {
+        const index = indexes[i]!;
         const restore = unique[index]!.restore;
-        return restore ? restore(text) : text;
-      }),
-    );
+        texts[i] = restore ? restore(row[index]!) : row[index]!;
+        if (turns.due()) await turns.yield();
+      }
+      byDocument.push(texts);
+    }
+    return byDocument;
+  };
+  // A whole target is handed on in order of completion; its rows are built taking turns.
+  let handedOn: Promise<void> = Promise.resolve();
   const done = new TargetRows(
     engineTargets.length,
     unique.length,
     pairs,
-    onTargetTranslated && ((target, row) => onTargetTranslated(target, translationsOf(target, row))),
+    onTargetTranslated &&
+      ((target, row) => {
+        const next = handedOn.then(async () => onTargetTranslated(target, await translationsOf(target, row)));
+        // Awaited before returning; a failure meanwhile must not count as unhandled.
+        next.catch(() => {});
+        handedOn = next;
+      }),
   );
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
-    const stored = await memory.lookup([...new Set(keys.flat())]);
-    pending = pending.filter(({ target, unique: u }) => {
-      const hit = stored.get(keys[target]![u]!);
-      if (hit === undefined) return true;
-      done.fill(target, u, hit);
-      tally.cached++;
-      return false;
-    });
+    const distinctKeys = new Set<string>();
+    for (const ofTarget of keys) {
+      for (const key of ofTarget) {
+        distinctKeys.add(key);
+        if (turns.due()) await turns.yield();
+      }
+    }
+    const stored = await memory.lookup([...distinctKeys]);
+    const missed: Pair[] = [];
+    for (const pair of pending) {
+      const hit = stored.get(keys[pair.target]![pair.unique]!);
+      if (hit === undefined) missed.push(pair);
+      else {
+        done.fill(pair.target, pair.unique, hit);
+        tally.cached++;
+      }
+      if (turns.due()) await turns.yield();
+    }
+    pending = missed;
   }
 
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
-  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, firstTargetEarly });
+  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, turns, firstTargetEarly });
+  await handedOn;
 
-  const byTarget = done.rows.map((row, target) => translationsOf(target, row));
+  const byTarget: string[][][] = [];
+  for (let target = 0; target < done.rows.length; target++) byTarget.push(await translationsOf(target, done.rows[target]!));
   return {
     translations: documents.map((_, document) => byTarget.map((target) => target[document]!)),
     usage: {
@@ -154,6 +185,7 @@ async function translatePending(
       const waits: Promise<void>[] = [];
       const leads = new Map<string, (translation: string | undefined) => void>();
       for (const pair of pending) {
+        if (work.turns.due()) await work.turns.yield();
         const key = keys?.[pair.target]![pair.unique];
         if (!memory || key === undefined) {
           mine.push(pair);
@@ -179,7 +211,12 @@ async function translatePending(
         cancel.abort(error);
         throw error;
       });
-      pending = pending.filter(({ target, unique: u }) => !done.has(target, u));
+      const left: Pair[] = [];
+      for (const pair of pending) {
+        if (!done.has(pair.target, pair.unique)) left.push(pair);
+        if (work.turns.due()) await work.turns.yield();
+      }
+      pending = left;
     }
     // Everything arrived, but nobody wants it now: the request fails uncharged (what was
     // translated is in memory for the retry).
@@ -230,15 +267,18 @@ class TargetRows {
 }
 
 /** Each unique segment's memory key per target: target → unique segment → key. */
-export function memoryKeys(
+export async function memoryKeys(
   memory: Pick<SegmentMemory, 'key'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
-): string[][] {
+  turns = new Turns(),
+): Promise<string[][]> {
   const { glossary, instructions } = options;
-  return engineTargets.map((target) =>
-    unique.map((entry) =>
+  const keys: string[][] = [];
+  for (const target of engineTargets) {
+    keys.push(
+      await mapInTurns(unique, (entry) =>
       memory.key({
         text: entry.segment.text,
         format: entry.format,
@@ -253,8 +293,10 @@ export function memoryKeys(
         ...(entry.plurals ? { plurals: entry.plurals } : {}),
         note: entry.segment.note,
       }),
-    ),
-  );
+      turns),
+    );
+  }
+  return keys;
 }
 
 export interface DistinctSegments {
@@ -270,11 +312,12 @@ export interface DistinctSegments {
  * counted messages is one unique segment per plural shape its targets need (Russian and
  * Ukrainian share one; German another), each translated only into its own targets.
  */
-export function distinctSegments(
+export async function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
   targets: readonly EngineLanguage[],
-): DistinctSegments {
+  turns = new Turns(),
+): Promise<DistinctSegments> {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
@@ -306,9 +349,12 @@ export function distinctSegments(
     }
     return index;
   };
-  const shared = documents.map((document) =>
-    document.segments.map((segment, i) => (segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1)),
-  );
+  const shared: number[][] = [];
+  for (const document of documents) {
+    shared.push(
+      await mapInTurns(document.segments, (segment, i) => (segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1), turns),
+    );
+  }
   const counted = shared.some((indexes) => indexes.includes(-1));
   const positions = targets.map((target) =>
     !counted
@@ -331,12 +377,12 @@ export function distinctSegments(
         ),
   );
   const pairs: Pair[] = [];
-  if (!counted) for (let target = 0; target < targets.length; target++) for (let u = 0; u < unique.length; u++) pairs.push({ target, unique: u });
-  else {
-    for (let target = 0; target < targets.length; target++) {
-      const needed = new Uint8Array(unique.length);
-      for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
-      for (let u = 0; u < unique.length; u++) if (needed[u]) pairs.push({ target, unique: u });
+  for (let target = 0; target < targets.length; target++) {
+    const needed = counted ? new Uint8Array(unique.length) : undefined;
+    if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
+    for (let u = 0; u < unique.length; u++) {
+      if (!needed || needed[u]) pairs.push({ target, unique: u });
+      if (turns.due()) await turns.yield();
     }
   }
   return { unique, positions, pairs };
@@ -352,6 +398,7 @@ interface CallContext {
   readonly keys: string[][] | undefined;
   /** Keys this request leads: settled with each validated translation. */
   readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
+  readonly turns: Turns;
   /** The caller streams targets as they finish: plan the first one ahead of the rest. */
   readonly firstTargetEarly: boolean;
 }

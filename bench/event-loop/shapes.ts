@@ -1,0 +1,127 @@
+/**
+ * The main thread under the documents that held it longest (issue 37; docs/benchmarks.md,
+ * § Event loop: the last shapes). Starts the built server (`node DIR/dist/cli.js serve`,
+ * embedded default: SQLite, pseudo engine) as a child process on loopback, and for each
+ * shape sends the document ROUNDS times while GET /v1/health is polled every 10 ms from
+ * this process (a separate process, so its own pauses are not the server's). Printed per
+ * shape: the answer's status and time, and the longest health wait.
+ *   --profile=DIR  runs the server under --cpu-prof, one server per shape, and prints
+ *                  the main thread's longest turns and what ran in them (profile-stalls.ts).
+ * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof]
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../test/helpers/net.js';
+import { describeStalls, longestStalls } from './profile-stalls.js';
+import { STALL_SHAPES, type StallShape } from './stall-shapes.js';
+
+const args = process.argv.slice(2);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const DIR = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
+const ROUNDS = Number(option('rounds') ?? 2);
+const PROFILE = option('profile');
+const ONLY = option('only')?.split('|');
+
+interface Server {
+  readonly base: string;
+  readonly key: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startServer(profileDir?: string): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'stall-bench-'));
+  const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, RATE_LIMIT_STORE: 'none', LOG_LEVEL: 'warn' };
+  const created = spawnSync(process.execPath, [join(DIR, 'dist/cli.js'), 'keys', 'create', '--tier', 'enterprise', '--json'], { env, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed (did you npm run build in ${DIR}?): ${created.stderr}`);
+  const { key } = JSON.parse(created.stdout) as { key: string };
+  const port = await freePort();
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...flags, join(DIR, 'dist/cli.js'), 'serve', '--no-workers'], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}/v1`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      if (i > 600) throw new Error('the server did not start');
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  const stop = async () => {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { base, key, process: child, stop };
+}
+
+async function once(server: Server, body: string): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number }> {
+  const latencies: number[] = [];
+  let done = false;
+  const poll = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await (await fetch(`${server.base}/health`)).arrayBuffer();
+      latencies.push(performance.now() - started);
+      await new Promise((wake) => setTimeout(wake, 10));
+    }
+  })();
+  const started = performance.now();
+  const response = await fetch(`${server.base}/translate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
+    body,
+  });
+  const answer = await response.text();
+  if (response.status !== 200) console.log(`  ${response.status}: ${answer.slice(0, 200)}`);
+  const ms = performance.now() - started;
+  done = true;
+  await poll;
+  return { status: response.status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length };
+}
+
+function bodyOf(shape: StallShape): string {
+  return JSON.stringify({ content: shape.content(), targets: shape.targets, ...(shape.format ? { format: shape.format } : {}) });
+}
+
+/** The main thread's profile in `dir` (thread id 0 in its name; document workers write their own). */
+function mainThreadProfile(dir: string): string {
+  return join(dir, readdirSync(dir).find((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name))!);
+}
+
+const shapes = STALL_SHAPES.filter((shape) => !ONLY || ONLY.some((name) => shape.name.includes(name)));
+const rows: Record<string, string | number>[] = [];
+const shared = PROFILE ? undefined : await startServer();
+try {
+  for (const shape of shapes) {
+    const body = bodyOf(shape);
+    const profileDir = PROFILE ? join(PROFILE, shape.name.replace(/\W+/g, '-')) : undefined;
+    const server = shared ?? (await startServer(profileDir));
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const result = await once(server, body);
+        rows.push({
+          shape: shape.name,
+          round,
+          status: result.status,
+          'answer ms': Math.round(result.ms),
+          'health max ms': Math.round(result.healthMax),
+          checks: result.healthChecks,
+        });
+      }
+    } finally {
+      if (!shared) await server.stop();
+    }
+    if (profileDir) console.log(`${shape.name}: the main thread's longest turns\n${describeStalls(longestStalls(mainThreadProfile(profileDir), 3))}`);
+  }
+} finally {
+  await shared?.stop();
+}
+console.table(rows);
+console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);

@@ -1,0 +1,54 @@
+/**
+ * The documents that held the main thread longest when tried from outside (issue 37), each
+ * about the size the report names, and a 2 MiB document of 200,000 segments into 10 targets.
+ * Shared by bench/event-loop/shapes.ts and the bounded test in test/translation.
+ */
+import type { Format } from '../../src/formats/format.js';
+
+export interface StallShape {
+  readonly name: string;
+  /** Undefined: the service detects it. */
+  readonly format?: Format;
+  readonly targets: readonly string[];
+  readonly content: () => string;
+}
+
+const repeatTo = (unit: (i: number) => string, bytes: number): string => {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const part = unit(i);
+    parts.push(part);
+    size += part.length;
+  }
+  return parts.join('');
+};
+
+const unclosedParagraphs = () => repeatTo((i) => `<p>text ${i} `, 1_300_000);
+const booleanAttributes = () => `<input${repeatTo((i) => ` disabled${i}`, 2_000_000)}>`;
+/** 100,000 keys with short distinct values (a word each: every one is a segment). */
+const jsonKeys = () => `{${Array.from({ length: 100_000 }, (_, i) => `"${i.toString(36)}":"W${i.toString(36)}"`).join(',')}}`;
+const titleAttributes = () => repeatTo((i) => `<a title="Open the page number ${i}">`, 1_600_000);
+const hugeComment = () => `<!-- ${repeatTo((i) => `note ${i} `, 1_800_000)} -->`;
+/** 200,000 distinct one-word strings in a JSON array: about the most segments 2 MiB of a request can hold. */
+const manySegments = () => `[${Array.from({ length: 200_000 }, (_, i) => `"w${i.toString(36)}"`).join(',')}]`;
+
+const ONE = ['fr'];
+export const STALL_SHAPES: readonly StallShape[] = [
+  { name: 'unclosed <p> text, markdown', format: 'markdown', targets: ONE, content: unclosedParagraphs },
+  { name: 'unclosed <p> text, html', format: 'html', targets: ONE, content: unclosedParagraphs },
+  { name: 'unclosed <p> text, detected', targets: ONE, content: unclosedParagraphs },
+  { name: 'boolean attributes, detected', targets: ONE, content: booleanAttributes },
+  { name: '100,000 JSON keys, json', format: 'json', targets: ONE, content: jsonKeys },
+  { name: '100,000 JSON keys, detected', targets: ONE, content: jsonKeys },
+  { name: 'title attributes, markdown', format: 'markdown', targets: ONE, content: titleAttributes },
+  { name: 'title attributes, html', format: 'html', targets: ONE, content: titleAttributes },
+  { name: 'title attributes, detected', targets: ONE, content: titleAttributes },
+  { name: 'huge HTML comment, detected', targets: ONE, content: hugeComment },
+  {
+    name: '200,000 segments into 10 targets, json',
+    format: 'json',
+    targets: ['fr', 'de', 'es', 'it', 'pt-BR', 'ru', 'ja', 'zh', 'ar', 'ko'],
+    content: manySegments,
+  },
+];
