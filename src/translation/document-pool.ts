@@ -170,7 +170,7 @@ export class DocumentPool {
       try {
         const message = { id: this.nextId++, op: 'prepare', doc, content, limits, ...(format ? { format } : {}) } as const;
         const reply = (await this.send(slot, message)) as PreparedMessage;
-        return { slot, doc, prepared: { ...reply, segments: await unpackSegments(reply.segments) } };
+        return { slot, doc, prepared: Object.assign({}, reply, { segments: await unpackSegments(reply.segments) }) };
       } catch (error) {
         this.release(slot, doc);
         if (!(error instanceof WorkerGone) || attempt >= 2) throw asPlainError(error);

@@ -33,13 +33,13 @@ export function packSegments(segments: readonly Segment[]): PackedSegments {
     if (segment.id !== `s${i + 1}`) ordinalIds = false;
   });
   return {
-    ...(ordinalIds ? {} : { ids: segments.map((segment) => segment.id) }),
     texts: segments.map((segment) => segment.text),
     kinds: segments.map((segment) => segment.kind),
     singleLine,
     ctx: segments.map((segment) => segment.ctx),
     notes: segments.map((segment) => segment.note),
     plurals,
+    ...(ordinalIds ? {} : { ids: segments.map((segment) => segment.id) }),
   };
 }
 
