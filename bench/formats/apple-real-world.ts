@@ -26,6 +26,7 @@ import type { XcodeValue } from '../../src/formats/xcstrings/xcode-json.js';
 import { decodeFile } from '../../src/localize/text-encoding.js';
 import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { pseudoRender, unpseudo } from '../../test/formats/helpers.js';
+import { filesUnder } from './files-under.js';
 
 const CORPUS = process.env.LOCALE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'locale-corpus');
 const ROOTS = (process.env.APPLE_BENCH_ROOTS ?? '').split(':').filter(Boolean);
@@ -36,20 +37,7 @@ const TARGETS = [
 ];
 const MAX_BYTES = 2 * 1024 * 1024;
 
-function* walk(dir: string, depth = 0): Generator<string> {
-  if (depth > 14) return;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== '.git') yield* walk(path, depth + 1);
-    else if (entry.isFile() && BY_EXTENSION[extname(entry.name)]) yield path;
-  }
-}
+const walk = (dir: string): Generator<string> => filesUnder(dir, (_, name) => BY_EXTENSION[extname(name)] !== undefined, 14);
 
 export function appleFiles(): { path: string; format: Format; origin: string }[] {
   const out: { path: string; format: Format; origin: string }[] = [];

@@ -13,25 +13,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAdapter } from '../../src/formats/index.js';
 import { countTokens } from '../../test/helpers/tokenizer.js';
+import { filesUnder } from './files-under.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CORPUS = process.env.LOCALE_CORPUS ?? join(ROOT, '..', 'shared', 'locale-corpus');
 const LOCALE_FOLDER = /\/(locales?|i18n|lang|translations)\/[^/]+\.json$/;
 
-function* walk(dir: string, depth = 0): Generator<string> {
-  if (depth > 10) return;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path, depth + 1);
-    else if (entry.isFile() && LOCALE_FOLDER.test(path) && entry.name !== 'package.json') yield path;
-  }
-}
+const walk = (dir: string): Generator<string> => filesUnder(dir, (path, name) => LOCALE_FOLDER.test(path) && name !== 'package.json', 10);
 
 const groups = new Map<string, string[]>();
 for (const folder of ['arb', 'xcstrings']) {

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { visit } from 'jsonc-parser';
 import { getAdapter } from '../../src/formats/index.js';
+import { filesUnder } from './files-under.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -28,19 +29,7 @@ const SUSPECT: Readonly<Record<string, RegExp>> = {
 /** A value that reads as a sentence: three words or more, one of them four letters long. */
 const SENTENCE = /^(?=.*\b[A-Za-z]{4,}\b)\S+(?:\s+\S+){2,}$/;
 
-function* walk(dir: string): Generator<string> {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
-    else if (entry.isFile() && extname(entry.name).toLowerCase() === '.json') yield path;
-  }
-}
+const walk = (dir: string): Generator<string> => filesUnder(dir, (_, name) => extname(name).toLowerCase() === '.json', 1000);
 
 /** Every string value of a JSON document, in order (keys excluded). */
 function stringValues(source: string): string[] {

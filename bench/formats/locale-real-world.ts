@@ -23,6 +23,7 @@ import { getAdapter } from '../../src/formats/index.js';
 import { countTokens } from '../../test/helpers/tokenizer.js';
 import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { pseudoRender } from '../../test/formats/helpers.js';
+import { filesUnder } from './files-under.js';
 
 const CORPUS = process.env.LOCALE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'locale-corpus');
 const BY_EXTENSION: Readonly<Record<string, Format>> = { '.po': 'po', '.pot': 'po', '.properties': 'properties', '.yml': 'yaml', '.yaml': 'yaml', '.xlf': 'xliff', '.xliff': 'xliff' };
@@ -40,20 +41,7 @@ const TARGET = { code: 'ar', rtl: true };
 // Byte-exactness is judged for a left-to-right and a right-to-left target; validity on the right-to-left answer.
 const EXACT_TARGETS = [{ code: 'ru', rtl: false }, TARGET];
 
-function* walk(dir: string, depth = 0): Generator<string> {
-  if (depth > 12) return;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path, depth + 1);
-    else if (entry.isFile() && BY_EXTENSION[extname(entry.name).toLowerCase()]) yield path;
-  }
-}
+const walk = (dir: string): Generator<string> => filesUnder(dir, (_, name) => BY_EXTENSION[extname(name).toLowerCase()] !== undefined, 12);
 
 /** A locale-looking YAML file (a root language key, or under a locales/ or translations/ folder). */
 const looksLikeLocaleYaml = (path: string, text: string): boolean => /\/(locales?|translations|i18n|lang)\//.test(path) || /^[a-z]{2}(?:[-_][A-Za-z]{2})?:\s*$/m.test(text.slice(0, 2000));

@@ -23,6 +23,7 @@ import { getAdapter } from '../../src/formats/index.js';
 import { byteExactProblem } from '../../test/formats/byte-exact.js';
 import { frameworkResources } from '../../test/formats/framework-res.js';
 import { pseudoRender } from '../../test/formats/helpers.js';
+import { filesUnder } from './files-under.js';
 
 const CORPUS = process.env.LOCALE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'locale-corpus');
 const MIRRORS = process.env.MOBILE_BENCH_MIRRORS ?? '/work/.mirror';
@@ -43,20 +44,7 @@ interface Source {
 
 const formatOf = (path: string): Format | undefined => (/\.arb$/.test(path) ? 'arb' : /(?:^|\/)values[^/]*\/strings\.xml$/.test(path) ? 'android' : undefined);
 
-function* walk(dir: string, depth = 0): Generator<string> {
-  if (depth > 14) return;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path, depth + 1);
-    else if (entry.isFile() && formatOf(path)) yield path;
-  }
-}
+const walk = (dir: string): Generator<string> => filesUnder(dir, (path) => formatOf(path) !== undefined, 14);
 
 function sources(): Source[] {
   const out: Source[] = [];

@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { echoTranslator, errorReply, openaiReply, startFakeProvider, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { json, type TestApp } from '../helpers/app.js';
+import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
+import { echoTranslator, openaiReply, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
 
 const ANDROID = `<?xml version="1.0" encoding="utf-8"?>
 <resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
@@ -51,20 +52,13 @@ describe('Android and ARB files with an OpenAI-compatible model behind the API',
   let auth: string;
 
   before(async () => {
-    provider = await startFakeProvider();
     // One call per request: these tests read what reaches the model, not how the planner
     // spreads small requests over the slots (test/translation/plan.test.ts).
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' } });
+    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
     auth = (await t.key('growth')).auth;
   });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
+  after(() => stopProviderApp({ provider, t }));
+  afterEach(() => resetProvider(provider));
 
   const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
 
