@@ -103,13 +103,18 @@ export async function translateSegments(
   };
   // A whole target is handed on in order of completion; its rows are built taking turns.
   let handedOn: Promise<void> = Promise.resolve();
+  // Once the work has failed, a target still being put together is not handed on.
+  let failed = false;
   const done = new TargetRows(
     engineTargets.length,
     unique.length,
     pairs,
     onTargetTranslated &&
       ((target, row) => {
-        const next = handedOn.then(async () => onTargetTranslated(target, await translationsOf(target, row)));
+        const next = handedOn.then(async () => {
+          const rows = await translationsOf(target, row);
+          if (!failed) onTargetTranslated(target, rows);
+        });
         // Awaited before returning; a failure meanwhile must not count as unhandled.
         next.catch(() => {});
         handedOn = next;
@@ -141,7 +146,12 @@ export async function translateSegments(
   }
 
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
-  if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, turns, firstTargetEarly });
+  try {
+    if (pending.length > 0) await translatePending(pending, { unique, engineTargets, done, options, tally, keys, memory, turns, firstTargetEarly });
+  } catch (error) {
+    failed = true;
+    throw error;
+  }
   await handedOn;
 
   const byTarget: string[][][] = [];
