@@ -53,7 +53,6 @@ describe('sync with Android and ARB files (sqlite)', () => {
   let api: ServedApi;
   let repo: string;
   let env: Record<string, string>;
-  const write = (path: string, content: string | Buffer) => project.write(path, content);
   const file = (path: string) => project.file(path);
 
   before(async () => {

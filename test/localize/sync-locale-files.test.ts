@@ -33,7 +33,6 @@ describe('sync with gettext, YAML, properties and XLIFF files (sqlite)', () => {
   let api: ServedApi;
   let repo: string;
   let env: Record<string, string>;
-  const write = (path: string, content: string | Buffer) => project.write(path, content);
   const file = (path: string) => project.file(path);
 
   before(async () => {
