@@ -53,9 +53,9 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
-    const newline = text.indexOf('\n', Math.max(end, entry.extent?.[1] ?? end));
-    const blockEnd = newline === -1 ? text.length : newline + 1;
-    let blockStart = lineStart(text, Math.min(start, entry.extent?.[0] ?? start));
+    const lines = linesAround(text, Math.min(start, entry.extent?.[0] ?? start), Math.max(end, entry.extent?.[1] ?? end), entry.extent !== undefined);
+    let blockStart = lines[0];
+    const blockEnd = lines[1];
     // An entry that knows its lines stops there: above it are the file's own (an XML root's start tag).
     while (entry.extent === undefined && blockStart > previousEnd) {
       const before = lineStart(text, blockStart - 1);
@@ -85,6 +85,19 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
 }
 
 const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
+
+/**
+ * The whole lines from `start` to `end`, with the last line's end. An entry's own text
+ * (`exact`) that shares a line with something else (an XML file on one line) keeps to
+ * its bytes instead: the lines would take the root element's tags along.
+ */
+function linesAround(text: string, start: number, end: number, exact: boolean): [number, number] {
+  const from = lineStart(text, start);
+  const newline = text.indexOf('\n', end);
+  const to = newline === -1 ? text.length : newline + 1;
+  if (!exact) return [from, to];
+  return [/^[ \t]*$/.test(text.slice(from, start)) ? from : start, /^[ \t\r]*\n?$/.test(text.slice(end, to)) ? to : end];
+}
 const isBlank = (line: string): boolean => line.trim() === '';
 
 interface Splice {

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { aaptValues, quantities } from '../formats/android-judges.js';
 import { plistlibRead, toolkitStrings } from '../formats/apple-judges.js';
+import { mergeEntries, partialDocument, readEntryFile } from '../../src/localize/entry-files.js';
 import { unmark } from './served-api.js';
 import { startSyncProject, type SyncProject } from './sync-project.js';
 
@@ -120,5 +121,20 @@ describe('sync sends only new and changed Android and Apple entries and merges t
     await project.sync();
     assert.equal(project.sentContents(from).length, 0);
     assert.equal(file(RU_ANDROID), ru);
+  });
+});
+
+describe('the lines of an Android resource, as sync cuts and merges them', () => {
+  it('never takes the root element along, even with the whole file on one line', () => {
+    const layered = '<?xml version="1.0"?>\n<resources>\n    <!-- A fruit -->\n    <string name="a">Apple</string>\n\n    <string name="b">Banana split</string>\n</resources>\n';
+    const entries = readEntryFile('android', layered);
+    assert.equal(partialDocument(layered, entries, new Set(['b'])), '<?xml version="1.0"?>\n<resources>\n\n    <string name="b">Banana split</string>\n</resources>\n');
+    assert.equal(partialDocument(layered, entries, new Set(['a'])), '<?xml version="1.0"?>\n<resources>\n    <!-- A fruit -->\n    <string name="a">Apple</string>\n</resources>\n');
+    const oneLine = '<resources><string name="a">Apple</string><string name="b">Banana split</string></resources>\n';
+    const flat = readEntryFile('android', oneLine);
+    assert.equal(partialDocument(oneLine, flat, new Set(['b'])), '<resources><string name="b">Banana split</string></resources>\n');
+    const answer = '<resources><string name="b">Banane</string></resources>\n';
+    const merged = mergeEntries(oneLine, flat, answer, readEntryFile('android', answer), ['a', 'b'], ['b'], []);
+    assert.equal(merged, '<resources><string name="a">Apple</string><string name="b">Banane</string></resources>\n');
   });
 });
