@@ -143,6 +143,18 @@ describe('android strings.xml', () => {
     }
   });
 
+  it('gives a <plurals> without `other` the target\'s quantities too, each item translated on its own', () => {
+    const source = '<resources>\n    <plurals name="n">\n        <item quantity="one">%d new file</item>\n        <item quantity="few">%d new files</item>\n    </plurals>\n</resources>\n';
+    const small = getAdapter('android').extract(source);
+    assert.equal(small.segments.length, 2, 'no counted segment without `other`');
+    const expected: Record<string, string[]> = { ru: ['one', 'few', 'many', 'other'], ja: ['other'], de: ['one', 'other'] };
+    for (const [code, wanted] of Object.entries(expected)) {
+      const answer = pseudoRender(small, { code, rtl: false });
+      assert.deepEqual(quantities(answer).n, wanted, code);
+      aaptValues(answer);
+    }
+  });
+
   it('refuses a file that does not parse, naming the line', () => {
     const refused = (content: string, line: number) =>
       assert.throws(

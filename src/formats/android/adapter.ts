@@ -54,10 +54,14 @@ export const androidAdapter: FormatAdapter = {
       if (resource.kind === 'plurals' && plurals(out, content, resource, eol)) continue;
       const notes = resource.comment ? [resource.comment] : [];
       const values: string[] = [];
-      resource.items.forEach((item) => {
-        if (item.contentStart === item.end) return; // an empty `<item/>` stays as it is
-        values.push(inPlace(out, content, resource, item, notes));
-      });
+      if (resource.kind === 'plurals' && resource.items.length > 0 && resource.items.every((item) => item.quantity !== undefined && isQuantity(item.quantity))) {
+        values.push(...pluralsWithoutOther(out, content, resource, notes, eol));
+      } else {
+        resource.items.forEach((item) => {
+          if (item.contentStart === item.end) return; // an empty `<item/>` stays as it is
+          values.push(inPlace(out, content, resource, item, notes).plain);
+        });
+      }
       if (resource.items.length === 0 || (resource.kind === 'string' && values.length === 0)) continue;
       // One entry per resource, whose translation is all its content: an array's items (or
       // a plurals' without `other`) come and go together, as they are one resource in a target.
@@ -100,11 +104,54 @@ function written(out: EntriesDocumentBuilder, content: string, item: AndroidItem
   return writeAndroidText(text, value.text);
 }
 
-/** A `<string>` or an item written back in place; answers its source text. */
-function inPlace(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, item: AndroidItem, notes: readonly string[]): string {
+/** A `<string>` or an item written back in place. */
+function inPlace(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, item: AndroidItem, notes: readonly string[]): ReadValue {
   const value = readValue(out, content, resource, item, notes);
   out.edit({ start: item.contentStart, end: item.contentEnd, render: (_target, translated) => written(out, content, item, value, translated) });
-  return value.plain;
+  return value;
+}
+
+/**
+ * A `<plurals>` without `other` (or with a form that cannot be one value): its items are
+ * translated one by one; the target still gets exactly its quantities, a missing one
+ * (`other` too) made from the last item's translation after it, an extra one removed with
+ * its line. Answers the items' source texts.
+ */
+function pluralsWithoutOther(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, notes: readonly string[], eol: string): string[] {
+  const items = resource.items;
+  const quantities = items.map((item) => item.quantity!);
+  const lines = items.map((item) => lineOf(content, item.start, item.end));
+  const allWhole = lines.every((line) => line.whole);
+  const last = items[items.length - 1]!;
+  const values = items.map((item) => (item.contentStart === item.end ? undefined : readValue(out, content, resource, item, [...notes, `plural form: ${item.quantity}`])));
+  items.forEach((item, i) => {
+    const line = allWhole ? lines[i]! : { start: item.start, end: item.end, indent: '', whole: false };
+    const value = values[i];
+    out.edit({
+      start: line.start,
+      end: line.end,
+      render: (target, translated) => {
+        const wanted = targetQuantities(target.code);
+        const own = !wanted.includes(quantities[i]!)
+          ? ''
+          : value === undefined
+            ? content.slice(line.start, line.end)
+            : `${content.slice(line.start, item.contentStart)}${written(out, content, item, value, translated)}${content.slice(item.contentEnd, line.end)}`;
+        if (item !== last || values[i] === undefined) return own;
+        const text = written(out, content, last, values[i]!, translated);
+        const openTag = content.slice(last.start, last.contentStart);
+        const closeTag = content.slice(last.contentEnd, last.end);
+        const added = wanted
+          .filter((q) => !quantities.includes(q))
+          .map((missing) => {
+            const tag = openTag.replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
+            return allWhole ? `${lines[i]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
+          });
+        return own + added.join('');
+      },
+    });
+  });
+  return values.map((value) => value?.plain ?? '');
 }
 
 /**
