@@ -2,8 +2,10 @@
  * A locale file as `sync` sees it when it syncs entry by entry (decision 0077): each
  * entry's key, what its source says (the unit whose hash the lock keeps), where its
  * translation lies (`region`, from the format's adapter), and its block: its lines with
- * the comments right above it (back to a blank line or the entry before), and the blank
- * lines before those (`gapStart`), which go and come with it. A request sends the source
+ * the comments right above it (back to a blank line or the entry before) — or, where the
+ * adapter names them (`extent`: an Android resource with its comment, a `.stringsdict`
+ * key and dict), exactly those lines — and the blank lines before (`gapStart`), which go
+ * and come with it. A request sends the source
  * with the blocks of the entries that need nothing cut out; the answer's regions replace
  * the target's, new entries' blocks are put in after the entry before them, removed ones
  * are cut out, and nothing else in the target changes.
@@ -14,9 +16,17 @@ import type { LocaleEntry } from '../formats/entries/entry.js';
 
 /**
  * The formats synced entry by entry: their adapters give each entry its `region`.
- * A locale format joins with one line here once its adapter does.
+ * A locale format joins with one line here once its adapter does. (ARB is sent whole:
+ * a JSON member cut out or put in needs its comma moved, and its `@key` metadata is a
+ * member of its own; decision 0099.)
  */
-const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>(['po', 'properties']);
+const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>([
+  'po',
+  'properties',
+  'android',
+  'strings',
+  'stringsdict',
+]);
 
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
 
@@ -43,10 +53,11 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
-    const newline = text.indexOf('\n', end);
-    const blockEnd = newline === -1 ? text.length : newline + 1;
-    let blockStart = lineStart(text, start);
-    while (blockStart > previousEnd) {
+    const lines = linesAround(text, Math.min(start, entry.extent?.[0] ?? start), Math.max(end, entry.extent?.[1] ?? end), entry.extent !== undefined);
+    let blockStart = lines[0];
+    const blockEnd = lines[1];
+    // An entry that knows its lines stops there: above it are the file's own (an XML root's start tag).
+    while (entry.extent === undefined && blockStart > previousEnd) {
       const before = lineStart(text, blockStart - 1);
       if (isBlank(text.slice(before, blockStart))) break;
       blockStart = before;
@@ -74,6 +85,19 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
 }
 
 const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
+
+/**
+ * The whole lines from `start` to `end`, with the last line's end. An entry's own text
+ * (`exact`) that shares a line with something else (an XML file on one line) keeps to
+ * its bytes instead: the lines would take the root element's tags along.
+ */
+function linesAround(text: string, start: number, end: number, exact: boolean): [number, number] {
+  const from = lineStart(text, start);
+  const newline = text.indexOf('\n', end);
+  const to = newline === -1 ? text.length : newline + 1;
+  if (!exact) return [from, to];
+  return [/^[ \t]*$/.test(text.slice(from, start)) ? from : start, /^[ \t\r]*\n?$/.test(text.slice(end, to)) ? to : end];
+}
 const isBlank = (line: string): boolean => line.trim() === '';
 
 interface Splice {

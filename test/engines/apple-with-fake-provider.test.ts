@@ -85,7 +85,8 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
     assert.equal(json(response).usage.detected_format, 'stringsdict');
     const ru: string = json(response).translations.ru;
     assert.deepEqual([...ru.matchAll(/<key>(zero|one|two|few|many|other)<\/key>/g)].map((m) => m[1]), ['one', 'few', 'many', 'other']);
-    assert.match(ru, /<key>few<\/key>\n\t\t\t<string>\[ru\] %d files<\/string>/);
+    // (The echo model's `[ru] ` lies outside every form; each form's own wording: locale-plurals-with-fake-provider.test.ts.)
+    assert.match(ru, /<key>few<\/key>\n\t\t\t<string>%d files<\/string>/);
   });
 
   test('bad input is a 400 invalid_request naming the line, a hostile shape a 422, and no model is called', async () => {

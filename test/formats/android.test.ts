@@ -8,15 +8,12 @@
  * input refused with its line.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { detectFormat, getAdapter } from '../../src/formats/index.js';
 import { byteExactProblem } from './byte-exact.js';
 import { identityRender, pseudoRender } from './helpers.js';
+import { aaptValues, quantities, toolkitUnits } from './android-judges.js';
 
 const SOURCE = `<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE resources [
@@ -45,50 +42,6 @@ const SOURCE = `<?xml version="1.0" encoding="utf-8"?>
     </plurals>
 </resources>
 `;
-
-/** What translate-toolkit's Android reader (aapt's escapes applied) reads: id → text, or the forms of a plural. */
-function toolkitUnits(xml: string): Record<string, string | string[]> {
-  const program = `
-import sys, json
-from translate.storage import aresource
-store = aresource.AndroidResourceFile.parsestring(sys.stdin.buffer.read())
-out = {}
-for unit in store.units:
-    out[unit.getid()] = list(unit.source.strings) if unit.hasplural() else str(unit.source)
-print(json.dumps(out))
-`;
-  // (The reader prints plural forms as it reads them: the answer is the last line.)
-  const lines = execFileSync('/usr/bin/python3', ['-c', program], { input: xml, encoding: 'utf8' }).trim().split('\n');
-  return JSON.parse(lines.at(-1)!) as Record<string, string | string[]>;
-}
-
-/** Well-formed XML for Python's expat (an internal DOCTYPE's entities included); the quantities of each `<plurals>`. */
-function quantities(xml: string): Record<string, string[]> {
-  const program = `
-import sys, json, xml.etree.ElementTree as E
-root = E.fromstring(sys.stdin.read())
-print(json.dumps({p.get('name'): [i.get('quantity') for i in p.findall('item')] for p in root.findall('plurals')}))
-`;
-  return JSON.parse(execFileSync('python3', ['-c', program], { input: xml, encoding: 'utf8' })) as Record<string, string[]>;
-}
-
-/** The string values aapt compiles from `xml` (as `aapt dump --values` prints them), by name; throws with aapt's message when it refuses. */
-function aaptValues(xml: string): Map<string, string> {
-  const project = mkdtempSync(join(tmpdir(), 'aapt-'));
-  try {
-    mkdirSync(join(project, 'res', 'values'), { recursive: true });
-    writeFileSync(join(project, 'AndroidManifest.xml'), '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.judge"/>\n');
-    writeFileSync(join(project, 'res', 'values', 'strings.xml'), xml);
-    const apk = join(project, 'out.apk');
-    execFileSync('aapt', ['package', '-f', '-M', join(project, 'AndroidManifest.xml'), '-S', join(project, 'res'), '-I', '/usr/share/android-framework-res/framework-res.apk', '-F', apk], { stdio: 'pipe' });
-    const dump = execFileSync('aapt', ['dump', '--values', 'resources', apk], { encoding: 'utf8' });
-    const values = new Map<string, string>();
-    for (const match of dump.matchAll(/:string\/(\w+): t=0x03[^\n]*\n\s*\(string\w*\) (".*")$/gm)) values.set(match[1]!, match[2]!);
-    return values;
-  } finally {
-    rmSync(project, { recursive: true, force: true });
-  }
-}
 
 const doc = getAdapter('android').extract(SOURCE);
 const segmentOf = (text: string) => {
@@ -120,16 +73,17 @@ describe('android strings.xml', () => {
     assert.match(segmentOf('Pay now').note ?? '', /The checkout button/);
   });
 
-  it('names each entry by its resource name (arrays by index, plurals with their forms)', () => {
+  it('names each entry by its resource name (an array is one entry, plurals with their forms)', () => {
     const entries = (doc as unknown as { entries: { key: string; forms?: Record<string, string> }[] }).entries;
     assert.deepEqual(
       entries.map((e) => e.key),
-      ['pay', 'greeting', 'lines', 'terms', 'link', 'question', 'planets[0]', 'planets[1]', 'files'],
+      ['pay', 'greeting', 'lines', 'terms', 'link', 'question', 'planets', 'files'],
     );
     assert.deepEqual(Object.keys(entries.at(-1)!.forms!), ['one', 'other']);
   });
 
   for (const target of [
+    { code: 'de', rtl: false },
     { code: 'fr', rtl: false },
     { code: 'ru', rtl: false },
     { code: 'ja', rtl: false },
@@ -186,6 +140,18 @@ describe('android strings.xml', () => {
       assert.deepEqual(quantities(answer).n, target.code === 'fr' ? ['one', 'many', 'other'] : ['one', 'many', 'few', 'other']);
       assert.ok(aaptValues(answer).has('w') && aaptValues(answer).has('l'));
       quantities(answer);
+    }
+  });
+
+  it('gives a <plurals> without `other` the target\'s quantities too, each item translated on its own', () => {
+    const source = '<resources>\n    <plurals name="n">\n        <item quantity="one">%d new file</item>\n        <item quantity="few">%d new files</item>\n    </plurals>\n</resources>\n';
+    const small = getAdapter('android').extract(source);
+    assert.equal(small.segments.length, 2, 'no counted segment without `other`');
+    const expected: Record<string, string[]> = { ru: ['one', 'few', 'many', 'other'], ja: ['other'], de: ['one', 'other'] };
+    for (const [code, wanted] of Object.entries(expected)) {
+      const answer = pseudoRender(small, { code, rtl: false });
+      assert.deepEqual(quantities(answer).n, wanted, code);
+      aaptValues(answer);
     }
   });
 

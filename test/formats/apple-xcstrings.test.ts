@@ -165,7 +165,9 @@ describe('.xcstrings', () => {
   it('gives the model each entry\'s comment, and keeps %@ and %lld as marks', () => {
     const notes = doc.segments.map((s) => s.note ?? '');
     assert.ok(notes.some((note) => note.includes('Menu item that opens a document')));
-    assert.ok(notes.some((note) => note.includes('Number of files in the sidebar') && note.includes('plural form: one')));
+    // A plural's forms are one segment with a branch per form (decision 0098), the comment its note.
+    const plural = doc.segments.find((s) => (s.note ?? '').includes('Number of files in the sidebar'));
+    assert.ok(plural && (plural.plurals?.[0]?.branches.length ?? 0) >= 2, JSON.stringify(plural));
     assert.ok(!doc.segments.some((s) => s.text.includes('%')));
   });
 

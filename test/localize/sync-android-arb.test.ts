@@ -8,13 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { androidQualifier, formatFromExtension } from '../../src/localize/file-formats.js';
 import { FilePattern } from '../../src/localize/patterns.js';
-import { runCli, startServedApi, type ServedApi } from './served-api.js';
+import { runCli, type ServedApi } from './served-api.js';
+import { startSyncProject, type SyncProject } from './sync-project.js';
 
 const FILES: Record<string, string> = {
   'app/src/main/res/values/strings.xml':
@@ -49,26 +49,17 @@ describe('Android resource qualifiers and ARB names', () => {
 });
 
 describe('sync with Android and ARB files (sqlite)', () => {
+  let project: SyncProject;
   let api: ServedApi;
   let repo: string;
   let env: Record<string, string>;
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  };
-  const file = (path: string) => readFileSync(join(repo, path), 'utf8');
+  const file = (path: string) => project.file(path);
 
   before(async () => {
-    api = await startServedApi('sqlite');
-    repo = mkdtempSync(join(tmpdir(), 'translate-android-arb-'));
-    env = { TRANSLATE_API_URL: api.apiUrl, TRANSLATE_API_KEY: api.apiKey };
-    write('translate.config.json', `${JSON.stringify(CONFIG, null, 2)}\n`);
-    for (const [path, text] of Object.entries(FILES)) write(path, text);
+    project = await startSyncProject('android-arb', CONFIG, FILES);
+    ({ api, repo, env } = project);
   });
-  after(async () => {
-    await api?.stop();
-    if (repo) rmSync(repo, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('writes each target with its platform\'s name, valid, and a second run sends nothing', async () => {
     const run = await runCli(['sync'], { cwd: repo, env });

@@ -8,12 +8,12 @@
  * server (pseudo engine) behind a counting proxy.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeXcodeJson, type XcodeValue } from '../../src/formats/index.js';
-import { runCli, startServedApi, type ServedApi } from './served-api.js';
+import { runCli, type ServedApi } from './served-api.js';
+import { startSyncProject, type SyncProject } from './sync-project.js';
 
 const utf16 = (text: string): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 
@@ -39,29 +39,19 @@ const CONFIG = {
 type Catalog = { strings: Record<string, { localizations?: Record<string, { stringUnit: { state: string; value: string } }> }> };
 
 describe('sync and translate with Apple files (sqlite)', () => {
+  let project: SyncProject;
   let api: ServedApi;
   let repo: string;
   let env: Record<string, string>;
-  const write = (path: string, content: string | Buffer) => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), content);
-  };
-  const read = (path: string) => readFileSync(join(repo, path), 'utf8');
+  const write = (path: string, content: string | Buffer) => project.write(path, content);
+  const read = (path: string) => project.file(path);
   const catalogRequests = (from: number) => api.requests.slice(from).filter((r) => r.method === 'POST' && r.body.includes('sourceLanguage'));
 
   before(async () => {
-    api = await startServedApi('sqlite');
-    repo = mkdtempSync(join(tmpdir(), 'translate-apple-'));
-    env = { TRANSLATE_API_URL: api.apiUrl, TRANSLATE_API_KEY: api.apiKey };
-    write('translate.config.json', `${JSON.stringify(CONFIG, null, 2)}\n`);
-    write('ios/en.lproj/Localizable.strings', utf16(STRINGS));
-    write('ios/en.lproj/Localizable.stringsdict', STRINGSDICT);
-    write('ios/Localizable.xcstrings', CATALOG);
+    project = await startSyncProject('apple', CONFIG, { 'ios/en.lproj/Localizable.strings': utf16(STRINGS), 'ios/en.lproj/Localizable.stringsdict': STRINGSDICT, 'ios/Localizable.xcstrings': CATALOG });
+    ({ api, repo, env } = project);
   });
-  after(async () => {
-    await api?.stop();
-    if (repo) rmSync(repo, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('writes .lproj folders with Apple\'s names, a UTF-16 file in UTF-16, and exits 0', async () => {
     const from = api.requests.length;

@@ -9,11 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli, startServedApi, unmark, type ServedApi } from './served-api.js';
+import { unmark } from './served-api.js';
+import { startSyncProject, type SyncProject } from './sync-project.js';
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: en\\n"\n';
 const PO = {
@@ -25,46 +24,28 @@ const PO = {
 const PROPERTIES = '# The main button\ncheckout.pay=Pay\n\n# Shown when nothing is found\nsearch.empty=Nothing found\ncart.title=Your cart\n';
 
 describe('sync sends only new and changed locale entries and merges them (sqlite)', () => {
-  let api: ServedApi;
-  let repo: string;
-  let env: Record<string, string>;
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  };
-  const file = (path: string) => readFileSync(join(repo, path), 'utf8');
-  /** The contents of the translate requests sent since `from`, whether one by one or batched. */
-  const sentContents = (from: number): string[] =>
-    api.requests
-      .slice(from)
-      .filter((request) => request.method === 'POST')
-      .flatMap((request) => {
-        const body = JSON.parse(request.body) as { content?: string; items?: { content: string }[] };
-        return body.items ? body.items.map((item) => item.content) : [body.content!];
-      });
+  let project: SyncProject;
+  const write = (path: string, text: string) => project.write(path, text);
+  const file = (path: string) => project.file(path);
+  const sentContents = (from: number): string[] => project.sentContents(from);
   const sync = async () => {
-    const run = await runCli(['sync'], { cwd: repo, env });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
+    await project.sync();
   };
 
   before(async () => {
-    api = await startServedApi('sqlite');
-    repo = mkdtempSync(join(tmpdir(), 'translate-sync-entries-'));
-    env = { TRANSLATE_API_URL: api.apiUrl, TRANSLATE_API_KEY: api.apiKey };
-    write('translate.config.json', JSON.stringify({ source: 'en', targets: ['ru'], files: ['po/{locale}.po', 'messages_{locale}.properties'] }));
-    write('po/en.po', [HEADER, PO.pay, PO.cancel, PO.files, PO.old].join('\n'));
-    write('messages_en.properties', PROPERTIES);
+    project = await startSyncProject(
+      'sync-entries',
+      { source: 'en', targets: ['ru'], files: ['po/{locale}.po', 'messages_{locale}.properties'] },
+      { 'po/en.po': [HEADER, PO.pay, PO.cancel, PO.files, PO.old].join('\n'), 'messages_en.properties': PROPERTIES },
+    );
   });
-  after(async () => {
-    await api?.stop();
-    if (repo) rmSync(repo, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('writes whole targets first, then sends only what changed and merges it, keeping a hand edit', async () => {
-    let from = api.requests.length;
+    let from = project.api.requests.length;
     await sync();
     assert.deepEqual(sentContents(from).sort(), [file('messages_en.properties'), file('po/en.po')].sort(), 'a first sync sends each file whole');
-    execFileSync('msgfmt', ['-c', '-o', '/dev/null', join(repo, 'po/ru.po')]);
+    execFileSync('msgfmt', ['-c', '-o', '/dev/null', join(project.repo, 'po/ru.po')]);
     const ru = file('po/ru.po');
     const blocks = ru.split('\n\n');
     assert.equal(blocks.length, 5);
@@ -80,7 +61,7 @@ describe('sync sends only new and changed locale entries and merges them (sqlite
     write('messages_ru.properties', propertiesBefore.replace(/^cart\.title=.*$/m, 'cart.title=Ваша корзина'));
     write('messages_en.properties', PROPERTIES.replace('search.empty=Nothing found', 'search.empty=No results'));
 
-    from = api.requests.length;
+    from = project.api.requests.length;
     await sync();
     assert.deepEqual(
       sentContents(from).sort(),
@@ -93,7 +74,7 @@ describe('sync sends only new and changed locale entries and merges them (sqlite
     );
 
     const after = file('po/ru.po');
-    execFileSync('msgfmt', ['-c', '-o', '/dev/null', join(repo, 'po/ru.po')]);
+    execFileSync('msgfmt', ['-c', '-o', '/dev/null', join(project.repo, 'po/ru.po')]);
     const old = handEdited.split('\n\n');
     const now = after.split('\n\n');
     assert.equal(now[0], old[0], 'the header is kept byte for byte');
@@ -116,7 +97,7 @@ describe('sync sends only new and changed locale entries and merges them (sqlite
     assert.equal(unmark(escaped.replace(/\\u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))), 'No results');
 
     // Nothing changed: nothing sent, nothing written.
-    from = api.requests.length;
+    from = project.api.requests.length;
     await sync();
     assert.equal(sentContents(from).length, 0);
     assert.equal(file('po/ru.po'), after);

@@ -8,12 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { runCli, startServedApi, type ServedApi } from './served-api.js';
+import { runCli, type ServedApi } from './served-api.js';
+import { startSyncProject, type SyncProject } from './sync-project.js';
 
 const FILES: Record<string, string> = {
   'po/en.po': 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: en\\n"\n\n#. The checkout button\nmsgid "Pay"\nmsgstr ""\n\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\n',
@@ -28,26 +29,17 @@ const CONFIG = {
 };
 
 describe('sync with gettext, YAML, properties and XLIFF files (sqlite)', () => {
+  let project: SyncProject;
   let api: ServedApi;
   let repo: string;
   let env: Record<string, string>;
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  };
-  const file = (path: string) => readFileSync(join(repo, path), 'utf8');
+  const file = (path: string) => project.file(path);
 
   before(async () => {
-    api = await startServedApi('sqlite');
-    repo = mkdtempSync(join(tmpdir(), 'translate-locale-files-'));
-    env = { TRANSLATE_API_URL: api.apiUrl, TRANSLATE_API_KEY: api.apiKey };
-    write('translate.config.json', `${JSON.stringify(CONFIG, null, 2)}\n`);
-    for (const [path, text] of Object.entries(FILES)) write(path, text);
+    project = await startSyncProject('locale-files', CONFIG, FILES);
+    ({ api, repo, env } = project);
   });
-  after(async () => {
-    await api?.stop();
-    if (repo) rmSync(repo, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('writes each target with its ecosystem\'s name and exits 0', async () => {
     const run = await runCli(['sync'], { cwd: repo, env });

@@ -3,19 +3,20 @@
  * `<string-array>` item and each `<plurals>` item is translated and written back in
  * place, escaped as aapt reads it (text.ts); names, comments, `<xliff:g>`, inline
  * markup, CDATA, entity references and the layout stay. A target's `<plurals>` has its
- * own quantities (quantities.ts): a kept item keeps its line, a missing one is inserted
- * before `other` with `other`'s translation, an extra one is removed with its line.
+ * own quantities (quantities.ts), each worded for its numbers: a kept item keeps its
+ * line, a missing one is inserted before `other`, an extra one is removed with its line.
  * Resources marked `translatable="false"` are left out of the target file (decision 0079).
  */
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
+import { decodePluralForms } from '../core/plural-forms-text.js';
 import { isProse } from '../json.js';
 import { readAndroid } from './reader.js';
 import type { AndroidItem, AndroidResource } from './reader.js';
 import { isQuantity, targetQuantities } from './quantities.js';
-import { readAndroidText, writeAndroidText } from './text.js';
+import { joinAndroidTexts, readAndroidText, writeAndroidText } from './text.js';
 import type { AndroidText } from './text.js';
 
 /** What a reference or a value without words looks like once its kept chunks are set aside. */
@@ -50,14 +51,27 @@ export const androidAdapter: FormatAdapter = {
         out.edit({ start: line.start, end: line.end, render: () => '' });
         continue;
       }
+      if (resource.kind === 'plurals' && plurals(out, content, resource, eol)) continue;
+      const notes = resource.comment ? [resource.comment] : [];
+      const values: string[] = [];
       if (resource.kind === 'plurals' && resource.items.length > 0 && resource.items.every((item) => item.quantity !== undefined && isQuantity(item.quantity))) {
-        plurals(out, content, resource, eol);
-        continue;
+        values.push(...pluralsWithoutOther(out, content, resource, notes, eol));
+      } else {
+        resource.items.forEach((item) => {
+          if (item.contentStart === item.end) return; // an empty `<item/>` stays as it is
+          values.push(inPlace(out, content, resource, item, notes).plain);
+        });
       }
-      resource.items.forEach((item, index) => {
-        if (item.contentStart === item.end) return; // an empty `<item/>` stays as it is
-        const key = resource.kind === 'string-array' ? `${resource.name}[${index}]` : resource.kind === 'plurals' ? `${resource.name}:${item.quantity ?? index}` : resource.name;
-        inPlace(out, content, resource, item, key);
+      if (resource.items.length === 0 || (resource.kind === 'string' && values.length === 0)) continue;
+      // One entry per resource, whose translation is all its content: an array's items (or
+      // a plurals' without `other`) come and go together, as they are one resource in a target.
+      const whole = resource.kind === 'string' ? resource.items[0]! : resource;
+      out.entry({
+        key: resource.name,
+        value: values.join('\n'),
+        notes,
+        region: [whole.contentStart, whole.contentEnd],
+        extent: [resource.headStart, resource.end],
       });
     }
     return out.document();
@@ -70,9 +84,14 @@ interface ReadValue {
   readonly plain: string;
 }
 
+/** Whether a decoded text is something to translate: words, not a reference or a placeholder alone. */
+function plainOf(text: AndroidText | undefined): string {
+  return text ? text.text.replace(KEPT_CHARACTERS, ' ').trim() : '';
+}
+
 function readValue(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, item: AndroidItem, notes: readonly string[]): ReadValue {
   const text = readAndroidText(content.slice(item.contentStart, item.contentEnd));
-  const plain = text ? text.text.replace(KEPT_CHARACTERS, ' ').trim() : '';
+  const plain = plainOf(text);
   const translatable = text !== undefined && plain !== '' && isProse(plain);
   const index = out.value(translatable ? text.text : '', translatable ? text.spans : [], entryNote(resource.name, notes, plain));
   return { index, text: translatable ? text : undefined, plain };
@@ -85,48 +104,125 @@ function written(out: EntriesDocumentBuilder, content: string, item: AndroidItem
   return writeAndroidText(text, value.text);
 }
 
-function inPlace(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, item: AndroidItem, key: string): void {
-  const notes = resource.comment ? [resource.comment] : [];
+/** A `<string>` or an item written back in place. */
+function inPlace(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, item: AndroidItem, notes: readonly string[]): ReadValue {
   const value = readValue(out, content, resource, item, notes);
-  out.entry({ key, value: value.plain, notes });
   out.edit({ start: item.contentStart, end: item.contentEnd, render: (_target, translated) => written(out, content, item, value, translated) });
+  return value;
 }
 
-function plurals(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, eol: string): void {
-  const notes = resource.comment ? [resource.comment] : [];
+/**
+ * A `<plurals>` without `other` (or with a form that cannot be one value): its items are
+ * translated one by one; the target still gets exactly its quantities, a missing one
+ * (`other` too) made from the last item's translation after it, an extra one removed with
+ * its line. Answers the items' source texts.
+ */
+function pluralsWithoutOther(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, notes: readonly string[], eol: string): string[] {
   const items = resource.items;
   const quantities = items.map((item) => item.quantity!);
-  const values = items.map((item, i) => readValue(out, content, resource, item, [...notes, `plural form: ${quantities[i]}`]));
-  const forms: Record<string, string> = {};
-  items.forEach((_, i) => (forms[quantities[i]!] = values[i]!.plain));
-  // Missing quantities are made from `other` (or, in a file without one, the last item) and go before it (after the last).
-  const templateIndex = quantities.includes('other') ? quantities.indexOf('other') : items.length - 1;
-  const template = items[templateIndex]!;
-  out.entry({ key: resource.name, value: forms.other ?? values[templateIndex]!.plain, notes, forms });
   const lines = items.map((item) => lineOf(content, item.start, item.end));
   const allWhole = lines.every((line) => line.whole);
-  const openTag = content.slice(template.start, template.contentStart);
-  const closeTag = content.slice(template.contentEnd, template.end);
+  const last = items[items.length - 1]!;
+  const values = items.map((item) => (item.contentStart === item.end ? undefined : readValue(out, content, resource, item, [...notes, `plural form: ${item.quantity}`])));
   items.forEach((item, i) => {
     const line = allWhole ? lines[i]! : { start: item.start, end: item.end, indent: '', whole: false };
-    const value = values[i]!;
+    const value = values[i];
+    out.edit({
+      start: line.start,
+      end: line.end,
+      render: (target, translated) => {
+        const wanted = targetQuantities(target.code);
+        const own = !wanted.includes(quantities[i]!)
+          ? ''
+          : value === undefined
+            ? content.slice(line.start, line.end)
+            : `${content.slice(line.start, item.contentStart)}${written(out, content, item, value, translated)}${content.slice(item.contentEnd, line.end)}`;
+        if (item !== last || values[i] === undefined) return own;
+        const text = written(out, content, last, values[i]!, translated);
+        const openTag = content.slice(last.start, last.contentStart);
+        const closeTag = content.slice(last.contentEnd, last.end);
+        const added = wanted
+          .filter((q) => !quantities.includes(q))
+          .map((missing) => {
+            const tag = openTag.replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
+            return allWhole ? `${lines[i]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
+          });
+        return own + added.join('');
+      },
+    });
+  });
+  return values.map((value) => value?.plain ?? '');
+}
+
+/**
+ * A `<plurals>` with an `other` item, each item's text readable: its items are one plural
+ * value (entries/document.ts), worded by the model per category (decision 0098). The
+ * target's quantities are its whole-number categories plus `other`: a kept item keeps
+ * its line, a missing one is inserted before `other` (written like `other`'s item, with
+ * the text the translation gave its category), an extra one is removed with its line.
+ * Answers false for any other `<plurals>`, whose items are then translated one by one.
+ */
+function plurals(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, eol: string): boolean {
+  const items = resource.items;
+  const quantities = items.map((item) => item.quantity ?? '');
+  if (!quantities.includes('other') || !quantities.every(isQuantity) || new Set(quantities).size !== quantities.length) return false;
+  if (items[quantities.indexOf('other')]!.contentStart === items[quantities.indexOf('other')]!.end) return false;
+  const texts: AndroidText[] = [];
+  for (const item of items) {
+    const text = readAndroidText(content.slice(item.contentStart, item.contentEnd), texts.reduce((n, t) => n + t.chunks.length, 0));
+    if (text === undefined) return false;
+    texts.push(text);
+  }
+  const notes = resource.comment ? [resource.comment] : [];
+  const forms: Record<string, string> = {};
+  items.forEach((_, i) => (forms[quantities[i]!] = plainOf(texts[i])));
+  const otherIndex = quantities.indexOf('other');
+  const translatable = Object.values(forms).some((plain) => plain !== '' && isProse(plain));
+  const value = translatable
+    ? out.pluralValue(
+        quantities.map((category, i) => ({ category, text: texts[i]!.text, protectedSpans: texts[i]!.spans })),
+        entryNote(resource.name, notes, forms.other!),
+      )
+    : undefined;
+  out.entry({ key: resource.name, value: forms.other!, notes, forms, region: [resource.contentStart, resource.contentEnd], extent: [resource.headStart, resource.end] });
+  if (value === undefined) return true;
+  const joined = joinAndroidTexts(texts);
+  const sourceText = out.valueText(value);
+  const lines = items.map((item) => lineOf(content, item.start, item.end));
+  const allWhole = lines.every((line) => line.whole);
+  const template = items[otherIndex]!;
+  const openTag = content.slice(template.start, template.contentStart);
+  const closeTag = content.slice(template.contentEnd, template.end);
+  /** A category's content: the source's bytes when its text is the source's, else the translation escaped. */
+  const contentOf = (category: string, rendered: Map<string, string>): string => {
+    const text = rendered.get(category) ?? rendered.get('other') ?? texts[otherIndex]!.text;
+    const own = quantities.indexOf(category);
+    if (own >= 0 && text === texts[own]!.text) return content.slice(items[own]!.contentStart, items[own]!.contentEnd);
+    return writeAndroidText(text, joined);
+  };
+  items.forEach((item, i) => {
+    const line = allWhole ? lines[i]! : { start: item.start, end: item.end, indent: '', whole: false };
     const quantity = quantities[i]!;
     out.edit({
       start: line.start,
       end: line.end,
       render: (target, translated) => {
         const wanted = targetQuantities(target.code);
+        const rendered = translated[value] === sourceText ? new Map(quantities.map((q, k) => [q, texts[k]!.text])) : decodePluralForms(translated[value]!);
         let added = '';
-        if (i === templateIndex) {
-          const text = written(out, content, template, values[templateIndex]!, translated);
+        if (quantity === 'other') {
           for (const missing of wanted.filter((q) => !quantities.includes(q))) {
             const tag = openTag.replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
-            added += allWhole ? `${lines[templateIndex]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
+            const text = contentOf(missing, rendered);
+            added += allWhole ? `${lines[otherIndex]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
           }
         }
-        const own = wanted.includes(quantity) ? `${content.slice(line.start, item.contentStart)}${written(out, content, item, value, translated)}${content.slice(item.contentEnd, line.end)}` : '';
-        return quantity === 'other' || !quantities.includes('other') ? (quantity === 'other' ? added + own : own + added) : own;
+        if (!wanted.includes(quantity)) return added;
+        // An empty `<item …/>` has no content to write into: it stays as it is.
+        if (item.contentStart === item.end) return `${added}${content.slice(line.start, line.end)}`;
+        return `${added}${content.slice(line.start, item.contentStart)}${contentOf(quantity, rendered)}${content.slice(item.contentEnd, line.end)}`;
       },
     });
   });
+  return true;
 }

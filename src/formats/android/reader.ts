@@ -33,6 +33,11 @@ export interface AndroidResource {
   readonly end: number;
   /** The text of the `<!-- … -->` comment right before the element (only white space between). */
   readonly comment: string | undefined;
+  /** Where that comment starts (the element's start when it has none): the resource's lines begin on its line. */
+  readonly headStart: number;
+  /** The element's content, between its tags (all its items). */
+  readonly contentStart: number;
+  readonly contentEnd: number;
   /** A `<string>`'s one item, or the items of an array or plurals. */
   readonly items: readonly AndroidItem[];
 }
@@ -54,8 +59,8 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
   const stack: string[] = [];
   const opened: number[] = [];
   let root = false;
-  let lastComment: { end: number; text: string } | undefined;
-  let current: { kind: ResourceKind; name: string; translatable: boolean; start: number; comment: string | undefined; items: AndroidItem[] } | undefined;
+  let lastComment: { start: number; end: number; text: string } | undefined;
+  let current: { kind: ResourceKind; name: string; translatable: boolean; start: number; comment: string | undefined; headStart: number; contentStart: number; items: AndroidItem[] } | undefined;
   let item: { start: number; contentStart: number; quantity: string | undefined } | undefined;
   const parser: Parser = new Parser(
     {
@@ -74,12 +79,15 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
         }
         if (depth === 2 && RESOURCE_KINDS.has(name)) {
           const between = lastComment ? content.slice(lastComment.end, start) : 'x';
+          const attached = /^\s*$/.test(between) && lastComment !== undefined;
           current = {
             kind: name as ResourceKind,
             name: attributes.name ?? '',
             translatable: attributes.translatable !== 'false',
             start,
-            comment: /^\s*$/.test(between) && lastComment ? lastComment.text : undefined,
+            comment: attached ? lastComment!.text : undefined,
+            headStart: attached ? lastComment!.start : start,
+            contentStart: end,
             items: [],
           };
           if (name === 'string' && !selfClosing) item = { start, contentStart: end, quantity: undefined };
@@ -104,13 +112,13 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
         } else if (depth === 2 && current) {
           if (current.kind === 'string' && item) current.items.push({ start: item.start, end, contentStart: item.contentStart, contentEnd: selfClosing ? item.contentStart : start, quantity: undefined });
           item = undefined;
-          resources.push({ kind: current.kind, name: current.name, translatable: current.translatable, start: current.start, end, comment: current.comment, items: current.items });
+          resources.push({ kind: current.kind, name: current.name, translatable: current.translatable, start: current.start, end, comment: current.comment, headStart: current.headStart, contentStart: selfClosing ? end : current.contentStart, contentEnd: selfClosing ? end : start, items: current.items });
           current = undefined;
           lastComment = undefined;
         } else if (depth === 2) lastComment = undefined;
       },
       oncomment(text) {
-        if (stack.length === 1) lastComment = { end: parser.endIndex + 1, text: text.trim() };
+        if (stack.length === 1) lastComment = { start: parser.startIndex, end: parser.endIndex + 1, text: text.trim() };
       },
     },
     { xmlMode: true, decodeEntities: false },

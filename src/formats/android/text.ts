@@ -41,17 +41,22 @@ export interface AndroidText {
 
 const DECODED: Readonly<Record<string, string>> = { "'": "'", '"': '"', '\\': '\\', n: '\n', t: '\t', '@': '@', '?': '?' };
 
-/** Undefined when the content cannot be read this way (it already holds private-use characters, or too many kept chunks). */
-export function readAndroidText(raw: string): AndroidText | undefined {
+/**
+ * Undefined when the content cannot be read this way (it already holds private-use
+ * characters, or too many kept chunks). `firstChunk` numbers the kept chunks after those
+ * of texts read before (a `<plurals>`' other items): the forms of one plural value then
+ * never share a character, and `joinAndroidTexts` writes any of them back.
+ */
+export function readAndroidText(raw: string, firstChunk = 0): AndroidText | undefined {
   if (KEPT_RANGE.test(raw)) return undefined;
   let text = '';
   const spans: [number, number][] = [];
   const chunks: string[] = [];
   const tags: string[] = [];
   const keep = (chunk: string): boolean => {
-    if (FIRST_KEPT + chunks.length > LAST_KEPT) return false;
+    if (FIRST_KEPT + firstChunk + chunks.length > LAST_KEPT) return false;
     spans.push([text.length, text.length + 1]);
-    text += String.fromCharCode(FIRST_KEPT + chunks.length);
+    text += String.fromCharCode(FIRST_KEPT + firstChunk + chunks.length);
     chunks.push(chunk);
     return true;
   };
@@ -120,6 +125,16 @@ export function readAndroidText(raw: string): AndroidText | undefined {
     }
   }
   return { text, spans, chunks, tags: [...new Set(tags)] };
+}
+
+/** Texts read one after another (each `firstChunk` the count before it) as one source to write any of them back with. */
+export function joinAndroidTexts(texts: readonly AndroidText[]): AndroidText {
+  return {
+    text: '',
+    spans: [],
+    chunks: texts.flatMap((text) => text.chunks),
+    tags: [...new Set(texts.flatMap((text) => text.tags))],
+  };
 }
 
 /** A translation written back: kept chunks as their source bytes, the rest escaped for aapt and XML. */

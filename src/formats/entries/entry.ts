@@ -26,6 +26,12 @@ export interface LocaleEntry {
    * (localize/entry-files.ts); and whether it holds one (gettext's `msgstr ""` does not).
    */
   readonly region?: readonly [start: number, end: number];
+  /**
+   * The entry's own text, where its format knows it (an Android resource with the comment
+   * before it, a `.stringsdict` key and its dict): sync moves its lines and no others. A
+   * format without it has the lines of its region and the comments right above them.
+   */
+  readonly extent?: readonly [start: number, end: number];
   readonly translated?: boolean;
 }
 

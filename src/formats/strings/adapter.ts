@@ -32,7 +32,7 @@ export const stringsAdapter: FormatAdapter = {
       // genstrings keys are often the English text itself: the key says nothing more then.
       const key = pair.key.text === text ? undefined : pair.key.text;
       const value = out.value(isProse(text) ? text : '', appleDirectiveSpans(text), entryNote(key, notes, text));
-      out.entry({ key: pair.key.text, value: text, notes });
+      out.entry({ key: pair.key.text, value: text, notes, region: [token.start, token.end] });
       const sourceBytes = content.slice(token.start, token.end);
       out.edit({
         start: token.start,

@@ -3,9 +3,9 @@
  * `NSStringLocalizedFormatKey` outside the `%#@var@` tokens and each plural form of its
  * variables are translated in place. A plural variable (`NSStringPluralRuleType`) gets
  * the target's full CLDR categories (CONTRACT §5): a kept form keeps its lines, a missing
- * one is inserted before `other` (written like `other`, with `other`'s translation), an
- * extra one is removed with its lines; a source `zero` stays in every target (Apple uses
- * it for a count of 0 in every language). The plist structure, keys and
+ * one is inserted before `other` (written like `other`), each form worded for its
+ * numbers by the model (decision 0098), an extra one is removed with its lines; a
+ * source `zero` stays in every target (Apple uses it for a count of 0 in every language). The plist structure, keys and
  * `NSStringFormatValueTypeKey` are kept byte for byte.
  */
 import type { FormatAdapter } from '../format.js';
@@ -14,6 +14,7 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
 import { pluralCategories } from '../../plurals/index.js';
+import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { dictPairs, escapeXmlText, invalidPlist, readPlist } from './plist.js';
 import type { DictPair, PlistNode } from './plist.js';
 
@@ -38,7 +39,7 @@ export const stringsdictAdapter: FormatAdapter = {
     if (!root || root.name !== 'dict') invalidPlist(content, root?.start ?? plist.start, 'expected a <dict> inside <plist>');
     for (const { key, value } of dictPairs(content, root)) {
       if (value.name !== 'dict') continue;
-      entry(out, key.text, dictPairs(content, value));
+      entry(out, key, value);
     }
     return out.document();
   },
@@ -56,7 +57,10 @@ function stringValue(out: EntriesDocumentBuilder, node: PlistNode, note: string 
   return index;
 }
 
-function entry(out: EntriesDocumentBuilder, key: string, pairs: readonly DictPair[]): void {
+/** One entry: its format key's text and its variables; for sync, its translation is its whole dict (decision 0099). */
+function entry(out: EntriesDocumentBuilder, keyNode: PlistNode, dict: PlistNode): void {
+  const key = keyNode.text;
+  const pairs = dictPairs(out.source, dict);
   const format = pairs.find((pair) => pair.key.text === FORMAT_KEY);
   if (format && format.value.name === 'string') stringValue(out, format.value, entryNote(key, [], format.value.text));
   let forms: Record<string, string> | undefined;
@@ -74,13 +78,22 @@ function entry(out: EntriesDocumentBuilder, key: string, pairs: readonly DictPai
     const variableForms = pluralVariable(out, key, pair.value, variable);
     forms ??= variableForms;
   }
-  out.entry({ key, value: format?.value.text ?? '', notes: [], ...(forms ? { forms } : {}) });
+  out.entry({
+    key,
+    value: format?.value.text ?? '',
+    notes: [],
+    ...(forms ? { forms } : {}),
+    region: [dict.contentStart, dict.contentEnd],
+    extent: [keyNode.start, dict.end],
+  });
 }
 
 /**
- * One plural variable's forms. Each form's pair (from the end of the element before its
- * `<key>`, so its indentation goes with it, to its `</string>`) is one edit, which writes
- * the forms the target adds before `other`'s.
+ * One plural variable's forms. With an `other` form, they are one plural value
+ * (entries/document.ts) that the model words per category (decision 0098). Each form's
+ * pair (from the end of the element before its `<key>`, so its indentation goes with it,
+ * to its `</string>`) is one edit, which writes the forms the target adds before
+ * `other`'s, each with the text the translation gave its category.
  */
 function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNode, variable: readonly DictPair[]): Record<string, string> {
   const source = out.source;
@@ -89,7 +102,7 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
   for (const pair of formPairs) forms[pair.key.text] = pair.value.text;
   const other = formPairs.find((pair) => pair.key.text === 'other');
   const has = new Set(formPairs.map((pair) => pair.key.text));
-  if (!other) {
+  if (!other || has.size !== formPairs.length || !formPairs.every((pair) => isFormText(pair.value.text))) {
     // Not a complete plural: its forms are translated, its shape left as it is.
     for (const pair of formPairs) stringValue(out, pair.value, entryNote(key, [`plural form: ${pair.key.text}`], pair.value.text));
     return forms;
@@ -98,21 +111,22 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     const index = dict.children.indexOf(node);
     return index > 0 ? dict.children[index - 1]!.end : dict.contentStart;
   };
-  const indexes = new Map<string, number>();
-  for (const pair of formPairs) {
-    const text = pair.value.text;
-    indexes.set(pair.key.text, out.value(text, appleDirectiveSpans(text), entryNote(key, [`plural form: ${pair.key.text}`], text)));
-  }
+  const value = out.pluralValue(
+    formPairs.map((pair) => ({ category: pair.key.text, text: pair.value.text, protectedSpans: appleDirectiveSpans(pair.value.text) })),
+    entryNote(key, [], other.value.text),
+  );
+  const sourceText = out.valueText(value);
   const otherStart = previousEnd(other.key);
   // `<key>other</key>…<string>` and `</string>` of the other form: the template of an added form.
   const otherHead = source.slice(otherStart, other.value.contentStart);
   const otherTail = source.slice(other.value.contentEnd, other.value.end);
   const keyAt = other.key.start - otherStart;
   const keyLength = other.key.end - other.key.start;
-  const written = (category: string, translated: readonly string[]): string => {
-    const index = indexes.get(category)!;
-    const pair = formPairs.find((p) => p.key.text === category)!;
-    return translated[index] === out.valueText(index) ? source.slice(pair.value.contentStart, pair.value.contentEnd) : escapeXmlText(translated[index]!);
+  /** A category's content: the source's bytes when its text is the source's, else the translation escaped. */
+  const written = (category: string, rendered: ReadonlyMap<string, string>): string => {
+    const text = rendered.get(category) ?? rendered.get('other') ?? other.value.text;
+    const pair = formPairs.find((p) => p.key.text === category);
+    return pair !== undefined && text === pair.value.text ? source.slice(pair.value.contentStart, pair.value.contentEnd) : escapeXmlText(text);
   };
   for (const pair of formPairs) {
     const category = pair.key.text;
@@ -124,14 +138,15 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
       end: pair.value.end,
       render: (target, translated) => {
         const wanted = appleCategories(target.code, has.has('zero'));
+        const rendered = translated[value] === sourceText ? new Map(Object.entries(forms)) : decodePluralForms(translated[value]!);
         let added = '';
         if (category === 'other') {
           for (const missing of wanted.filter((c) => !has.has(c))) {
-            added += `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written('other', translated)}${otherTail}`;
+            added += `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`;
           }
         }
         if (!wanted.includes(category)) return added;
-        return `${added}${head}${written(category, translated)}${tail}`;
+        return `${added}${head}${written(category, rendered)}${tail}`;
       },
     });
   }

@@ -6,7 +6,8 @@
  * (xcode-json.ts). Every other byte of the catalog stays: the source language's
  * entries, `comment`s (which reach the model as notes), `extractionState`, other
  * languages, and entries with `"shouldTranslate" : false`, which get no localization.
- * Plural variations get the target's full CLDR categories (a source `zero` is kept).
+ * Plural variations get the target's full CLDR categories (a source `zero` is kept),
+ * each worded for its numbers (decision 0098).
  */
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
@@ -21,6 +22,8 @@ import { tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
 import { appleCategories } from '../stringsdict/adapter.js';
+import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
+import { isPluralCategory } from '../../plurals/index.js';
 import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
 import type { XcodeValue } from './xcode-json.js';
 
@@ -111,6 +114,8 @@ class CatalogReader {
   variations(source: Json, context: readonly string[]): (target: EntryTarget, translated: readonly string[]) => XcodeValue {
     const kinds = Object.entries(source).map(([kind, cases]) => {
       if (!cases || typeof cases !== 'object' || Array.isArray(cases)) return [kind, () => cases] as const;
+      const plural = kind === 'plural' ? this.pluralForms(cases as Json, context) : undefined;
+      if (plural !== undefined) return [kind, plural] as const;
       const writers = new Map(
         Object.entries(cases as Json).map(([name, body]) => [
           name,
@@ -128,6 +133,44 @@ class CatalogReader {
     });
     return (target, translated) => Object.fromEntries(kinds.map(([kind, write]) => [kind, write(target, translated)]));
   }
+
+  /**
+   * Plural cases that are each one string unit, with `other`: one plural value
+   * (entries/document.ts) the model words per category (decision 0098), written as the
+   * target's categories (a source `zero` kept), in Xcode's key order. Undefined for any
+   * other shape (nested substitutions or variations), whose cases are translated one by one.
+   */
+  pluralForms(cases: Json, context: readonly string[]): ((target: EntryTarget, translated: readonly string[]) => XcodeValue) | undefined {
+    const units = Object.entries(cases).map(([category, body]) => [category, unitOf(body)] as const);
+    if (!units.some(([category]) => category === 'other') || !units.every(([category, unit]) => isPluralCategory(category) && unit !== undefined && isFormText(unit.value as string))) return undefined;
+    const forms = new Map(units.map(([category, unit]) => [category, unit!.value as string]));
+    const other = forms.get('other')!;
+    const index = this.out.pluralValue(
+      [...forms].map(([category, text]) => ({ category, text, protectedSpans: appleDirectiveSpans(text) })),
+      entryNote(this.key === other ? undefined : this.key, [...this.comment, ...context], other),
+    );
+    const sourceText = this.out.valueText(index);
+    const hasZero = forms.has('zero');
+    return (target, translated) => {
+      const rendered = translated[index] === sourceText ? forms : decodePluralForms(translated[index]!);
+      return Object.fromEntries(
+        appleCategories(target.code, hasZero).map((category) => {
+          const unit = units.find(([name]) => name === category)?.[1] ?? units.find(([name]) => name === 'other')![1]!;
+          const value = rendered.get(category) ?? rendered.get('other') ?? other;
+          return [category, { stringUnit: Object.assign({}, unit, { state: 'translated', value }) }];
+        }),
+      );
+    };
+  }
+}
+
+/** A case that is one string unit and nothing else: `{ "stringUnit" : { "state" : …, "value" : … } }`. */
+function unitOf(body: XcodeValue | undefined): Json | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const keys = Object.keys(body);
+  const unit = (body as Json).stringUnit;
+  if (keys.length !== 1 || !unit || typeof unit !== 'object' || Array.isArray(unit) || typeof (unit as Json).value !== 'string') return undefined;
+  return unit as Json;
 }
 
 export const xcstringsAdapter: FormatAdapter = {
