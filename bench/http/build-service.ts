@@ -25,7 +25,8 @@ export interface BuildService {
   close(): Promise<void>;
 }
 
-export async function startBuildService(dir: string, backend: Backend): Promise<BuildService> {
+/** `nodeArgs` go before the script (e.g. `--cpu-prof`). */
+export async function startBuildService(dir: string, backend: Backend, nodeArgs: readonly string[] = []): Promise<BuildService> {
   const created = await createTestDatabase(backend);
   const database = openDatabase(parseDatabaseUrl(created.url));
   await migrateToLatest(database.db);
@@ -46,7 +47,7 @@ export async function startBuildService(dir: string, backend: Backend): Promise<
     METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...limits,
   };
-  const service = spawn(process.execPath, [join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...nodeArgs, join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const close = async () => {
     await stop(service);

@@ -14,7 +14,7 @@
  * GET /metrics, so a build that fills the old generation shows it: decision 0044) and its
  * longest event-loop delay, the medians per build, and B against A. Needs `npm run build` in both folders.
  *
- *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres] [--cold]
+ *   npx tsx bench/http/compare-builds.ts DIR_A DIR_B [--blocks=4] [--warm=5] [--seconds=5] [--backend=postgres] [--cold] [--cpu-prof=DIR]
  */
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
@@ -39,6 +39,8 @@ const CONNECTIONS = 50;
  * Without it one request goes first and loads the detector alone, then one for each key.
  */
 const COLD = args.includes('--cold');
+/** --cpu-prof=DIR: each service runs under `--cpu-prof`, its profile written to DIR/A or DIR/B (summarise with profile.ts). */
+const PROFILE_DIR = text('cpu-prof', '');
 const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 
 interface Run {
@@ -47,8 +49,9 @@ interface Run {
   readonly gc: GcFigures;
 }
 
-async function measure(dir: string): Promise<Run> {
-  const service = await startBuildService(dir, BACKEND);
+async function measure(dir: string, build: 'A' | 'B'): Promise<Run> {
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR, build)}`] : [];
+  const service = await startBuildService(dir, BACKEND, nodeArgs);
   try {
     const target = {
       url: `${service.origin}/v1/translate`,
@@ -83,7 +86,7 @@ const describeGc = ({ minorCount, minorSeconds, majorCount, oldSpaceMb, loopDela
   `${majorCount} full, old generation ${Math.round(oldSpaceMb)} MB, longest loop delay ${loopDelayMaxMs.toFixed(0)} ms (of a 10 ms timer)`;
 for (let block = 0; block < BLOCKS; block++) {
   for (const build of ['A', 'B', 'B', 'A'] as const) {
-    const result = await measure(build === 'A' ? dirA : dirB);
+    const result = await measure(build === 'A' ? dirA : dirB, build);
     runs[build].push(result);
     console.error(`block ${block + 1} ${build}: ${Math.round(result.rate)} req/s, ${Math.round(result.cpuUs)} CPU µs/request; ${describeGc(result.gc)}`);
   }
