@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApertiumEngine } from '../../src/engines/apertium/apertium-engine.js';
+import { emptiedPairs, refillPairs } from '../../src/engines/apertium/emptied-pairs.js';
 import { apertiumDataDir, installedPairs } from '../../src/engines/apertium/create.js';
 import { ApertiumPairs } from '../../src/engines/apertium/pairs.js';
 import { ApertiumPipeline } from '../../src/engines/apertium/pipeline.js';
@@ -69,6 +70,24 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
     const dropped = encodeSegment('<g1>It is worth noting.</g1>', { moveMarks: false });
     assert.equal(decodeSegment('[#0] Vale notar.[#1][]', dropped), '<g1>Vale notar.</g1>');
     assert.equal(decodeSegment('[#0] Vale notar.[#1][]', encodeSegment('<g1> It is worth noting.</g1>', { moveMarks: false })), '<g1> Vale notar.</g1>');
+  });
+
+  test('a superblank Apertium swallowed goes back after the one before it; an escaped bracket is text, not a blank', () => {
+    const encoded = encodeSegment('stable.<x1/> There<x2/> are no plans<x3/> at all', { moveMarks: true });
+    assert.equal(encoded.stream, 'stable.[#0] There[#1] are no plans[#2] at all[]');
+    // A multiword (`There are` → `hay`) took [#1] with it.
+    assert.equal(decodeSegment('estable.[#0] no hay ningún plan[#2] en absoluto[]', encoded), 'estable.<x1/><x2/> no hay ningún plan<x3/> en absoluto');
+    assert.equal(decodeSegment('estable. no hay ningún plan[#2] en absoluto[]', encoded), '<x1/><x2/>estable. no hay ningún plan<x3/> en absoluto');
+    const escaped = encodeSegment('a [#0] b<x1/> c', { moveMarks: true });
+    assert.equal(decodeSegment('A \\[#0\\] B C[]', escaped), '<x1/>A [#0] B C');
+  });
+
+  test('a pair whose words were dropped is found, innermost, and filled again', () => {
+    const source = 'According to it, <g1><g2>You</g2></g1> is a <g3>pronoun</g3>.';
+    const answer = 'Según él, <g1><g2></g2></g1> es un <g3>pronombre</g3>.';
+    assert.deepEqual(emptiedPairs(source, answer), [{ pair: 2, words: 'You' }]);
+    assert.equal(refillPairs(answer, [{ pair: 2, words: 'Tú' }]), 'Según él, <g1><g2>Tú</g2></g1> es un <g3>pronombre</g3>.');
+    assert.deepEqual(emptiedPairs('a <g1><x1/></g1> b', 'A <g1><x1/></g1> B'), [], 'a pair with no words in the source is not emptied');
   });
 });
 

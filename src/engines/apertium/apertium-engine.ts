@@ -10,7 +10,9 @@
  * a word (`<g1>I</g1> bought` → `Compré`) or splits a pair's words apart — is translated
  * again with its marks pinned where the source has them (always well nested); one that
  * still fails makes the chunk fail with a retryable EngineError, never a wrong answer;
- * one Apertium answers with nothing at all keeps its source words.
+ * one Apertium answers with nothing at all keeps its source words. A pair whose words
+ * Apertium dropped gets them back (emptied-pairs.ts), and a superblank it swallowed is
+ * put back beside its neighbour (stream-format.ts).
  *
  * Segments are translated, never whole documents: the formats keep the document's
  * structure; Apertium only ever sees words and our marks.
@@ -39,6 +41,7 @@ import {
 } from '../engine.js';
 import type { ApertiumMode, ApertiumPairs } from './pairs.js';
 import { ApertiumPipeline } from './pipeline.js';
+import { emptiedPairs, hasWords, refillPairs } from './emptied-pairs.js';
 import { decodeSegment, encodeSegment, type FixedTerm } from './stream-format.js';
 
 const execFileAsync = promisify(execFile);
@@ -162,9 +165,21 @@ export class ApertiumEngine implements TranslationEngine {
   async #attempt(pipeline: ApertiumPipeline, segment: EngineSegment, moveMarks: boolean, fixedTerms: readonly FixedTerm[]): Promise<Attempt> {
     const encoded = encodeSegment(segment.text, { moveMarks, fixedTerms });
     const answer = await pipeline.translate(encoded.stream);
-    const text = decodeSegment(answer, encoded);
+    let text = decodeSegment(answer, encoded);
+    const emptied = emptiedPairs(segment.text, text);
+    if (emptied.length > 0) {
+      const fills = await Promise.all(emptied.map(async ({ pair, words }) => ({ pair, words: await this.#wordsAlone(pipeline, words, fixedTerms) })));
+      text = refillPairs(text, fills);
+    }
     const problem = segmentProblem(segment, text);
     return problem ? { ok: false, kind: problem.kind } : { ok: true, text };
+  }
+
+  /** `words` (no marks) translated on their own; as they were when Apertium answers them with nothing. */
+  async #wordsAlone(pipeline: ApertiumPipeline, words: string, fixedTerms: readonly FixedTerm[]): Promise<string> {
+    const encoded = encodeSegment(words, { moveMarks: true, fixedTerms });
+    const alone = decodeSegment(await pipeline.translate(encoded.stream), encoded);
+    return hasWords(alone) ? alone : words;
   }
 
   /** A pipeline of `mode` with the fewest texts in it, starting another while under the cap. */
