@@ -8,6 +8,7 @@
  */
 import { testTokenizer } from '../helpers/tokenizer.js';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApertiumEngine } from '../../src/engines/apertium/apertium-engine.js';
@@ -19,6 +20,38 @@ import { decodeSegment, encodeSegment } from '../../src/engines/apertium/stream-
 import { EngineError } from '../../src/engines/engine.js';
 import { markProblem } from '../../src/segments/segment.js';
 import { apertiumSkip } from '../helpers/apertium.js';
+
+/**
+ * The processes of group `pgid` that still run (not zombies: a killed chain's programs
+ * are reaped by init in its own time, and a zombie holds no memory). Linux's /proc.
+ */
+function liveInGroup(pgid: number): string[] {
+  const live: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so read after the last `)`.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') live.push(stat.slice(0, stat.lastIndexOf(')') + 1));
+  }
+  return live;
+}
+
+/** `liveInGroup(pgid)` once it is empty, or as it is after `withinMs` (SIGKILL takes effect in the kernel's own time). */
+async function liveAfterKill(pgid: number, withinMs = 5_000): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  let live = liveInGroup(pgid);
+  while (live.length > 0 && Date.now() < deadline) {
+    await sleep(50);
+    live = liveInGroup(pgid);
+  }
+  return live;
+}
 
 const EN = { code: 'en', name: 'English', rtl: false };
 const ES = { code: 'es', name: 'Spanish', rtl: false };
@@ -144,6 +177,28 @@ describe('the apertium engine with the installed pairs', { skip: apertiumSkip() 
     );
   });
 
+  test('close() stops every pipeline with its processes; an idle pipeline stops by itself after its idle time', async () => {
+    const idling = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 1, idleMs: 300, tokenizer: testTokenizer });
+    const once = () => idling.translate({ segments: [{ id: 's1', text: 'The house is big.' }], targets: [ES], source: EN, format: 'plain' });
+    try {
+      await once();
+      const pipeline = idling.pipelines('eng-spa')[0]!;
+      const firstPid = pipeline.pid!;
+      await sleep(1_000);
+      assert.equal(pipeline.running, false, 'stopped after 300 ms with nothing to do');
+      assert.deepEqual(await liveAfterKill(firstPid), [], 'its processes are gone');
+      const again = await once();
+      assert.match(again.translations.get('es')!.get('s1')!, /casa/, 'the next text starts it again');
+      assert.equal(pipeline.starts, 2);
+      const pid = pipeline.pid!;
+      idling.close();
+      assert.equal(idling.pipelines('eng-spa').length, 0);
+      assert.deepEqual(await liveAfterKill(pid), [], 'close() killed the running chain');
+    } finally {
+      idling.close();
+    }
+  });
+
   test('a crashed pipeline fails its waiting text with a retryable error and is started again for the next', async () => {
     await translate(['The house is big.']);
     const pipeline = engine.pipelines('eng-spa')[0]!;
@@ -175,6 +230,22 @@ describe('an Apertium pipeline that does not answer', () => {
     assert.equal(pipeline.starts, 2);
     await assert.rejects(again, /did not answer in time/);
     await sleep(50);
+  });
+
+  test('a chain left idle for its idle time is stopped, and started again by the next text', async () => {
+    const pipeline = new ApertiumPipeline({ chain: 'stdbuf -o0 tr a-z A-Z', timeoutMs: 5_000, idleMs: 200 });
+    assert.equal(await pipeline.translate('one'), 'ONE');
+    const pid = pipeline.pid!;
+    assert.ok(pipeline.running);
+    await sleep(100);
+    assert.ok(pipeline.running, 'not stopped before its idle time');
+    await sleep(400);
+    assert.equal(pipeline.running, false, 'stopped once idle');
+    assert.deepEqual(await liveAfterKill(pid), [], 'its whole process group is gone');
+    assert.equal(await pipeline.translate('two'), 'TWO');
+    assert.equal(pipeline.starts, 2);
+    pipeline.close();
+    assert.equal(pipeline.running, false);
   });
 
   test('a chain that echoes its texts answers them in order, several in the pipe at once', async () => {

@@ -64,6 +64,8 @@ export interface ApertiumEngineOptions {
    * queued in the pipe.
    */
   readonly pipelinesPerMode?: number;
+  /** A pipeline with no text in it this long is stopped (config.apertiumIdleMs); 0 or absent: never. */
+  readonly idleMs?: number;
   /** Counts usage, as for every engine (services.ts makes one per process). */
   readonly tokenizer: Tokenizer;
 }
@@ -95,7 +97,7 @@ export class ApertiumEngine implements TranslationEngine {
     return this.#pools.get(mode) ?? [];
   }
 
-  /** Stops every pipeline. */
+  /** Stops every pipeline (an idle one stops by itself after `idleMs`, and starts again when needed). */
   close(): void {
     for (const pool of this.#pools.values()) for (const pipeline of pool) pipeline.close();
     this.#pools.clear();
@@ -189,7 +191,7 @@ export class ApertiumEngine implements TranslationEngine {
     const idle = pool.find((pipeline) => pipeline.inFlight === 0);
     if (idle) return idle;
     if (pool.length < (this.#options.pipelinesPerMode ?? Math.min(this.#options.concurrency, availableParallelism()))) {
-      const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs });
+      const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs, idleMs: this.#options.idleMs ?? 0 });
       pool.push(pipeline);
       return pipeline;
     }
