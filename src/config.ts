@@ -49,6 +49,8 @@ export interface Config {
   /** Per model call: timeout and how many calls one process makes at once per provider. */
   readonly engineTimeoutMs: number;
   readonly engineConcurrency: number;
+  /** An Apertium pipeline with nothing to do this long is stopped; 0: never (APERTIUM_IDLE_SECONDS). */
+  readonly apertiumIdleMs: number;
   readonly workerConcurrency: number;
   readonly jobLeaseMs: number;
   readonly shutdownGraceMs: number;
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     callOutputBudgetTokens: integer('CALL_OUTPUT_BUDGET_TOKENS', 1_500, 100, 1_000_000),
     engineTimeoutMs: integer('ENGINE_TIMEOUT_SECONDS', 120, 1, 3600) * SECOND,
     engineConcurrency: integer('ENGINE_CONCURRENCY', 8, 1, 1000),
+    apertiumIdleMs: integer('APERTIUM_IDLE_SECONDS', 300, 0, 86_400) * SECOND,
     // A worker waits on the database for each claim and completion; PostgreSQL answers many
     // such waits at once, SQLite's one writer does not (bench/queue/throughput.ts, decision 0036).
     workerConcurrency: integer('WORKER_CONCURRENCY', database.kind === 'postgres' ? 16 : 4, 1, 1000),

@@ -53,12 +53,13 @@ export async function createServices(
     onSweepError: (error) => logger.warn({ err: error }, 'sweeping expired idempotency keys failed; the next sweep retries'),
   });
   idempotency.startSweeping();
+  // Counted for GET /metrics: configured engines and a test's alike.
+  const engines = instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, { providerLimits: new ProviderLimits(), tokenizer }));
   return {
     config,
     database,
     jobDialect: createJobDialect(database, logger),
-    // Counted for GET /metrics: configured engines and a test's alike.
-    engines: instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, { providerLimits: new ProviderLimits(), tokenizer })),
+    engines,
     limiter,
     documents,
     detector,
@@ -71,6 +72,9 @@ export async function createServices(
     memory,
     charges,
     async close() {
+      // Apertium's pipelines are processes of their own: stopped with the services.
+      engines.standard.close?.();
+      if (engines.advanced !== engines.standard) engines.advanced.close?.();
       await idempotency.close();
       await charges.close();
       memory.close();

@@ -127,6 +127,8 @@ export interface TranslationEngine {
    */
   readonly directions?: LanguageDirections;
   translate(input: TranslateChunkInput): Promise<ChunkTranslation>;
+  /** Stops what the engine keeps running (Apertium's pipelines); absent when it keeps nothing. */
+  close?(): void;
 }
 
 /** The language directions of an engine that has some and not others. */

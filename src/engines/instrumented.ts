@@ -21,6 +21,7 @@ export function instrumented(engine: TranslationEngine): TranslationEngine {
     id,
     budget: engine.budget,
     ...(engine.directions ? { directions: engine.directions } : {}),
+    ...(engine.close ? { close: () => engine.close!() } : {}),
     async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
       const startedAt = performance.now();
       try {

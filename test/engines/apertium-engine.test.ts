@@ -8,9 +8,11 @@
  */
 import { testTokenizer } from '../helpers/tokenizer.js';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApertiumEngine } from '../../src/engines/apertium/apertium-engine.js';
+import { emptiedPairs, refillPairs } from '../../src/engines/apertium/emptied-pairs.js';
 import { apertiumDataDir, installedPairs } from '../../src/engines/apertium/create.js';
 import { ApertiumPairs } from '../../src/engines/apertium/pairs.js';
 import { ApertiumPipeline } from '../../src/engines/apertium/pipeline.js';
@@ -18,6 +20,38 @@ import { decodeSegment, encodeSegment } from '../../src/engines/apertium/stream-
 import { EngineError } from '../../src/engines/engine.js';
 import { markProblem } from '../../src/segments/segment.js';
 import { apertiumSkip } from '../helpers/apertium.js';
+
+/**
+ * The processes of group `pgid` that still run (not zombies: a killed chain's programs
+ * are reaped by init in its own time, and a zombie holds no memory). Linux's /proc.
+ */
+function liveInGroup(pgid: number): string[] {
+  const live: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so read after the last `)`.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') live.push(stat.slice(0, stat.lastIndexOf(')') + 1));
+  }
+  return live;
+}
+
+/** `liveInGroup(pgid)` once it is empty, or as it is after `withinMs` (SIGKILL takes effect in the kernel's own time). */
+async function liveAfterKill(pgid: number, withinMs = 5_000): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  let live = liveInGroup(pgid);
+  while (live.length > 0 && Date.now() < deadline) {
+    await sleep(50);
+    live = liveInGroup(pgid);
+  }
+  return live;
+}
 
 const EN = { code: 'en', name: 'English', rtl: false };
 const ES = { code: 'es', name: 'Spanish', rtl: false };
@@ -69,6 +103,24 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
     const dropped = encodeSegment('<g1>It is worth noting.</g1>', { moveMarks: false });
     assert.equal(decodeSegment('[#0] Vale notar.[#1][]', dropped), '<g1>Vale notar.</g1>');
     assert.equal(decodeSegment('[#0] Vale notar.[#1][]', encodeSegment('<g1> It is worth noting.</g1>', { moveMarks: false })), '<g1> Vale notar.</g1>');
+  });
+
+  test('a superblank Apertium swallowed goes back after the one before it; an escaped bracket is text, not a blank', () => {
+    const encoded = encodeSegment('stable.<x1/> There<x2/> are no plans<x3/> at all', { moveMarks: true });
+    assert.equal(encoded.stream, 'stable.[#0] There[#1] are no plans[#2] at all[]');
+    // A multiword (`There are` → `hay`) took [#1] with it.
+    assert.equal(decodeSegment('estable.[#0] no hay ningún plan[#2] en absoluto[]', encoded), 'estable.<x1/><x2/> no hay ningún plan<x3/> en absoluto');
+    assert.equal(decodeSegment('estable. no hay ningún plan[#2] en absoluto[]', encoded), '<x1/><x2/>estable. no hay ningún plan<x3/> en absoluto');
+    const escaped = encodeSegment('a [#0] b<x1/> c', { moveMarks: true });
+    assert.equal(decodeSegment('A \\[#0\\] B C[]', escaped), '<x1/>A [#0] B C');
+  });
+
+  test('a pair whose words were dropped is found, innermost, and filled again', () => {
+    const source = 'According to it, <g1><g2>You</g2></g1> is a <g3>pronoun</g3>.';
+    const answer = 'Según él, <g1><g2></g2></g1> es un <g3>pronombre</g3>.';
+    assert.deepEqual(emptiedPairs(source, answer), [{ pair: 2, words: 'You' }]);
+    assert.equal(refillPairs(answer, [{ pair: 2, words: 'Tú' }]), 'Según él, <g1><g2>Tú</g2></g1> es un <g3>pronombre</g3>.');
+    assert.deepEqual(emptiedPairs('a <g1><x1/></g1> b', 'A <g1><x1/></g1> B'), [], 'a pair with no words in the source is not emptied');
   });
 });
 
@@ -125,6 +177,28 @@ describe('the apertium engine with the installed pairs', { skip: apertiumSkip() 
     );
   });
 
+  test('close() stops every pipeline with its processes; an idle pipeline stops by itself after its idle time', async () => {
+    const idling = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 1, idleMs: 300, tokenizer: testTokenizer });
+    const once = () => idling.translate({ segments: [{ id: 's1', text: 'The house is big.' }], targets: [ES], source: EN, format: 'plain' });
+    try {
+      await once();
+      const pipeline = idling.pipelines('eng-spa')[0]!;
+      const firstPid = pipeline.pid!;
+      await sleep(1_000);
+      assert.equal(pipeline.running, false, 'stopped after 300 ms with nothing to do');
+      assert.deepEqual(await liveAfterKill(firstPid), [], 'its processes are gone');
+      const again = await once();
+      assert.match(again.translations.get('es')!.get('s1')!, /casa/, 'the next text starts it again');
+      assert.equal(pipeline.starts, 2);
+      const pid = pipeline.pid!;
+      idling.close();
+      assert.equal(idling.pipelines('eng-spa').length, 0);
+      assert.deepEqual(await liveAfterKill(pid), [], 'close() killed the running chain');
+    } finally {
+      idling.close();
+    }
+  });
+
   test('a crashed pipeline fails its waiting text with a retryable error and is started again for the next', async () => {
     await translate(['The house is big.']);
     const pipeline = engine.pipelines('eng-spa')[0]!;
@@ -156,6 +230,22 @@ describe('an Apertium pipeline that does not answer', () => {
     assert.equal(pipeline.starts, 2);
     await assert.rejects(again, /did not answer in time/);
     await sleep(50);
+  });
+
+  test('a chain left idle for its idle time is stopped, and started again by the next text', async () => {
+    const pipeline = new ApertiumPipeline({ chain: 'stdbuf -o0 tr a-z A-Z', timeoutMs: 5_000, idleMs: 200 });
+    assert.equal(await pipeline.translate('one'), 'ONE');
+    const pid = pipeline.pid!;
+    assert.ok(pipeline.running);
+    await sleep(100);
+    assert.ok(pipeline.running, 'not stopped before its idle time');
+    await sleep(400);
+    assert.equal(pipeline.running, false, 'stopped once idle');
+    assert.deepEqual(await liveAfterKill(pid), [], 'its whole process group is gone');
+    assert.equal(await pipeline.translate('two'), 'TWO');
+    assert.equal(pipeline.starts, 2);
+    pipeline.close();
+    assert.equal(pipeline.running, false);
   });
 
   test('a chain that echoes its texts answers them in order, several in the pipe at once', async () => {

@@ -162,6 +162,15 @@ describe('the apertium engine over HTTP', { skip: apertiumSkip() }, () => {
     assert.match(second!.text, /Buenos/);
   });
 
+  test('DeepL route: /v2/languages lists what the installed pairs reach, with no formality', async () => {
+    const get = (type: string) => t.app.inject({ method: 'GET', url: `/deepl/v2/languages?type=${type}`, headers: { authorization: `DeepL-Auth-Key ${key}` } });
+    const sources: Array<{ language: string }> = json(await get('source'));
+    const targets: Array<{ language: string; supports_formality: boolean }> = json(await get('target'));
+    assert.ok(sources.some((l) => l.language === 'EN') && !sources.some((l) => l.language === 'DE'));
+    assert.ok(targets.some((l) => l.language === 'ES') && !targets.some((l) => l.language === 'DE'));
+    assert.ok(targets.every((l) => l.supports_formality === false));
+  });
+
   test('LibreTranslate route: translates, and refuses a target with no pair', async () => {
     const ok = await post('/libretranslate/translate', { q: 'The book is on the table.', source: 'en', target: 'es', api_key: key }, {});
     assert.equal(ok.statusCode, 200, ok.body);

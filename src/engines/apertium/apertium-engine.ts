@@ -10,7 +10,9 @@
  * a word (`<g1>I</g1> bought` → `Compré`) or splits a pair's words apart — is translated
  * again with its marks pinned where the source has them (always well nested); one that
  * still fails makes the chunk fail with a retryable EngineError, never a wrong answer;
- * one Apertium answers with nothing at all keeps its source words.
+ * one Apertium answers with nothing at all keeps its source words. A pair whose words
+ * Apertium dropped gets them back (emptied-pairs.ts), and a superblank it swallowed is
+ * put back beside its neighbour (stream-format.ts).
  *
  * Segments are translated, never whole documents: the formats keep the document's
  * structure; Apertium only ever sees words and our marks.
@@ -39,6 +41,7 @@ import {
 } from '../engine.js';
 import type { ApertiumMode, ApertiumPairs } from './pairs.js';
 import { ApertiumPipeline } from './pipeline.js';
+import { emptiedPairs, hasWords, refillPairs } from './emptied-pairs.js';
 import { decodeSegment, encodeSegment, type FixedTerm } from './stream-format.js';
 
 const execFileAsync = promisify(execFile);
@@ -61,6 +64,8 @@ export interface ApertiumEngineOptions {
    * queued in the pipe.
    */
   readonly pipelinesPerMode?: number;
+  /** A pipeline with no text in it this long is stopped (config.apertiumIdleMs); 0 or absent: never. */
+  readonly idleMs?: number;
   /** Counts usage, as for every engine (services.ts makes one per process). */
   readonly tokenizer: Tokenizer;
 }
@@ -92,7 +97,7 @@ export class ApertiumEngine implements TranslationEngine {
     return this.#pools.get(mode) ?? [];
   }
 
-  /** Stops every pipeline. */
+  /** Stops every pipeline (an idle one stops by itself after `idleMs`, and starts again when needed). */
   close(): void {
     for (const pool of this.#pools.values()) for (const pipeline of pool) pipeline.close();
     this.#pools.clear();
@@ -162,9 +167,21 @@ export class ApertiumEngine implements TranslationEngine {
   async #attempt(pipeline: ApertiumPipeline, segment: EngineSegment, moveMarks: boolean, fixedTerms: readonly FixedTerm[]): Promise<Attempt> {
     const encoded = encodeSegment(segment.text, { moveMarks, fixedTerms });
     const answer = await pipeline.translate(encoded.stream);
-    const text = decodeSegment(answer, encoded);
+    let text = decodeSegment(answer, encoded);
+    const emptied = emptiedPairs(segment.text, text);
+    if (emptied.length > 0) {
+      const fills = await Promise.all(emptied.map(async ({ pair, words }) => ({ pair, words: await this.#wordsAlone(pipeline, words, fixedTerms) })));
+      text = refillPairs(text, fills);
+    }
     const problem = segmentProblem(segment, text);
     return problem ? { ok: false, kind: problem.kind } : { ok: true, text };
+  }
+
+  /** `words` (no marks) translated on their own; as they were when Apertium answers them with nothing. */
+  async #wordsAlone(pipeline: ApertiumPipeline, words: string, fixedTerms: readonly FixedTerm[]): Promise<string> {
+    const encoded = encodeSegment(words, { moveMarks: true, fixedTerms });
+    const alone = decodeSegment(await pipeline.translate(encoded.stream), encoded);
+    return hasWords(alone) ? alone : words;
   }
 
   /** A pipeline of `mode` with the fewest texts in it, starting another while under the cap. */
@@ -174,7 +191,7 @@ export class ApertiumEngine implements TranslationEngine {
     const idle = pool.find((pipeline) => pipeline.inFlight === 0);
     if (idle) return idle;
     if (pool.length < (this.#options.pipelinesPerMode ?? Math.min(this.#options.concurrency, availableParallelism()))) {
-      const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs });
+      const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs, idleMs: this.#options.idleMs ?? 0 });
       pool.push(pipeline);
       return pipeline;
     }

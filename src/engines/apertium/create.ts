@@ -36,6 +36,7 @@ export function createApertiumEngine(config: Config, budget: CallBudget, tokeniz
     dataDir: apertiumDataDir(),
     budget,
     timeoutMs: config.engineTimeoutMs,
+    idleMs: config.apertiumIdleMs,
     concurrency: config.engineConcurrency,
     tokenizer,
   });

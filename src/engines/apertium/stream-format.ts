@@ -197,7 +197,7 @@ type OutPiece = { kind: 'word'; text: string; pairs: readonly number[] } | { kin
  * Whether the result keeps the source's marks is the caller's check (validate.ts).
  */
 export function decodeSegment(output: string, encoded: EncodedSegment): string {
-  const parts = readStream(output, encoded.literals, encoded.pinned);
+  const parts = readStream(withLostSuperblanks(output, encoded.literals.length), encoded.literals, encoded.pinned);
   const rank = (pair: number): number => encoded.pairOrder.get(pair) ?? Number.MAX_SAFE_INTEGER;
   let out = '';
   let open: number[] = [];
@@ -223,6 +223,38 @@ export function decodeSegment(output: string, encoded: EncodedSegment): string {
   out = spacesOutsidePairs(out, encoded.edgeSpaced);
   out = wordsApartFromPairs(out, encoded.spacedPairs);
   return encoded.lead + out.trim() + encoded.trail;
+}
+
+/**
+ * `output` with every superblank Apertium did not give back put back after the one
+ * before it in the source. Superblanks are meant to always come back, but a multiword
+ * swallows one between its words (`There[#6] are` → `hay`, the `<br>` of a `<pre>`
+ * lost): superblanks keep their order, so the one before it marks where its words went,
+ * and a lost mark put there beats a document refused.
+ */
+function withLostSuperblanks(output: string, count: number): string {
+  if (count === 0) return output;
+  const ends = new Map<number, number>();
+  for (const match of output.matchAll(/(\\*)\[#(\d+)\]/g)) {
+    if (match[1]!.length % 2 === 1) continue; // an escaped `[`: text, not a blank
+    const index = Number(match[2]);
+    if (!ends.has(index)) ends.set(index, match.index + match[0].length);
+  }
+  if (ends.size === count) return output;
+  const inserts: { at: number; text: string }[] = [];
+  let anchor = 0;
+  for (let index = 0; index < count; index++) {
+    const end = ends.get(index);
+    if (end !== undefined) anchor = end;
+    else inserts.push({ at: anchor, text: `[#${index}]` });
+  }
+  let out = '';
+  let last = 0;
+  for (const { at, text } of inserts) {
+    out += output.slice(last, at) + text;
+    last = at;
+  }
+  return out + output.slice(last);
 }
 
 /**

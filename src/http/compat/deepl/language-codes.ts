@@ -5,6 +5,7 @@
  * (DeepL's rule); a regional source code is read as its base. Chinese: `ZH-HANS` is this
  * service's `zh` and `ZH-HANT` its `zh-TW` (the Traditional script it serves).
  */
+import type { LanguageDirections } from '../../../engines/engine.js';
 import { LANGUAGES, findLanguage, type Language } from '../../../languages.js';
 import { supportsFormality } from '../../../translation/instructions.js';
 
@@ -53,3 +54,23 @@ export const TARGET_LANGUAGES: readonly DeeplLanguage[] = [
   })),
   { language: 'ZH-HANS', name: 'Chinese (simplified)', supports_formality: supportsFormality(findLanguage('zh')!) },
 ];
+
+/**
+ * GET /languages for an engine with directions (Apertium's installed pairs): DeepL lists
+ * sources and targets apart, not per direction, so the sources are the languages with at
+ * least one target and the targets those at least one source reaches, in DeepL's forms
+ * as above. `supports_formality` is false: such an engine has no formality to offer
+ * (docs/decisions/0095). Which target a source reaches: the 400
+ * `unsupported_language_pair` names it, and LibreTranslate's /languages lists it.
+ */
+export function deeplLanguagesOf(directions: LanguageDirections): { source: DeeplLanguage[]; target: DeeplLanguage[] } {
+  const list = directions.list();
+  const reached = new Set([...list.values()].flat());
+  const source = SOURCE_LANGUAGES.filter((language) => list.has(sourceFromDeepl(language.language)!.code));
+  const target = TARGET_LANGUAGES.filter((language) => reached.has(targetFromDeepl(language.language)!.code)).map((language) => ({
+    language: language.language,
+    name: language.name,
+    supports_formality: false,
+  }));
+  return { source, target };
+}

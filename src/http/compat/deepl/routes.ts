@@ -19,7 +19,7 @@ import { entriesAsTsv } from './glossary-entries.js';
 import { asDeeplPair, assertPairFits, createBodyFromDeepl, GLOSSARY_LANGUAGE_PAIRS, glossaryInfo, requirePair, withLineNumbers } from './glossaries.js';
 import { registerDeeplErrors } from './errors.js';
 import { markIgnored, unmarkIgnored } from './ignore-tags.js';
-import { SOURCE_LANGUAGES, TARGET_LANGUAGES, toDeeplCode } from './language-codes.js';
+import { deeplLanguagesOf, SOURCE_LANGUAGES, TARGET_LANGUAGES, toDeeplCode } from './language-codes.js';
 import { modelFor, parseDeeplTranslate } from './translate-request.js';
 import { deeplUsage } from './usage-report.js';
 
@@ -74,10 +74,13 @@ export function deeplRoutes(deps: AppDeps) {
       return { translations };
     });
 
+    // DeepL's default model is the standard one; an engine with directions lists what it can do.
+    const directions = deps.engines.standard.directions;
+    const listed = directions ? deeplLanguagesOf(directions) : { source: SOURCE_LANGUAGES, target: TARGET_LANGUAGES };
     // `type` comes in the query (GET, as clients send it) or the body (POST); source is the default.
     const languages = async (request: FastifyRequest) => {
       const type = fieldsOf(request.query)?.type ?? fieldsOf(request.body)?.type;
-      return type === 'target' ? TARGET_LANGUAGES : SOURCE_LANGUAGES;
+      return type === 'target' ? listed.target : listed.source;
     };
     app.get('/v2/languages', { onRequest: authenticated }, languages);
     app.post('/v2/languages', { onRequest: authenticated }, languages);
