@@ -546,10 +546,13 @@ export function planCalls(
   };
   const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
   const rest = lead === undefined ? [...pairs] : pairs.filter((pair) => pair.target !== lead);
+  const leadPairs = lead !== undefined && rest.length > 0 ? pairs.filter((pair) => pair.target === lead) : [];
+  const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
-  const plan = (partsOf?: ReadonlyMap<number, EngineSegment[]>): { calls: { chunk: Chunk; format: Format }[]; time: number } => {
-    const leading = lead !== undefined && rest.length > 0 ? planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf, partsOf) : [];
-    const units = planUnits(leading.length > 0 ? rest : pairs, unique, engineTargets, tokensOf, partsOf);
+  type Parts = ReadonlyMap<number, EngineSegment[]> | undefined;
+  const plan = (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): PlannedCalls => {
+    const leading = leadingPairs.length > 0 ? planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts) : [];
+    const units = planUnits(of, unique, engineTargets, tokensOf, partsOf);
     units.sort((x, y) => y.output - x.output);
     if (units.length === 1 && leading.length === 0) {
       const calls = planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
@@ -561,25 +564,40 @@ export function planCalls(
     const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
     return spread.time < shared.time ? spread : shared;
   };
-  const whole = plan();
   // A plural message whose answer alone outlasts a balanced call may go in parts
   // (plural-parts.ts): tried with 2, 3, … parts, kept only when clearly sooner.
-  const large = slots > 1 ? largePluralSegments(pairs, unique, tokensOf, slots) : [];
-  let best = whole;
-  for (let count = 2; large.length > 0; count++) {
-    const partsOf = new Map<number, EngineSegment[]>();
-    let cut = false;
-    for (const u of large) {
-      const parts = pluralParts(unique[u]!.segment, unique[u]!.branchPairs!, count, (text) => tokenizer.countTokens(text));
-      if (parts === undefined) continue;
-      partsOf.set(u, parts);
-      if (parts.length === count) cut = true;
+  const withParts = (of: readonly Pair[], planWith: (partsOf: Parts) => PlannedCalls, cutAlready?: Parts): PlannedCalls & { partsOf: Parts } => {
+    let best: PlannedCalls & { partsOf: Parts } = Object.assign(planWith(undefined), { partsOf: undefined });
+    // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
+    const large = slots > 1 ? largePluralSegments(of, unique, tokensOf, slots).filter((u) => !cutAlready?.has(u)) : [];
+    let previous = best.time;
+    for (let count = 2; large.length > 0; count++) {
+      const partsOf = new Map<number, EngineSegment[]>();
+      let cut = false;
+      for (const u of large) {
+        const parts = pluralParts(unique[u]!.segment, unique[u]!.branchPairs!, count, (text) => tokenizer.countTokens(text));
+        if (parts === undefined) continue;
+        partsOf.set(u, parts);
+        if (parts.length === count) cut = true;
+      }
+      if (!cut) break;
+      const split = planWith(partsOf);
+      if (split.time < best.time * (1 - TIME_TOLERANCE)) best = Object.assign(split, { partsOf });
+      // One more part repeats the words around the message once more: past the best count, time only grows.
+      if (split.time >= previous) break;
+      previous = split.time;
     }
-    if (!cut) break;
-    const split = plan(partsOf);
-    if (split.time < best.time * (1 - TIME_TOLERANCE)) best = split;
-  }
-  return best.calls;
+    return best;
+  };
+  // A stream's first target is planned as a one-target request would be, in parts too.
+  const leadParts = leadPairs.length > 0 ? withParts(leadPairs, (partsOf) => plan(leadPairs, [], undefined, partsOf)).partsOf : undefined;
+  return withParts(subject, (partsOf) => plan(subject, leadPairs, leadParts, partsOf), leadParts).calls;
+}
+
+interface PlannedCalls {
+  readonly calls: { chunk: Chunk; format: Format }[];
+  /** When the last call is expected to end (plan.ts's units). */
+  readonly time: number;
 }
 
 /**

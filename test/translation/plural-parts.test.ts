@@ -6,10 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { EngineSegment } from '../../src/engines/engine.js';
+import type { CallBudget, EngineLanguage, EngineSegment, TranslationEngine } from '../../src/engines/engine.js';
 import { getAdapter, shapePlurals } from '../../src/formats/index.js';
-import { joinParts, largestMessage, pluralParts } from '../../src/translation/plural-parts.js';
-import { countTokens } from '../helpers/tokenizer.js';
+import { findLanguage } from '../../src/languages.js';
+import { joinParts, largestMessage, partOf, pluralParts } from '../../src/translation/plural-parts.js';
+import { inlineDocument } from '../../src/translation/prepared-document.js';
+import { distinctSegments, planCalls } from '../../src/translation/segment-work.js';
+import { countTokens, testTokenizer } from '../helpers/tokenizer.js';
 
 const NESTED =
   'You have {count, plural, offset:1 =0 {no messages} one {# message from {name}} other {# messages, {rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} page}}.';
@@ -56,5 +59,68 @@ describe('a plural message in parts', () => {
     assert.equal(pluralParts(segment, pairs, 2, countTokens), undefined);
     const arabic = shaped('We sent {count, plural, one {# invitation} other {# invitations}} today.', 'ar');
     assert.equal(pluralParts(arabic.segment, arabic.pairs, 1, countTokens), undefined);
+  });
+});
+
+/** A UI file of 29 short strings and one ICU plural message, as JSON. */
+function uiFile(): string {
+  const strings: Record<string, string> = {};
+  for (let i = 0; i < 29; i++) strings[`key_${i}`] = `Label number ${i} of the settings page, shown to every member`;
+  strings.invite_sent = 'We sent {count, plural, one {# invitation} other {# invitations}} to your colleagues in the workspace.';
+  return JSON.stringify(strings, null, 2);
+}
+
+const engineWith = (parallelCalls: number): TranslationEngine => ({
+  id: 'plan-only',
+  budget: { maxInputTokens: 6000, maxOutputTokens: 16384, callOutputTokens: 1500, parallelCalls } satisfies CallBudget,
+  translate: () => Promise.reject(new Error('planning makes no call')),
+});
+
+async function planned(codes: readonly string[], parallelCalls: number, firstTargetEarly = false) {
+  const targets: EngineLanguage[] = codes.map((code) => findLanguage(code)!);
+  const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(uiFile()), undefined)], undefined, targets);
+  const calls = planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { firstTargetEarly });
+  // Every pair planned exactly once: a segment in parts once per part, all its parts.
+  const sent = new Map<string, Set<number | undefined>>();
+  for (const { chunk } of calls) {
+    for (const segment of chunk.segments) {
+      const { segment: u, part } = partOf(segment.id);
+      for (const target of chunk.targets) {
+        const key = `${target.code}/${u}`;
+        const parts = sent.get(key) ?? new Set();
+        assert.ok(!parts.has(part), `${key} part ${part} planned twice`);
+        sent.set(key, parts.add(part));
+      }
+    }
+  }
+  assert.deepEqual([...sent.keys()].sort(), pairs.map((pair) => `${targets[pair.target]!.code}/${pair.unique}`).sort());
+  return { calls, unique };
+}
+
+describe('planCalls with a plural message larger than a balanced call', () => {
+  test('into Arabic alone on eight slots, the message goes in parts, each in a call of its own', async () => {
+    const { calls } = await planned(['ar'], 8);
+    const withParts = calls.filter(({ chunk }) => chunk.segments.some((segment) => partOf(segment.id).part !== undefined));
+    assert.ok(withParts.length >= 2, `${withParts.length} calls hold its parts`);
+    for (const { chunk } of withParts) assert.equal(chunk.segments.filter((segment) => partOf(segment.id).part !== undefined).length, 1);
+  });
+
+  test('on one slot (pseudo, ENGINE_CONCURRENCY=1) nothing is cut: parts would only add time', async () => {
+    const { calls } = await planned(['ar'], 1);
+    assert.ok(calls.every(({ chunk }) => chunk.segments.every((segment) => partOf(segment.id).part === undefined)));
+  });
+
+  test('into German, whose forms are the source’s, nothing is cut', async () => {
+    const { calls } = await planned(['de'], 8);
+    assert.ok(calls.every(({ chunk }) => chunk.segments.every((segment) => partOf(segment.id).part === undefined)));
+  });
+
+  test('a stream’s first target has its message in parts as a one-target request would, the rest plan is whole', async () => {
+    const alone = await planned(['ar'], 8);
+    const { calls } = await planned(['ar', 'de', 'ru', 'uk', 'pl', 'fr', 'es', 'it', 'ja', 'cs'], 8, true);
+    const leading = calls.filter(({ chunk }) => chunk.targets.length === 1 && chunk.targets[0]!.code === 'ar');
+    const partsOf = (list: typeof calls) => list.flatMap(({ chunk }) => chunk.segments.filter((segment) => partOf(segment.id).part !== undefined).map((segment) => segment.text));
+    assert.ok(partsOf(leading).length >= 2, 'the first target’s message is in parts');
+    assert.deepEqual(partsOf(leading), partsOf(alone.calls));
   });
 });
