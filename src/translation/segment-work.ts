@@ -536,10 +536,12 @@ export function planCalls(
   options: { readonly firstTargetEarly?: boolean } = {},
 ): { chunk: Chunk; format: Format }[] {
   if (pairs.length === 0) return [];
+  // Counted once per plan: the planner asks for a segment's tokens per shape it times.
+  const counted = new Array<number | undefined>(unique.length);
   const partTokens = new Map<string, number>();
   const tokensOf = (segment: EngineSegment): number => {
     const { segment: u, part } = partOf(segment.id);
-    if (part === undefined) return unique[u]!.tokens ?? tokenizer.countTokens(segment.text);
+    if (part === undefined) return (counted[u] ??= unique[u]!.tokens ?? tokenizer.countTokens(segment.text));
     let tokens = partTokens.get(segment.id);
     if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
     return tokens;
