@@ -18,7 +18,7 @@ import type { EngineSegment } from '../engines/engine.js';
 const PART_SEPARATOR = '~';
 
 /** One branch pair's span `<gN>…</gN>` in a text. */
-interface BranchSpan {
+export interface BranchSpan {
   readonly pair: number;
   readonly start: number;
   readonly end: number;
@@ -75,11 +75,10 @@ export function pluralParts(
   const after = segment.text.slice(branches[branches.length - 1]!.end);
   return shares.map(([from, to], index) => {
     const text = before + branches.slice(from, to).map((branch) => segment.text.slice(branch.start, branch.end)).join('') + after;
-    const part: EngineSegment = Object.assign({}, segment, { id: `${segment.id}${PART_SEPARATOR}${index}`, text });
-    const added = segment.pluralBranches?.filter((branch) => text.includes(`<g${branch.pair}>`));
-    if (added === undefined || added.length === 0) delete (part as { pluralBranches?: unknown }).pluralBranches;
-    else (part as { pluralBranches?: EngineSegment['pluralBranches'] }).pluralBranches = added;
-    return part;
+    // The part's own added forms only: the prompt names them, the answer check wants them.
+    const added = segment.pluralBranches?.filter((branch) => text.includes(`<g${branch.pair}>`)) ?? [];
+    const { pluralBranches: _whole, ...rest } = segment;
+    return Object.assign(rest, { id: `${segment.id}${PART_SEPARATOR}${index}`, text }, added.length > 0 ? { pluralBranches: added } : {});
   });
 }
 
