@@ -11,6 +11,7 @@
  *   npx tsx bench/latency/run.ts --quick         # 10× faster model, 10k-token markdown (a few minutes)
  *   npx tsx bench/latency/run.ts --only small,json,stream,many
  *   npx tsx bench/latency/run.ts --only json --root /tmp/main-checkout   # another checkout's service, same bench
+ *   npx tsx bench/latency/run.ts --only small,json --repeat 3            # each case three times in a row
  *
  * Results are in docs/benchmarks.md ("Latency").
  */
@@ -31,6 +32,8 @@ const argument = (name: string): string | undefined => {
   return index >= 0 ? process.argv[index + 1] : undefined;
 };
 const only = argument('--only') ? new Set(argument('--only')!.split(',')) : undefined;
+/** Each case this many times in a row (one row each): a single request on a loaded machine is one sample of its wait. */
+const REPEAT = Math.max(1, Number(argument('--repeat') ?? 1));
 const ROOT = argument('--root') ?? fileURLToPath(new URL('../..', import.meta.url));
 const TTFT_MS = quick ? 40 : 400;
 const TOKENS_PER_SECOND = quick ? 800 : 80;
@@ -226,7 +229,7 @@ for (const [concurrency, list] of [
   const service = await startService(ROOT, model, concurrency);
   try {
     await warmUp(model, service);
-    for (const test of selected) report(await measure(model, service, test));
+    for (const test of selected) for (let round = 0; round < REPEAT; round++) report(await measure(model, service, test));
   } finally {
     await service.stop();
   }

@@ -46,7 +46,7 @@ const HARD_LIMIT_SHARE = 0.75;
  * Small, because the bench holds every request to 1.25× its limit and our own work and the
  * estimate's error take the rest.
  */
-const TIME_TOLERANCE = 0.02;
+export const TIME_TOLERANCE = 0.02;
 
 export interface Chunk {
   readonly segments: readonly EngineSegment[];
@@ -115,6 +115,15 @@ export function expectedOutputTokens(sourceTokens: number): number {
 export function expectedCallTime(chunk: Chunk, tokensOf: (segment: EngineSegment) => number): number {
   const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
   return CALL_LATENCY_TOKENS + expectedCallOutput(chunk.targets.length, output);
+}
+
+/** When the last of `chunks` is expected to end on `slots` slots, issued in this order (expectedCallTime's units). */
+export function expectedPlanTime(chunks: readonly Chunk[], slots: number, tokensOf: (segment: EngineSegment) => number): number {
+  return finishTime(
+    chunks.map((chunk) => expectedCallTime(chunk, tokensOf) - CALL_LATENCY_TOKENS),
+    Math.max(1, slots),
+    [],
+  );
 }
 
 /** The expected answer of one call: its wrapper, and each target's wrapper and segments. */

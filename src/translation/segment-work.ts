@@ -25,7 +25,8 @@ import { mapInTurns, Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
-import { expectedCallTime, expectedOutputTokens, planChunks, type Chunk } from './plan.js';
+import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunks, TIME_TOLERANCE, type Chunk } from './plan.js';
+import { joinParts, partOf, pluralParts } from './plural-parts.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -57,6 +58,8 @@ export interface UniqueSegment {
   readonly restore?: (translated: string) => string;
   /** Entries of the glossary whose term occurs in the segment. */
   readonly terms: readonly GlossaryTerm[];
+  /** The `<gN>` pairs of `segment` that are plural branches (source's and added), when it has counted messages: what plural-parts.ts may cut. */
+  readonly branchPairs?: ReadonlySet<number>;
 }
 
 /** A (target, unique segment) pair by index. */
@@ -333,7 +336,14 @@ export async function distinctSegments(
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
   const protectedTerms = glossary ? new TermMatcher(glossary.doNotTranslate, { ignoreCase: false }) : undefined;
   const entryTerms = glossary ? new TermMatcher(glossary.entries.map((entry) => entry.term), { ignoreCase: true }) : undefined;
-  const add = (document: PreparedDocument, i: number, text: string, plurals: string, branches: EngineSegment['pluralBranches']): number => {
+  const add = (
+    document: PreparedDocument,
+    i: number,
+    text: string,
+    plurals: string,
+    branches: EngineSegment['pluralBranches'],
+    branchPairs?: ReadonlySet<number>,
+  ): number => {
     const segment = document.segments[i]!;
     const key = `${document.format}\u0000${segment.singleLine ? 1 : 0}\u0000${segment.note ?? ''}\u0000${plurals}\u0000${text}`;
     let index = uniqueIndex.get(key);
@@ -355,6 +365,7 @@ export async function distinctSegments(
         tokens: guarded || text !== segment.text ? undefined : document.tokenCounts?.[i],
         ...(guarded ? { restore: guarded.restore } : {}),
         terms: found ? [...found].sort((a, b) => a - b).map((term) => glossary!.entries[term]!) : [],
+        ...(branchPairs ? { branchPairs } : {}),
       });
     }
     return index;
@@ -382,7 +393,8 @@ export async function distinctSegments(
               .filter((branch) => branch.at >= 0)
               .sort((a, b) => a.at - b.at)
               .map(({ pair, selector, type }) => ({ pair, selector, type }));
-            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches.length > 0 ? branches : undefined);
+            const pairs = new Set([...shape.branches.keys()].filter((pair) => shape.text.includes(`<g${pair}>`)));
+            return add(documents[d]!, i, shape.text, pluralSignature(segment.plurals, target.code), branches.length > 0 ? branches : undefined, pairs);
           }),
         ),
   );
@@ -421,6 +433,18 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   const calls = planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
+  // A plural message sent in parts is whole once every part's answer is in (plural-parts.ts).
+  const partsOfSegment = new Map<number, EngineSegment[]>();
+  for (const { chunk } of calls) {
+    for (const segment of chunk.segments) {
+      const { segment: u, part } = partOf(segment.id);
+      if (part === undefined) continue;
+      const parts = partsOfSegment.get(u) ?? [];
+      parts[part] = segment;
+      partsOfSegment.set(u, parts);
+    }
+  }
+  const partAnswers = new Map<string, string[]>();
   await runLimited(calls, Math.max(1, engine.budget.parallelCalls ?? 1), async ({ chunk, format }) => {
     const glossary = termsOfChunk(chunk.segments, unique);
     const result = await engine.translate({
@@ -450,12 +474,44 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
         if (text === undefined) throw new EngineError('the model did not translate every segment', true);
         const problem = markProblem(segment.text, text);
         if (problem) throw new EngineError(`the model broke the document's markup (${problem})`, true);
-        validated.push({ target: t, unique: Number(segment.id), text });
+        const { segment: u, part } = partOf(segment.id);
+        if (part === undefined) {
+          validated.push({ target: t, unique: u, text });
+          continue;
+        }
+        const joined = joinedAnswer(t, u, part, text, partAnswers, partsOfSegment.get(u)!, unique[u]!);
+        if (joined !== undefined) validated.push({ target: t, unique: u, text: joined });
       }
     }
     for (const { target, unique: u, text } of validated) done.fill(target, u, text);
     await remember(validated, context);
   });
+}
+
+/**
+ * Records one part's answer for (target, segment); once every part is in, the whole
+ * message joined from them and checked like any answer (its marks exactly the segment's:
+ * every category once). Undefined while parts are missing.
+ */
+function joinedAnswer(
+  target: number,
+  u: number,
+  part: number,
+  text: string,
+  answers: Map<string, string[]>,
+  parts: readonly EngineSegment[],
+  whole: UniqueSegment,
+): string | undefined {
+  const key = `${target}:${u}`;
+  const got = answers.get(key) ?? [];
+  got[part] = text;
+  answers.set(key, got);
+  for (let index = 0; index < parts.length; index++) if (got[index] === undefined) return undefined;
+  answers.delete(key);
+  const joined = joinParts(whole.segment, parts, got, whole.branchPairs!);
+  const problem = joined === undefined ? 'a part lost its branches' : markProblem(whole.segment.text, joined);
+  if (problem) throw new EngineError(`the model broke the plural message's parts (${problem})`, true);
+  return joined;
 }
 
 /**
@@ -480,20 +536,91 @@ export function planCalls(
   options: { readonly firstTargetEarly?: boolean } = {},
 ): { chunk: Chunk; format: Format }[] {
   if (pairs.length === 0) return [];
-  const tokensOf = (segment: EngineSegment): number => unique[Number(segment.id)]!.tokens ?? tokenizer.countTokens(segment.text);
+  // Counted once per plan: the planner asks for a segment's tokens per shape it times.
+  const counted = new Array<number | undefined>(unique.length);
+  const partTokens = new Map<string, number>();
+  const tokensOf = (segment: EngineSegment): number => {
+    const { segment: u, part } = partOf(segment.id);
+    if (part === undefined) return (counted[u] ??= unique[u]!.tokens ?? tokenizer.countTokens(segment.text));
+    let tokens = partTokens.get(segment.id);
+    if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
+    return tokens;
+  };
   const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
   const rest = lead === undefined ? [...pairs] : pairs.filter((pair) => pair.target !== lead);
-  const leading = lead !== undefined && rest.length > 0 ? planUnits(pairs.filter((pair) => pair.target === lead), unique, engineTargets, tokensOf) : [];
-  const units = planUnits(leading.length > 0 ? rest : pairs, unique, engineTargets, tokensOf);
-  units.sort((x, y) => y.output - x.output);
-  if (units.length === 1 && leading.length === 0) {
-    return planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
+  const leadPairs = lead !== undefined && rest.length > 0 ? pairs.filter((pair) => pair.target === lead) : [];
+  const subject = leadPairs.length > 0 ? rest : pairs;
+  const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
+  type Parts = ReadonlyMap<number, EngineSegment[]> | undefined;
+  const plan = (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): PlannedCalls => {
+    const leading = leadingPairs.length > 0 ? planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts) : [];
+    const units = planUnits(of, unique, engineTargets, tokensOf, partsOf);
+    units.sort((x, y) => y.output - x.output);
+    if (units.length === 1 && leading.length === 0) {
+      const calls = planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
+      return { calls, time: expectedPlanTime(calls.map((call) => call.chunk), slots, tokensOf) };
+    }
+    // Small units each on their share of the slots, or each spread over the least busy
+    // slots: which packs better depends on their sizes, so both are timed.
+    const shared = arrangeUnits(leading, units, engine.budget, tokensOf, false);
+    const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
+    return spread.time < shared.time ? spread : shared;
+  };
+  // A plural message whose answer alone outlasts a balanced call may go in parts
+  // (plural-parts.ts): tried with 2, 3, … parts, kept only when clearly sooner.
+  const withParts = (of: readonly Pair[], planWith: (partsOf: Parts) => PlannedCalls, cutAlready?: Parts): PlannedCalls & { partsOf: Parts } => {
+    let best: PlannedCalls & { partsOf: Parts } = Object.assign(planWith(undefined), { partsOf: undefined });
+    // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
+    const large = slots > 1 ? largePluralSegments(of, unique, tokensOf, slots).filter((u) => !cutAlready?.has(u)) : [];
+    let previous = best.time;
+    for (let count = 2; large.length > 0; count++) {
+      const partsOf = new Map<number, EngineSegment[]>();
+      let cut = false;
+      for (const u of large) {
+        const parts = pluralParts(unique[u]!.segment, unique[u]!.branchPairs!, count, (text) => tokenizer.countTokens(text));
+        if (parts === undefined) continue;
+        partsOf.set(u, parts);
+        if (parts.length === count) cut = true;
+      }
+      if (!cut) break;
+      const split = planWith(partsOf);
+      if (split.time < best.time * (1 - TIME_TOLERANCE)) best = Object.assign(split, { partsOf });
+      // One more part repeats the words around the message once more: past the best count, time only grows.
+      if (split.time >= previous) break;
+      previous = split.time;
+    }
+    return best;
+  };
+  // A stream's first target is planned as a one-target request would be, in parts too.
+  const leadParts = leadPairs.length > 0 ? withParts(leadPairs, (partsOf) => plan(leadPairs, [], undefined, partsOf)).partsOf : undefined;
+  return withParts(subject, (partsOf) => plan(subject, leadPairs, leadParts, partsOf), leadParts).calls;
+}
+
+interface PlannedCalls {
+  readonly calls: { chunk: Chunk; format: Format }[];
+  /** When the last call is expected to end (plan.ts's units). */
+  readonly time: number;
+}
+
+/**
+ * The unique segments with a plural message whose expected answer (one target) is larger
+ * than a balanced call's share of the request's output: the ones that bound the request.
+ */
+function largePluralSegments(
+  pairs: readonly Pair[],
+  unique: readonly UniqueSegment[],
+  tokensOf: (segment: EngineSegment) => number,
+  slots: number,
+): number[] {
+  let total = 0;
+  for (const pair of pairs) total += expectedOutputTokens(tokensOf(unique[pair.unique]!.segment));
+  const balanced = total / slots;
+  const large = new Set<number>();
+  for (const pair of pairs) {
+    const entry = unique[pair.unique]!;
+    if (entry.branchPairs !== undefined && expectedOutputTokens(tokensOf(entry.segment)) > balanced) large.add(pair.unique);
   }
-  // Small units each on their share of the slots, or each spread over the least busy
-  // slots: which packs better depends on their sizes, so both are timed.
-  const shared = arrangeUnits(leading, units, engine.budget, tokensOf, false);
-  const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
-  return spread.time < shared.time ? spread.calls : shared.calls;
+  return [...large];
 }
 
 /**
@@ -543,6 +670,8 @@ function planUnits(
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   tokensOf: (segment: EngineSegment) => number,
+  /** Segments sent in parts (plural-parts.ts): unique index → its parts, in its place. */
+  partsOf?: ReadonlyMap<number, EngineSegment[]>,
 ): PlanUnit[] {
   const targetsOf = new Map<number, number[]>();
   for (const { target, unique: u } of pairs) {
@@ -560,7 +689,7 @@ function planUnits(
   }
   return [...units.values()].map(({ segments, targets }) => {
     segments.sort((a, b) => a - b);
-    const engineSegments = segments.map((u) => unique[u]!.segment);
+    const engineSegments = segments.flatMap((u) => partsOf?.get(u) ?? [unique[u]!.segment]);
     const output = targets.length * engineSegments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
     return { segments: engineSegments, targets: targets.map((t) => engineTargets[t]!), format: unique[segments[0]!]!.format, output };
   });
@@ -578,7 +707,7 @@ async function remember(validated: readonly { target: number; unique: number; te
 /** The glossary entries whose term occurs in some segment of the chunk, once each. */
 function termsOfChunk(segments: readonly EngineSegment[], unique: readonly UniqueSegment[]): GlossaryTerm[] {
   const terms = new Set<GlossaryTerm>();
-  for (const segment of segments) for (const term of unique[Number(segment.id)]!.terms) terms.add(term);
+  for (const segment of segments) for (const term of unique[partOf(segment.id).segment]!.terms) terms.add(term);
   return [...terms];
 }
 

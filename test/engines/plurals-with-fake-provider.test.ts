@@ -68,7 +68,9 @@ describe('plurals with an OpenAI-compatible model behind the API', () => {
   let auth: string;
 
   before(async () => {
-    ({ provider, t } = await startProviderApp());
+    // One slot: each target's message is one call, as these tests read them (on more slots
+    // a message can go in parts, plural-parts-with-fake-provider.test.ts).
+    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
     auth = (await t.key('growth')).auth;
   });
   after(() => stopProviderApp({ provider, t }));
