@@ -4,7 +4,8 @@
  * or `<target>` (1.2) start tag that carries `state`, the `<note>`s, and the start tags
  * that carry `target-language` / `trgLang`. Tokenized by htmlparser2 in XML mode, which
  * reports where each tag lies and rewrites nothing; an element closed by another's end
- * tag, or left open, is refused with its line.
+ * tag, or left open, and an end tag with no element open to close, are refused with
+ * their line.
  */
 import { Parser } from 'htmlparser2';
 import { ServiceError } from '../../errors.js';
@@ -39,6 +40,29 @@ export interface XliffFile {
   readonly languageTags: readonly TagRange[];
   readonly sourceLanguage?: string;
   readonly units: readonly XliffUnit[];
+}
+
+/**
+ * htmlparser2's parser, which drops an end tag that closes no open element (HTML's
+ * recovery); XML calls such a file not well-formed, so it is reported instead.
+ */
+class EndTagCheckingParser extends Parser {
+  constructor(
+    handler: ConstructorParameters<typeof Parser>[0],
+    options: ConstructorParameters<typeof Parser>[1],
+    private readonly content: string,
+    private readonly isOpen: (name: string) => boolean,
+    private readonly onStrayEndTag: (name: string, at: number) => void,
+  ) {
+    super(handler, options);
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    // (One write of the whole content: the tokenizer's offsets are the content's.)
+    const name = this.content.slice(start, endIndex);
+    if (!this.isOpen(name)) this.onStrayEndTag(name, start);
+    super.onclosetag(start, endIndex);
+  }
 }
 
 function lineOf(content: string, at: number): number {
@@ -80,7 +104,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
       });
     }
   };
-  const parser: Parser = new Parser(
+  const parser: Parser = new EndTagCheckingParser(
     {
       onopentag(name, attributes) {
         const tag: TagRange = { start: parser.startIndex, end: parser.endIndex + 1, selfClosing: content.charCodeAt(parser.endIndex - 1) === 47 /* / */ };
@@ -147,6 +171,9 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
       },
     },
     { xmlMode: true, decodeEntities: false },
+    content,
+    (name) => stack.includes(name),
+    (name, at) => invalid(content, at, `</${name}> closes no open element`),
   );
   parser.write(content);
   parser.end();
