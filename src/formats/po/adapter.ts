@@ -140,6 +140,8 @@ const CHARSET_PLACEHOLDER = /^(Content-Type:.*charset=)(?!UTF-8\b)[\w.:-]+/i;
 function header(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void {
   const msgstr = entry.msgstr[0];
   if (!msgstr || entry.plural) return;
+  // (A template's `Language: \n` names nothing.)
+  out.sourceLanguage = /^Language:[ \t]*(\S+)/im.exec(msgstr.text)?.[1];
   const language = (target: EntryTarget): string => `Language: ${gettextLanguage(target.code)}\\n`;
   const pluralForms = (target: EntryTarget): string | undefined => {
     const rule = gettextPluralRule(target.code);

@@ -65,6 +65,7 @@ export const xliffAdapter: FormatAdapter = {
   extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
     const file = readXliff(content, limits);
     const out = new EntriesDocumentBuilder('xliff', content, limits);
+    out.sourceLanguage = file.sourceLanguage;
     const version = file.version;
     const eol = /\r\n/.test(content.slice(0, content.indexOf('\n') + 1)) ? '\r\n' : '\n';
     for (const tag of file.languageTags) {

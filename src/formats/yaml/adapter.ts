@@ -9,7 +9,7 @@
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { ServiceError } from '../../errors.js';
-import { findLanguage } from '../../languages.js';
+import { isLanguageCode } from '../entries/language-code.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
@@ -117,8 +117,11 @@ class YamlReader {
   root(node: unknown): void {
     if (isMap(node) && node.items.length === 1) {
       const key = node.items[0]!.key;
-      if (isScalar(key) && key.type === 'PLAIN' && typeof key.value === 'string' && findLanguage(key.value) && key.range) {
+      // The file's locale (Rails loads a file's strings under its root key): the target's
+      // code in the answer, also for a language the API does not list (decision 0102).
+      if (isScalar(key) && key.type === 'PLAIN' && typeof key.value === 'string' && isLanguageCode(key.value) && key.range) {
         const [start, end] = key.range;
+        this.out.sourceLanguage ??= key.value;
         this.out.edit({ start, end, render: (target) => target.code });
         this.walk(node.items[0]!.value, [], 1);
         return;
