@@ -13,12 +13,25 @@ import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
 
 /**
+ * How a format's entries sit in its files: `flat`, one after another (a new entry goes
+ * after the entry before it); `nested`, in mappings named by the key's dotted path (a
+ * YAML file: a new entry goes into its parent mapping, with the parents the target lacks).
+ */
+export type EntryLayout = 'flat' | 'nested';
+
+/**
  * The formats synced entry by entry: their adapters give each entry its `region`.
  * A locale format joins with one line here once its adapter does.
  */
-const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>(['po', 'properties']);
+const ENTRY_FORMATS: ReadonlyMap<Format, EntryLayout> = new Map<Format, EntryLayout>([
+  ['po', 'flat'],
+  ['properties', 'flat'],
+  ['xliff', 'flat'],
+  ['yaml', 'nested'],
+]);
 
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
+export const entryLayout = (format: Format): EntryLayout => ENTRY_FORMATS.get(format) ?? 'flat';
 
 export interface FileEntry {
   readonly key: string;
@@ -35,21 +48,32 @@ export interface FileEntry {
   readonly gapStart: number;
 }
 
-/** The entries of a file in file order, by key (a key met twice keeps its first entry). Throws the adapter's error for a file that does not parse. */
-export function readEntryFile(format: Format, text: string): Map<string, FileEntry> {
+/**
+ * The entries of a file in file order, by key (a key met twice keeps its first entry);
+ * undefined when an entry has no region (a YAML string in a sequence), so that the file
+ * is synced whole. Throws the adapter's error for a file that does not parse.
+ */
+export function readEntryFile(format: Format, text: string): Map<string, FileEntry> | undefined {
   const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[] };
-  const entries = (document.entries ?? []).filter((entry) => entry.region !== undefined).sort((a, b) => a.region![0] - b.region![0]);
+  if ((document.entries ?? []).some((entry) => entry.region === undefined)) return undefined;
+  const entries = [...(document.entries ?? [])].sort((a, b) => a.region![0] - b.region![0]);
   const out = new Map<string, FileEntry>();
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
-    const newline = text.indexOf('\n', end);
-    const blockEnd = newline === -1 ? text.length : newline + 1;
-    let blockStart = lineStart(text, start);
-    while (blockStart > previousEnd) {
-      const before = lineStart(text, blockStart - 1);
-      if (isBlank(text.slice(before, blockStart))) break;
-      blockStart = before;
+    let blockStart: number;
+    let blockEnd: number;
+    if (entry.block) {
+      [blockStart, blockEnd] = entry.block;
+    } else {
+      const newline = text.indexOf('\n', end);
+      blockEnd = newline === -1 ? text.length : newline + 1;
+      blockStart = lineStart(text, start);
+      while (blockStart > previousEnd) {
+        const before = lineStart(text, blockStart - 1);
+        if (isBlank(text.slice(before, blockStart))) break;
+        blockStart = before;
+      }
     }
     let gapStart = blockStart;
     while (gapStart > previousEnd) {
@@ -104,7 +128,8 @@ export function partialDocument(text: string, entries: ReadonlyMap<string, FileE
  * The existing target with the answer's entries merged in: a sent entry the target has
  * gets the answer's region; one it lacks gets the answer's block (with its blank lines)
  * after the target's block of the nearest source entry before it (before the nearest
- * after it, or at the end); a removed entry's block is cut out.
+ * after it, or at the end) — in a `nested` file, the nearest in its parent mapping, and
+ * with the lines of the parents the target lacks; a removed entry's block is cut out.
  */
 export function mergeEntries(
   existing: string,
@@ -114,9 +139,12 @@ export function mergeEntries(
   sourceOrder: readonly string[],
   sent: readonly string[],
   removed: readonly string[],
+  layout: EntryLayout = 'flat',
 ): string {
   const splices: Splice[] = [];
   const position = new Map(sourceOrder.map((key, i) => [key, i]));
+  /** Entries already in, with the parent mapping an earlier one brought. */
+  const placed = new Set<string>();
   for (const key of sent) {
     const from = answerEntries.get(key);
     if (from === undefined) throw new Error(`the answer has no entry ${JSON.stringify(key)}`);
@@ -125,19 +153,149 @@ export function mergeEntries(
       splices.push({ start: into.region[0], end: into.region[1], text: from.regionText });
       continue;
     }
+    if (placed.has(key)) continue;
     const at = position.get(key) ?? sourceOrder.length;
-    let insertAt = existing.length;
-    const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
-    const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
-    if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
-    else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
-    let block = answer.slice(from.gapStart, from.blockEnd);
-    if (insertAt > 0 && existing[insertAt - 1] !== '\n') block = `\n${block}`;
-    splices.push({ start: insertAt, end: insertAt, text: block });
+    const insertion =
+      layout === 'nested'
+        ? nestedInsertion(key, at, existing, targetEntries, answer, answerEntries, sourceOrder, placed)
+        : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
+    let block = insertion.text;
+    if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
+    splices.push({ start: insertion.at, end: insertion.at, text: block });
   }
   for (const key of removed) {
     const entry = targetEntries.get(key);
     if (entry !== undefined) splices.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
   }
   return applySplices(existing, splices);
+}
+
+interface Insertion {
+  readonly at: number;
+  readonly text: string;
+}
+
+function flatInsertion(
+  key: string,
+  at: number,
+  existing: string,
+  targetEntries: ReadonlyMap<string, FileEntry>,
+  answer: string,
+  from: FileEntry,
+  sourceOrder: readonly string[],
+): Insertion {
+  let insertAt = existing.length;
+  const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
+  const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
+  if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
+  else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
+  return { at: insertAt, text: answer.slice(from.gapStart, from.blockEnd) };
+}
+
+/**
+ * A new entry of a nested file (YAML): the deepest parent mapping of its key that the
+ * target has (one of whose entries lies under it) is where it goes; when that is not its
+ * own parent, the answer's lines of the first mapping the target lacks go in whole, with
+ * every sent entry under it. Placed after the target's nearest entry before it in that
+ * mapping, past the lines more indented than the inserted ones (the rest of that entry's
+ * mapping); else before the nearest one after it that is a direct member; else after the
+ * mapping's last entry; else at the end of the file.
+ */
+function nestedInsertion(
+  key: string,
+  at: number,
+  existing: string,
+  targetEntries: ReadonlyMap<string, FileEntry>,
+  answer: string,
+  answerEntries: ReadonlyMap<string, FileEntry>,
+  sourceOrder: readonly string[],
+  placed: Set<string>,
+): Insertion {
+  const parts = key.split('.');
+  const under = (prefix: readonly string[]) => (k: string) => prefix.length === 0 || k.startsWith(`${prefix.join('.')}.`);
+  const targetKeys = [...targetEntries.keys()];
+  let depth = parts.length - 1;
+  while (depth > 0 && !targetKeys.some(under(parts.slice(0, depth)))) depth--;
+  const inParent = under(parts.slice(0, depth));
+  const from = answerEntries.get(key)!;
+  let textStart = from.gapStart;
+  let textEnd = from.blockEnd;
+  if (depth < parts.length - 1) {
+    const lacking = under(parts.slice(0, depth + 1));
+    const inside = [...answerEntries.values()].filter((entry) => lacking(entry.key));
+    for (const entry of inside) placed.add(entry.key);
+    textEnd = Math.max(...inside.map((entry) => entry.blockEnd));
+    let line = firstKeyLine(answer, from.blockStart);
+    for (let level = parts.length - 1; level > depth; level--) line = parentLine(answer, line);
+    textStart = gapBefore(answer, commentsAbove(answer, line));
+  }
+  const text = answer.slice(textStart, textEnd);
+  const indent = indentOf(answer, firstKeyLine(answer, textStart));
+  const candidates = sourceOrder.filter((k) => targetEntries.has(k) && inParent(k));
+  const before = candidates.filter((k) => sourceOrder.indexOf(k) < at).pop();
+  if (before !== undefined) return { at: pastDeeperLines(existing, targetEntries.get(before)!.blockEnd, indent), text };
+  const after = candidates.find((k) => sourceOrder.indexOf(k) > at && k.split('.').length === depth + 1);
+  if (after !== undefined) return { at: targetEntries.get(after)!.gapStart, text };
+  const last = [...targetEntries.values()].filter((entry) => inParent(entry.key)).sort((a, b) => b.blockEnd - a.blockEnd)[0];
+  if (last !== undefined) return { at: pastDeeperLines(existing, last.blockEnd, indent), text };
+  return { at: existing.length, text };
+}
+
+const lineEnd = (text: string, at: number): number => {
+  const newline = text.indexOf('\n', at);
+  return newline === -1 ? text.length : newline + 1;
+};
+const isComment = (line: string): boolean => /^[ \t]*#/.test(line);
+const indentOf = (text: string, at: number): number => /^ */.exec(text.slice(at, lineEnd(text, at)))![0].length;
+
+/** The first line from `at` that is neither blank nor a comment. */
+function firstKeyLine(text: string, at: number): number {
+  let line = at;
+  while (line < text.length) {
+    const content = text.slice(line, lineEnd(text, line));
+    if (!isBlank(content) && !isComment(content)) return line;
+    line = lineEnd(text, line);
+  }
+  return line;
+}
+
+/** The nearest line above `line` that is less indented: the mapping key it belongs to. */
+function parentLine(text: string, line: number): number {
+  const indent = indentOf(text, line);
+  let at = line;
+  while (at > 0) {
+    at = lineStart(text, at - 1);
+    const content = text.slice(at, lineEnd(text, at));
+    if (!isBlank(content) && !isComment(content) && indentOf(text, at) < indent) return at;
+  }
+  return 0;
+}
+
+function commentsAbove(text: string, line: number): number {
+  let at = line;
+  while (at > 0 && isComment(text.slice(lineStart(text, at - 1), at))) at = lineStart(text, at - 1);
+  return at;
+}
+
+function gapBefore(text: string, line: number): number {
+  let at = line;
+  while (at > 0 && isBlank(text.slice(lineStart(text, at - 1), at))) at = lineStart(text, at - 1);
+  return at;
+}
+
+/** Past the lines from `at` that are more indented than `indent` (blank ones only when more of those follow). */
+function pastDeeperLines(text: string, at: number, indent: number): number {
+  let end = at;
+  let line = at;
+  while (line < text.length) {
+    const content = text.slice(line, lineEnd(text, line));
+    if (isBlank(content)) {
+      line = lineEnd(text, line);
+      continue;
+    }
+    if (indentOf(text, line) <= indent) break;
+    line = lineEnd(text, line);
+    end = line;
+  }
+  return end;
 }

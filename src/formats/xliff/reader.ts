@@ -32,6 +32,11 @@ export interface XliffUnit {
   /** 2.0: the `<segment>` start tag, which carries `state`. */
   readonly segment?: TagRange;
   readonly notes: string[];
+  /**
+   * The unit element, from its start tag to its end tag's end, when it holds one segment
+   * (what `sync` cuts out of a request or copies into a target).
+   */
+  readonly element?: readonly [start: number, end: number];
 }
 
 export interface XliffFile {
@@ -84,11 +89,12 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
   const stack: string[] = [];
   /** Where each open element starts, for the line of an error. */
   const opened: number[] = [];
-  let unit: { id: string; translate: boolean; notes: string[]; segment?: TagRange; source?: { start: number; end?: number; afterSource?: number; indent: string }; target?: XliffUnit['target'] } | undefined;
+  let unit: { id: string; translate: boolean; notes: string[]; start: number; segments: number; segment?: TagRange; source?: { start: number; end?: number; afterSource?: number; indent: string }; target?: XliffUnit['target'] } | undefined;
   let target: { tag: TagRange; contentStart: number } | undefined;
   let note: { start: number } | undefined;
   let unitDepth = -1;
-  const pushUnit = (): void => {
+  /** `end`: where the unit element ends, once it does. */
+  const pushUnit = (end?: number): void => {
     if (!unit) return;
     if (unit.source?.end !== undefined) {
       units.push({
@@ -101,6 +107,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
         target: unit.target,
         segment: unit.segment,
         notes: unit.notes,
+        ...(end !== undefined && unit.segments <= 1 ? { element: [unit.start, end] as const } : {}),
       });
     }
   };
@@ -123,15 +130,16 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
           sourceLanguage ??= attributes['source-language'];
         } else if ((local === 'trans-unit' && version === '1.2') || (local === 'unit' && version === '2.0')) {
           pushUnit();
-          unit = { id: attributes.id ?? '', translate: attributes.translate !== 'no', notes: [] };
+          unit = { id: attributes.id ?? '', translate: attributes.translate !== 'no', notes: [], start: tag.start, segments: 0 };
           unitDepth = stack.length;
         } else if (unit && local === 'segment' && version === '2.0') {
           // A unit of several segments: each is translated on its own, under the unit's notes.
           if (unit.source) {
-            const notes = unit.notes;
+            const { notes, start, segments } = unit;
             pushUnit();
-            unit = { id: unit.id, translate: unit.translate, notes };
+            unit = { id: unit.id, translate: unit.translate, notes, start, segments };
           }
+          unit.segments++;
           unit.segment = tag;
         } else if (unit && local === 'source' && stack.length === (version === '2.0' ? unitDepth + 2 : unitDepth + 1) && !unit.source) {
           unit.source = { start: tag.end, indent: indentBefore(content, tag.start) };
@@ -164,7 +172,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
           unit.notes.push(decodeXmlText(content.slice(note.start, start)).trim());
           note = undefined;
         } else if (unit && stack.length === unitDepth - 1) {
-          pushUnit();
+          pushUnit(end);
           unit = undefined;
           unitDepth = -1;
         }
