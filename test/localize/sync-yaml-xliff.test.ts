@@ -52,13 +52,34 @@ import sys, json, xml.etree.ElementTree as E
 root = E.fromstring(sys.stdin.read())
 out = {}
 for unit in root.iter():
-    if unit.tag.split('}')[-1] == 'trans-unit':
+    if unit.tag.split('}')[-1] in ('trans-unit', 'unit'):
         src = next(e for e in unit.iter() if e.tag.split('}')[-1] == 'source')
         tgt = next((e for e in unit.iter() if e.tag.split('}')[-1] == 'target'), None)
         out[unit.get('id')] = [''.join(src.itertext()), None if tgt is None else ''.join(tgt.itertext())]
 print(json.dumps(out))
 `;
   return JSON.parse(execFileSync('python3', ['-c', program], { input: xml, encoding: 'utf8' })) as Record<string, [string, string | null]>;
+}
+
+/**
+ * The file as Debian's translate-toolkit reads it, a second judge: YAML (Ruby flavour,
+ * root key dropped) as id -> its strings (a plural's forms), XLIFF as id -> [source, target].
+ */
+function toolkitUnits(kind: 'yaml' | 'xliff', text: string): Record<string, unknown> {
+  const program = `
+import sys, json
+from translate.storage import yaml as y, xliff as x
+data = sys.stdin.buffer.read()
+if sys.argv[1] == 'yaml':
+    store = y.RubyYAMLFile()
+    store.parse(data)
+    print(json.dumps({u.getid(): [str(s) for s in getattr(u.source, 'strings', [u.source])] for u in store.units}))
+else:
+    store = x.xlifffile.parsestring(data)  # (an id is the file's original, \\x04, the unit's id)
+    print(json.dumps({u.getid().split('\\x04')[-1]: [str(u.source), None if u.target is None else str(u.target)] for u in store.units}))
+`;
+  // (Debian's python3, where translate-toolkit is installed; a pyenv shim may come first on PATH.)
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', program, kind], { input: text, encoding: 'utf8' })) as Record<string, unknown>;
 }
 
 describe('sync sends only new and changed YAML and XLIFF entries and merges them (sqlite)', () => {
@@ -143,6 +164,10 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     const kept = handEdited.split('\n').filter((line) => !/pay_button|other:|few:|many:|one:|old:/.test(line));
     const nowLines = now.split('\n');
     for (const line of kept) assert.ok(nowLines.includes(line), `kept: ${JSON.stringify(line)}\n${now}`);
+    const toolkit = toolkitUnits('yaml', now) as Record<string, string[]>;
+    assert.deepEqual(Object.keys(toolkit), ['checkout->pay_button', 'checkout->cancel', 'checkout->help', 'account->sign_in', 'account->sign_out', 'cart->items', 'cart->body', 'cart->url']);
+    assert.deepEqual(toolkit['checkout->cancel'], ['Отмена']);
+    assert.equal(toolkit['cart->items']!.length, 4);
     assert.match(now, /^# Storefront\nru:\n  checkout:\n    # The main button\n    pay_button: /);
     assert.match(now, /\n  # Signing in\n  account:\n    sign_in: .*\n    sign_out: .*\n  cart:\n/);
 
@@ -174,11 +199,50 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     const units = parsedUnits(now);
     assert.deepEqual(Object.keys(units), ['pay', 'cancel', 'help', 'greeting']);
     assert.equal(units.cancel![1], 'Отмена', 'the hand edit is kept');
+    const toolkit = toolkitUnits('xliff', now) as Record<string, [string, string | null]>;
+    assert.deepEqual(Object.keys(toolkit), ['pay', 'cancel', 'help', 'greeting']);
+    assert.ok(Object.values(toolkit).every(([, target]) => target !== null && target !== ''), JSON.stringify(toolkit));
     assert.deepEqual(units.pay!.map((text) => unmark(text!)), ['Pay now', 'Pay now'], 'a changed source comes in with its translation');
     assert.equal(unmark(units.help![1]!), 'Help');
     assert.equal(unmark(units.greeting![1]!).trim(), 'Hello');
     assert.match(now, /<source>Hello <x id="INTERPOLATION" equiv-text="\{\{ name \}\}"\/><\/source>\n        <target state="translated">[^\n]*<x id="INTERPOLATION" equiv-text="\{\{ name \}\}"\/>[^\n]*<\/target>\n      <\/trans-unit>/);
     assert.ok(now.includes('<file source-language="en" datatype="plaintext" original="ng2.template" target-language="ru">'), now);
     assert.ok(!now.includes('Old feature'));
+  });
+
+  it('XLIFF 2.0: sends only the changed unit and merges it', async () => {
+    const v20 = (greeting: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en">\n  <file id="f1">\n    <unit id="greeting">\n      <notes>\n        <note category="description">Shown on the home page</note>\n      </notes>\n      <segment>\n        <source>${greeting}</source>\n      </segment>\n    </unit>\n    <unit id="bye">\n      <segment>\n        <source>Goodbye</source>\n      </segment>\n    </unit>\n  </file>\n</xliff>\n`;
+    write('translate.config.json', JSON.stringify({ source: 'en', targets: ['ru'], files: ['config/locales/{locale}.yml', 'messages.{locale}.xlf', 'i18n/{locale}.xliff', 'lists/{locale}.yml'] }));
+    write('i18n/en.xliff', v20('Welcome'));
+    await sync();
+    const first = file('i18n/ru.xliff');
+    assert.match(first, /srcLang="en" trgLang="ru"/);
+    const from = api.requests.length;
+    write('i18n/en.xliff', v20('Welcome back'));
+    await sync();
+    const sent = sentContents(from);
+    assert.equal(sent.length, 1);
+    assert.ok(!sent[0]!.includes('Goodbye') && sent[0]!.includes('Welcome back'), sent[0]);
+    const now = file('i18n/ru.xliff');
+    // (translate-toolkit reads XLIFF 1.2 only: expat judges 2.0.)
+    const units = parsedUnits(now);
+    assert.deepEqual(Object.keys(units), ['greeting', 'bye']);
+    assert.deepEqual(units.greeting!.map((text) => unmark(text!)), ['Welcome back', 'Welcome back']);
+    assert.equal(units.bye![1], parsedUnits(first).bye![1], 'the unchanged unit is kept');
+    assert.equal(now.replace(/<source>[^<]*<\/source>\n\s*<target>[^<]*<\/target>/, ''), first.replace(/<source>[^<]*<\/source>\n\s*<target>[^<]*<\/target>/, ''), 'nothing else changed');
+  });
+
+  it('sends a YAML file whose strings are in a list whole: cut out, an item would change its index', async () => {
+    const lists = (title: string) => `en:\n  title: ${title}\n  days:\n    - Sunday morning\n    - Monday morning\n`;
+    write('lists/en.yml', lists('Days of the week'));
+    await sync();
+    const from = api.requests.length;
+    write('lists/en.yml', lists('The days of the week'));
+    await sync();
+    assert.deepEqual(sentContents(from), [lists('The days of the week')]);
+    const read = parse(file('lists/ru.yml')) as { ru: { title: string; days: string[] } };
+    assert.equal(unmark(read.ru.title), 'The days of the week');
+    assert.deepEqual(read.ru.days.map(unmark), ['Sunday morning', 'Monday morning']);
   });
 });
