@@ -54,4 +54,11 @@ describe('a new YAML entry merged into its mapping', () => {
     const merged = synced('en:\n  a:\n    b: Some text\n', 'de:\n');
     assert.deepEqual(values(merged), { de: { a: { b: 'Some text' } } });
   });
+
+  it('gives no place to a string in a sequence, even in a mapping of an item: the file is synced whole', () => {
+    for (const source of ['en:\n  days:\n    - Sunday morning\n', 'en:\n  list:\n    - name: Foo bar\n      title: Bar baz\n', 'en:\n  a: {b: Some text}\n']) {
+      assert.equal(readEntryFile('yaml', source), undefined, source);
+    }
+    assert.ok(readEntryFile('yaml', 'en:\n  order: [":year", ":month"]\n  title: Some text\n'), 'a list of what is not prose has no entries');
+  });
 });

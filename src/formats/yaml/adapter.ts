@@ -133,10 +133,10 @@ class YamlReader {
 
   /**
    * `keyStart`: where the key of the pair holding `node` starts, when that pair is a block
-   * mapping's (not in a sequence or a flow collection), so its lines can be the entry's
-   * block for `sync` (`place`).
+   * mapping's and nothing above it is a sequence or a flow collection, so its lines can be
+   * the entry's block for `sync` (`place`). `inSequence`: below a sequence's item.
    */
-  walk(node: unknown, path: string[], depth: number, note?: string, inFlow = false, keyStart?: number): void {
+  walk(node: unknown, path: string[], depth: number, note?: string, inFlow = false, keyStart?: number, inSequence = false): void {
     if (depth > this.limits.maxNestingDepth) throw tooComplex('the nesting of YAML collections', this.limits.maxNestingDepth);
     if (isMap(node)) {
       if (this.pluralHash(node, path, keyStart)) return;
@@ -144,11 +144,11 @@ class YamlReader {
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '?';
         const comment = isScalar(pair.key) ? pair.key.commentBefore ?? undefined : undefined;
-        const start = !flow && isScalar(pair.key) && pair.key.range ? pair.key.range[0] : undefined;
-        this.walk(pair.value, [...path, key], depth + 1, comment?.trim(), flow, start);
+        const start = !flow && !inSequence && isScalar(pair.key) && pair.key.range ? pair.key.range[0] : undefined;
+        this.walk(pair.value, [...path, key], depth + 1, comment?.trim(), flow, start, inSequence);
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, index) => this.walk(item, [...path, String(index)], depth + 1, undefined, inFlow || Boolean(node.flow)));
+      node.items.forEach((item, index) => this.walk(item, [...path, String(index)], depth + 1, undefined, inFlow || Boolean(node.flow), undefined, true));
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
       this.scalar(node as Scalar<string>, path, note, inFlow, keyStart);
     }
