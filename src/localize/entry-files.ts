@@ -104,10 +104,15 @@ interface Splice {
   readonly start: number;
   readonly end: number;
   readonly text: string;
+  /**
+   * Of an insertion into a nested file: its lines' indentation. Insertions at one place go
+   * deepest first: a deeper one continues the mapping before it, a shallower one ends it.
+   */
+  readonly indent?: number;
 }
 
 function applySplices(text: string, splices: Splice[]): string {
-  splices.sort((a, b) => a.start - b.start || a.end - b.end);
+  splices.sort((a, b) => a.start - b.start || a.end - b.end || (b.indent ?? 0) - (a.indent ?? 0));
   let out = '';
   let at = 0;
   for (const splice of splices) {
@@ -161,13 +166,51 @@ export function mergeEntries(
         : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
     let block = insertion.text;
     if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
-    splices.push({ start: insertion.at, end: insertion.at, text: block });
+    splices.push({ start: insertion.at, end: insertion.at, text: block, indent: indentOf(block, firstKeyLine(block, 0)) });
   }
+  const cuts: Splice[] = [];
   for (const key of removed) {
     const entry = targetEntries.get(key);
-    if (entry !== undefined) splices.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
+    if (entry !== undefined) cuts.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
   }
-  return applySplices(existing, splices);
+  if (layout === 'nested') cuts.push(...emptiedMappings(existing, cuts));
+  return applySplices(existing, [...splices, ...cuts]);
+}
+
+/**
+ * The mappings of a nested file that `cuts` leave with nothing in them (every line under
+ * them cut): cut too, with the comments right above them, so that a later entry of that
+ * mapping brings it back once (nestedInsertion) rather than as a second key.
+ */
+function emptiedMappings(text: string, cuts: readonly Splice[]): Splice[] {
+  const ranges = cuts.map((cut) => [cut.start, cut.end] as [number, number]);
+  const isCut = (at: number): boolean => ranges.some(([start, end]) => start <= at && at < end);
+  const emptied = new Set<number>();
+  const out: Splice[] = [];
+  // Level by level, so a mapping is judged once its emptied children are known.
+  let frontier = cuts.map((cut) => firstKeyLine(text, cut.start)).filter((line, i) => line < cuts[i]!.end);
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const line of frontier) {
+      if (indentOf(text, line) === 0) continue;
+      const parent = parentLine(text, line);
+      if (emptied.has(parent)) continue;
+      const end = pastDeeperLines(text, lineEnd(text, parent), indentOf(text, parent));
+      let empty = true;
+      for (let at = lineEnd(text, parent); at < end && empty; at = lineEnd(text, at)) {
+        const content = text.slice(at, lineEnd(text, at));
+        if (!isBlank(content) && !isComment(content) && !isCut(at)) empty = false;
+      }
+      if (!empty) continue;
+      emptied.add(parent);
+      const start = gapBefore(text, commentsAbove(text, parent));
+      ranges.push([start, end]);
+      out.push({ start, end, text: '' });
+      next.push(parent);
+    }
+    frontier = next;
+  }
+  return out;
 }
 
 interface Insertion {
@@ -198,8 +241,8 @@ function flatInsertion(
  * own parent, the answer's lines of the first mapping the target lacks go in whole, with
  * every sent entry under it. Placed after the target's nearest entry before it in that
  * mapping, past the lines more indented than the inserted ones (the rest of that entry's
- * mapping); else before the nearest one after it that is a direct member; else after the
- * mapping's last entry; else at the end of the file.
+ * mapping); else before the member that holds the nearest one after it (that entry, or
+ * the mapping it is in); else after the mapping's last entry; else at the end of the file.
  */
 function nestedInsertion(
   key: string,
@@ -234,8 +277,13 @@ function nestedInsertion(
   const candidates = sourceOrder.filter((k) => targetEntries.has(k) && inParent(k));
   const before = candidates.filter((k) => sourceOrder.indexOf(k) < at).pop();
   if (before !== undefined) return { at: pastDeeperLines(existing, targetEntries.get(before)!.blockEnd, indent), text };
-  const after = candidates.find((k) => sourceOrder.indexOf(k) > at && k.split('.').length === depth + 1);
-  if (after !== undefined) return { at: targetEntries.get(after)!.gapStart, text };
+  const after = candidates.find((k) => sourceOrder.indexOf(k) > at);
+  if (after !== undefined) {
+    // Before the member of the mapping that holds it (itself, or the mapping it is in).
+    let line = firstKeyLine(existing, targetEntries.get(after)!.blockStart);
+    while (indentOf(existing, line) > indent && line > 0) line = parentLine(existing, line);
+    if (indentOf(existing, line) === indent) return { at: gapBefore(existing, commentsAbove(existing, line)), text };
+  }
   const last = [...targetEntries.values()].filter((entry) => inParent(entry.key)).sort((a, b) => b.blockEnd - a.blockEnd)[0];
   if (last !== undefined) return { at: pastDeeperLines(existing, last.blockEnd, indent), text };
   return { at: existing.length, text };
