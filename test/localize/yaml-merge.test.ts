@@ -61,4 +61,22 @@ describe('a new YAML entry merged into its mapping', () => {
     }
     assert.ok(readEntryFile('yaml', 'en:\n  order: [":year", ":month"]\n  title: Some text\n'), 'a list of what is not prose has no entries');
   });
+
+  it('cuts a mapping its removed entries leave empty, so that one coming back is one key', () => {
+    const target = 'de:\n  a:\n    one: Eins\n  # Old things\n  old:\n    deep:\n      x: Alt\n    y: Auch alt\n  z: Letzte\n';
+    const targetEntries = readEntryFile('yaml', target)!;
+    const order = ['a.one', 'z'];
+    const cut = mergeEntries(target, targetEntries, '', new Map(), order, [], ['old.deep.x', 'old.y'], 'nested');
+    assert.equal(cut, 'de:\n  a:\n    one: Eins\n  z: Letzte\n');
+    const back = synced('en:\n  a:\n    one: One\n  old:\n    y: Old too\n  z: Last one\n', cut);
+    assert.deepEqual(values(back), { de: { a: { one: 'Eins' }, old: { y: 'Old too' }, z: 'Letzte' } });
+    assert.equal(back.match(/^  old:/gm)?.length, 1);
+  });
+
+  it('puts new entries of two depths at one place deepest first', () => {
+    const source = 'en:\n  admin:\n    title: Admin area\n    nav:\n      apps: Applications\n      home: Home page\n  other:\n    x: Something\n';
+    const target = 'de:\n  admin:\n    nav:\n      apps: Anwendungen\n  other:\n    x: Etwas\n';
+    const merged = synced(source, target);
+    assert.deepEqual(values(merged), { de: { admin: { title: 'Admin area', nav: { apps: 'Anwendungen', home: 'Home page' } }, other: { x: 'Etwas' } } });
+  });
 });
