@@ -82,6 +82,19 @@ describe('the source language a locale file names', () => {
     assert.equal(userMessage(provider.requests[0]!).source, 'English (en)');
   });
 
+  test('a translated po catalog: its Language: names the msgstrs, not the msgids, and is no hint', async () => {
+    const po = `msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "${TEXT} 7"\nmsgstr "Der Hund läuft schnell über die grüne Wiese."\n`;
+    const body = await post('/v1/translate', { content: po, targets: ['fr'], format: 'po' });
+    assert.equal(body.usage.detected_source, 'en');
+    assert.ok(body.usage.source_confidence < 1);
+  });
+
+  test('a po catalog whose msgstrs copy their msgids is of the source language: Language: is the hint', async () => {
+    const po = `msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "${TEXT} 8"\nmsgstr "${TEXT} 8"\n`;
+    const body = await post('/v1/translate', { content: po, targets: ['fr'], format: 'po' });
+    assert.equal(body.usage.detected_source, 'de');
+  });
+
   test('a Rails root key of a language the API does not list is no hint: the text is detected', async () => {
     const body = await post('/v1/translate', { content: `ca:\n  story: ${TEXT}\n`, targets: ['fr'], format: 'yaml' });
     assert.equal(body.usage.detected_source, 'en');

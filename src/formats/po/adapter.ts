@@ -32,9 +32,19 @@ export const poAdapter: FormatAdapter = {
       else if (entry.msgidPlural) plural(out, entry, eol);
       else singular(out, entry, eol);
     }
+    // `Language:` names the msgstrs' language: the msgids' only in a catalog of the source
+    // language (its msgstrs empty or copies of their msgids), not in a translated one.
+    if (entries.some(isTranslated)) out.sourceLanguage = undefined;
     return out.document();
   },
 };
+
+/** An entry whose msgstr holds a translation: neither empty nor its msgid. */
+function isTranslated(entry: PoEntry): boolean {
+  const msgid = entry.msgid!;
+  if (msgid.text === '' && !entry.msgctxt) return false;
+  return entry.msgstr.some((field, i) => field.text !== '' && field.text !== (i === 0 ? msgid.text : entry.msgidPlural?.text));
+}
 
 function notesOf(entry: PoEntry): string[] {
   return entry.msgctxt ? [...entry.notes, `context: ${entry.msgctxt.text}`] : entry.notes;
