@@ -36,6 +36,13 @@ export interface ExtractedDocument {
    * unmasked to their original bytes.
    */
   render(translations: Translations, target: RenderTarget): string;
+  /**
+   * The language the file says its source text is in, as the file spells it (gettext's
+   * `Language:`, XLIFF's `source-language` / `srcLang`, a Rails root key, ARB's
+   * `@@locale`, a String Catalog's `sourceLanguage`): the hint when a request names no
+   * source (decision 0101). Absent when the file says nothing.
+   */
+  readonly sourceLanguage?: string;
 }
 
 export interface FormatAdapter {

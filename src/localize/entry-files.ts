@@ -3,9 +3,9 @@
  * entry's key, what its source says (the unit whose hash the lock keeps), where its
  * translation lies (`region`, from the format's adapter), and its block: its lines with
  * the comments right above it (back to a blank line or the entry before) — or, where the
- * adapter names them (`extent`: an Android resource with its comment, a `.stringsdict`
- * key and dict), exactly those lines — and the blank lines before (`gapStart`), which go
- * and come with it. A request sends the source
+ * adapter names them (`block`: a YAML or XLIFF entry inside other markup, an Android
+ * resource with its comment, a `.stringsdict` key and dict), exactly those — and the
+ * blank lines before (`gapStart`), which go and come with it. A request sends the source
  * with the blocks of the entries that need nothing cut out; the answer's regions replace
  * the target's, new entries' blocks are put in after the entry before them, removed ones
  * are cut out, and nothing else in the target changes.
@@ -13,6 +13,17 @@
 import type { Format } from './api.js';
 import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
+import type { FileEntry, Insertion, Splice } from './file-entry.js';
+import { emptiedMappings, insertionIndent, nestedInsertion } from './nested-entries.js';
+
+export type { FileEntry } from './file-entry.js';
+
+/**
+ * How a format's entries sit in its files: `flat`, one after another (a new entry goes
+ * after the entry before it); `nested`, in mappings named by the key's dotted path (a
+ * YAML file: a new entry goes into its parent mapping, with the parents the target lacks).
+ */
+export type EntryLayout = 'flat' | 'nested';
 
 /**
  * The formats synced entry by entry: their adapters give each entry its `region`.
@@ -20,47 +31,45 @@ import type { LocaleEntry } from '../formats/entries/entry.js';
  * a JSON member cut out or put in needs its comma moved, and its `@key` metadata is a
  * member of its own; decision 0099.)
  */
-const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>([
-  'po',
-  'properties',
-  'android',
-  'strings',
-  'stringsdict',
+const ENTRY_FORMATS: ReadonlyMap<Format, EntryLayout> = new Map<Format, EntryLayout>([
+  ['po', 'flat'],
+  ['properties', 'flat'],
+  ['xliff', 'flat'],
+  ['yaml', 'nested'],
+  ['android', 'flat'],
+  ['strings', 'flat'],
+  ['stringsdict', 'flat'],
 ]);
 
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
+export const entryLayout = (format: Format): EntryLayout => ENTRY_FORMATS.get(format) ?? 'flat';
 
-export interface FileEntry {
-  readonly key: string;
-  /** What the source says: value, plural forms and notes; its hash tells a changed entry. */
-  readonly unit: string;
-  /** The translation's bytes in the file, and whether it holds one. */
-  readonly regionText: string;
-  readonly translated: boolean;
-  readonly region: readonly [number, number];
-  /** Its lines, comments included, to the end of its last line. */
-  readonly blockStart: number;
-  readonly blockEnd: number;
-  /** Where the blank lines before the block start. */
-  readonly gapStart: number;
-}
-
-/** The entries of a file in file order, by key (a key met twice keeps its first entry). Throws the adapter's error for a file that does not parse. */
-export function readEntryFile(format: Format, text: string): Map<string, FileEntry> {
+/**
+ * The entries of a file in file order, by key (a key met twice keeps its first entry);
+ * undefined when an entry has no region (a YAML string in a sequence), so that the file
+ * is synced whole. Throws the adapter's error for a file that does not parse.
+ */
+export function readEntryFile(format: Format, text: string): Map<string, FileEntry> | undefined {
   const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[] };
-  const entries = (document.entries ?? []).filter((entry) => entry.region !== undefined).sort((a, b) => a.region![0] - b.region![0]);
+  if ((document.entries ?? []).some((entry) => entry.region === undefined)) return undefined;
+  const entries = [...(document.entries ?? [])].sort((a, b) => a.region![0] - b.region![0]);
   const out = new Map<string, FileEntry>();
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
-    const lines = linesAround(text, Math.min(start, entry.extent?.[0] ?? start), Math.max(end, entry.extent?.[1] ?? end), entry.extent !== undefined);
-    let blockStart = lines[0];
-    const blockEnd = lines[1];
-    // An entry that knows its lines stops there: above it are the file's own (an XML root's start tag).
-    while (entry.extent === undefined && blockStart > previousEnd) {
-      const before = lineStart(text, blockStart - 1);
-      if (isBlank(text.slice(before, blockStart))) break;
-      blockStart = before;
+    let blockStart: number;
+    let blockEnd: number;
+    if (entry.block) {
+      [blockStart, blockEnd] = entry.block;
+    } else {
+      const newline = text.indexOf('\n', end);
+      blockEnd = newline === -1 ? text.length : newline + 1;
+      blockStart = lineStart(text, start);
+      while (blockStart > previousEnd) {
+        const before = lineStart(text, blockStart - 1);
+        if (isBlank(text.slice(before, blockStart))) break;
+        blockStart = before;
+      }
     }
     let gapStart = blockStart;
     while (gapStart > previousEnd) {
@@ -86,28 +95,10 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
 
 const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
 
-/**
- * The whole lines from `start` to `end`, with the last line's end. An entry's own text
- * (`exact`) that shares a line with something else (an XML file on one line) keeps to
- * its bytes instead: the lines would take the root element's tags along.
- */
-function linesAround(text: string, start: number, end: number, exact: boolean): [number, number] {
-  const from = lineStart(text, start);
-  const newline = text.indexOf('\n', end);
-  const to = newline === -1 ? text.length : newline + 1;
-  if (!exact) return [from, to];
-  return [/^[ \t]*$/.test(text.slice(from, start)) ? from : start, /^[ \t\r]*\n?$/.test(text.slice(end, to)) ? to : end];
-}
 const isBlank = (line: string): boolean => line.trim() === '';
 
-interface Splice {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
 function applySplices(text: string, splices: Splice[]): string {
-  splices.sort((a, b) => a.start - b.start || a.end - b.end);
+  splices.sort((a, b) => a.start - b.start || a.end - b.end || (b.indent ?? 0) - (a.indent ?? 0));
   let out = '';
   let at = 0;
   for (const splice of splices) {
@@ -128,7 +119,8 @@ export function partialDocument(text: string, entries: ReadonlyMap<string, FileE
  * The existing target with the answer's entries merged in: a sent entry the target has
  * gets the answer's region; one it lacks gets the answer's block (with its blank lines)
  * after the target's block of the nearest source entry before it (before the nearest
- * after it, or at the end); a removed entry's block is cut out.
+ * after it, or at the end) — in a `nested` file, the nearest in its parent mapping, and
+ * with the lines of the parents the target lacks; a removed entry's block is cut out.
  */
 export function mergeEntries(
   existing: string,
@@ -138,9 +130,12 @@ export function mergeEntries(
   sourceOrder: readonly string[],
   sent: readonly string[],
   removed: readonly string[],
+  layout: EntryLayout = 'flat',
 ): string {
   const splices: Splice[] = [];
   const position = new Map(sourceOrder.map((key, i) => [key, i]));
+  /** Entries already in, with the parent mapping an earlier one brought. */
+  const placed = new Set<string>();
   for (const key of sent) {
     const from = answerEntries.get(key);
     if (from === undefined) throw new Error(`the answer has no entry ${JSON.stringify(key)}`);
@@ -149,19 +144,38 @@ export function mergeEntries(
       splices.push({ start: into.region[0], end: into.region[1], text: from.regionText });
       continue;
     }
+    if (placed.has(key)) continue;
     const at = position.get(key) ?? sourceOrder.length;
-    let insertAt = existing.length;
-    const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
-    const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
-    if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
-    else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
-    let block = answer.slice(from.gapStart, from.blockEnd);
-    if (insertAt > 0 && existing[insertAt - 1] !== '\n') block = `\n${block}`;
-    splices.push({ start: insertAt, end: insertAt, text: block });
+    const insertion =
+      layout === 'nested'
+        ? nestedInsertion(key, at, existing, targetEntries, answer, answerEntries, sourceOrder, placed)
+        : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
+    let block = insertion.text;
+    if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
+    splices.push({ start: insertion.at, end: insertion.at, text: block, indent: insertionIndent(block) });
   }
+  const cuts: Splice[] = [];
   for (const key of removed) {
     const entry = targetEntries.get(key);
-    if (entry !== undefined) splices.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
+    if (entry !== undefined) cuts.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
   }
-  return applySplices(existing, splices);
+  if (layout === 'nested') cuts.push(...emptiedMappings(existing, cuts));
+  return applySplices(existing, [...splices, ...cuts]);
+}
+
+function flatInsertion(
+  key: string,
+  at: number,
+  existing: string,
+  targetEntries: ReadonlyMap<string, FileEntry>,
+  answer: string,
+  from: FileEntry,
+  sourceOrder: readonly string[],
+): Insertion {
+  let insertAt = existing.length;
+  const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
+  const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
+  if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
+  else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
+  return { at: insertAt, text: answer.slice(from.gapStart, from.blockEnd) };
 }

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
-import { isEntryFormat, mergeEntries, readEntryFile, type FileEntry } from './entry-files.js';
+import { entryLayout, isEntryFormat, mergeEntries, readEntryFile, type FileEntry } from './entry-files.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
 import { decodeFile, type FileEncoding } from './text-encoding.js';
@@ -125,8 +125,8 @@ function readSource(root: string, located: Located): SourceFile {
     const units = checkedCatalog(() => catalogUnits(text, located.path));
     return { path: located.path, kind: 'catalog', format, text, encoding, units, hashes: hashesOf(units) };
   }
-  if (isEntryFormat(format)) {
-    const entries = readEntries(format, text, located.path);
+  const entries = isEntryFormat(format) ? readEntries(format, text, located.path) : undefined;
+  if (entries !== undefined) {
     const units = new Map([...entries.values()].map((entry) => [entry.key, entry.unit]));
     return { path: located.path, kind: 'entries', format, text, encoding, units, hashes: hashesOf(units), entries };
   }
@@ -139,13 +139,25 @@ function readSource(root: string, located: Located): SourceFile {
   return { path: located.path, kind: 'strings', format, text, encoding, units, hashes: hashesOf(units), literals };
 }
 
-/** A locale file's entries; one that does not parse as its format stops the sync, named. */
-function readEntries(format: Format, text: string, path: string): Map<string, FileEntry> {
+/**
+ * A locale file's entries (undefined when the file is synced whole, entry-files.ts); one
+ * that does not parse as its format stops the sync, named.
+ */
+function readEntries(format: Format, text: string, path: string): Map<string, FileEntry> | undefined {
   try {
     return readEntryFile(format, text);
   } catch (error) {
     throw new SyncInputError(`${path} is not a valid ${format} file: ${(error as Error).message}`);
   }
+}
+
+/** A target's entries, which its source's are merged into: one that cannot be read entry by entry stops the sync, named. */
+function readTargetEntries(format: Format, text: string, path: string): Map<string, FileEntry> {
+  const entries = readEntries(format, text, path);
+  if (entries === undefined) {
+    throw new SyncInputError(`${path}: a string of this file is in a list, which sync cannot merge entry by entry while its source can; move it or delete the file to have it written again`);
+  }
+  return entries;
 }
 
 function hashesOf(units: ReadonlyMap<string, string>): Map<string, string> {
@@ -190,7 +202,7 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   const decoded = existsSync(absolute) ? decodeFile(readFileSync(absolute)) : undefined;
   const existing = decoded?.text;
   const encoding = decoded?.encoding ?? file.encoding;
-  const targetEntries = file.kind === 'entries' && existing !== undefined ? readEntries(file.format!, existing, targetPath) : undefined;
+  const targetEntries = file.kind === 'entries' && existing !== undefined ? readTargetEntries(file.format!, existing, targetPath) : undefined;
   const current = targetUnits(file, existing, targetPath, target, targetEntries);
   // What a target value is compared with to tell a copied file from a translation.
   const sourceOf = (pointer: string, sourceText: string): string => (file.kind === 'entries' ? file.entries!.get(pointer)!.regionText : sourceText);
@@ -260,9 +272,31 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
     // No target yet: everything was sent, and the answer is the whole file.
     if (plan.existing === undefined) return answer;
     const answerEntries = answer === undefined ? new Map<string, FileEntry>() : readEntryFile(plan.file.format!, answer);
-    return mergeEntries(plan.existing, plan.targetEntries!, answer ?? '', answerEntries, [...plan.file.units.keys()], answer === undefined ? [] : plan.toSend, plan.removed);
+    if (answerEntries === undefined) throw new Error(`the API's translation of ${plan.file.path} cannot be read entry by entry`);
+    const format = plan.file.format!;
+    const merged = mergeEntries(plan.existing, plan.targetEntries!, answer ?? '', answerEntries, [...plan.file.units.keys()], answer === undefined ? [] : plan.toSend, plan.removed, entryLayout(format));
+    return checkedMerge(format, merged, plan);
   }
   return withStrings(plan.file.text, valueOf, plan.file.literals);
+}
+
+/**
+ * A merged target, once it reads back as its format with every source entry in it: a
+ * merge that went wrong (a target whose layout sync did not write) is an error naming the
+ * file, never a broken file written.
+ */
+function checkedMerge(format: Format, merged: string, plan: TargetPlan): string {
+  let entries: Map<string, FileEntry> | undefined;
+  try {
+    entries = readEntryFile(format, merged);
+  } catch (error) {
+    throw new Error(`merging the translation into ${plan.targetPath} gave a file that is not valid ${format} (${(error as Error).message}); delete it to have it written again`);
+  }
+  const missing = [...plan.file.units.keys()].filter((key) => !entries?.has(key));
+  if (missing.length > 0) {
+    throw new Error(`merging the translation into ${plan.targetPath} lost ${missing.map((key) => JSON.stringify(key)).slice(0, 3).join(', ')}; delete it to have it written again`);
+  }
+  return merged;
 }
 
 /** The lock entries of a target once `translated` is in. */

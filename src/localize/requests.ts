@@ -79,6 +79,7 @@ export function readTranslation(work: Work, target: string, text: string | undef
     } catch (error) {
       throw new Error(`the API's translation of ${work.file} is not a valid ${file.format} file: ${(error as Error).message}`);
     }
+    if (entries === undefined) throw new Error(`the API's translation of ${work.file} cannot be read entry by entry`);
     const read = new Map([[WHOLE_DOCUMENT, text]]);
     for (const pointer of work.pointers) {
       const entry = entries.get(pointer);

@@ -30,6 +30,7 @@ export interface PreparedMessage {
   readonly format: Format;
   readonly segments: PackedSegments;
   readonly detection?: DetectionResult;
+  readonly sourceLanguage?: string;
   readonly tokenCounts: Uint32Array;
 }
 

@@ -209,6 +209,7 @@ export class DocumentPool {
       segments: first.prepared.segments,
       tokenCounts: first.prepared.tokenCounts,
       ...(first.prepared.detection ? { detection: first.prepared.detection } : {}),
+      ...(first.prepared.sourceLanguage ? { sourceLanguage: first.prepared.sourceLanguage } : {}),
       async renderAll(requests: readonly RenderRequest[]) {
         const out: Record<string, string> = {};
         let next = 0;

@@ -29,6 +29,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
       segments: packSegments(document.segments),
       tokenCounts: Uint32Array.from(document.segments, (segment) => tokenizer.countTokens(segment.text)),
       ...(detection ? { detection } : {}),
+      ...(document.sourceLanguage ? { sourceLanguage: document.sourceLanguage } : {}),
     };
     return prepared;
   }

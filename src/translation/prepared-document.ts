@@ -22,6 +22,8 @@ export interface PreparedDocument {
   readonly segments: readonly Segment[];
   /** Present when the format was omitted and detection ran. */
   readonly detection?: DetectionResult;
+  /** The language the file names for its source (ExtractedDocument.sourceLanguage), as it spells it. */
+  readonly sourceLanguage?: string;
   /** o200k count of each segment's text, aligned with `segments`, when computed off the loop. */
   readonly tokenCounts?: ArrayLike<number>;
   /** One document per request, keyed by `key`. Rejects once the document is released. */
@@ -37,6 +39,7 @@ export function inlineDocument(document: ExtractedDocument, detection: Detection
     format: document.format,
     segments: document.segments,
     ...(detection ? { detection } : {}),
+    ...(document.sourceLanguage ? { sourceLanguage: document.sourceLanguage } : {}),
     async renderAll(requests) {
       if (released) throw new Error('the document was released before rendering');
       const out: Record<string, string> = {};

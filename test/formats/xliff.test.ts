@@ -122,6 +122,16 @@ describe('xliff', () => {
     );
   });
 
+  it('refuses an end tag that closes no open element, naming its line', () => {
+    const stray = '<xliff version="1.2">\n<file source-language="en">\n<body>\n<trans-unit id="a"><source>Hi</source></trans-unit></foo>\n</body></file></xliff>';
+    assert.throws(
+      () => getAdapter('xliff').extract(stray),
+      (error: unknown) => error instanceof ServiceError && error.code === 'invalid_request' && /line 4: <\/foo> closes no open element/.test(error.message),
+    );
+    // (expat, the judge, calls it a mismatched tag too.)
+    assert.throws(() => parsedUnits(stray));
+  });
+
   it('never expands entities (a billion laughs stays a few bytes)', () => {
     const laughs = '<?xml version="1.0"?>\n<!DOCTYPE xliff [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<xliff version="1.2"><file source-language="en"><body><trans-unit id="a"><source>Laugh &b;</source></trans-unit></body></file></xliff>';
     const answer = pseudoRender(getAdapter('xliff').extract(laughs), FR);

@@ -75,6 +75,22 @@ describe('yaml', () => {
     assert.equal((read.de as { checkout: { pay_button: string } }).checkout.pay_button, 'Ṗáý');
   });
 
+  it('gives the target code to a root key of a language the API does not list, and names it as the source (decision 0102)', () => {
+    const catalan = getAdapter('yaml').extract('ca:\n  checkout:\n    pay: Paga ara\n');
+    assert.equal(catalan.sourceLanguage, 'ca');
+    assert.deepEqual(parse(pseudoRender(catalan, DE)), { de: { checkout: { pay: 'Ṗáĝá áŕá' } } });
+    assert.equal(getAdapter('yaml').extract('pt_BR:\n  pay: Pagar\n').sourceLanguage, 'pt_BR');
+    assert.equal(doc.sourceLanguage, 'en');
+  });
+
+  it('keeps a single root key that is a word, not a language (app:, admin:)', () => {
+    for (const root of ['app', 'admin', 'messages']) {
+      const file = getAdapter('yaml').extract(`${root}:\n  pay: Pay now\n`);
+      assert.equal(file.sourceLanguage, undefined);
+      assert.deepEqual(Object.keys(parse(pseudoRender(file, DE)) as object), [root]);
+    }
+  });
+
   it('is byte-exact outside the translated scalars (styles, comments, anchors, multi-line layout)', () => {
     assert.equal(byteExactProblem(doc, DE), undefined);
     assert.match(pseudoRender(doc, DE), /^    long: Ţĥíš šéñţéñçé íš ļöñĝ áñḋ\n      ŕüñš öṽéŕ ţŵö ļíñéš\.$/m);

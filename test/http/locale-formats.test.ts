@@ -79,6 +79,7 @@ for (const backend of testBackends()) {
       ['po', 'msgid "a"\nmsgstr "b"\nmsgfoo "c"\n', 3],
       ['yaml', 'en:\n  a: [1, 2\n  b: x\n', 3], // (where the yaml parser finds the unclosed sequence)
       ['xliff', '<xliff version="1.2">\n<file><body>\n<trans-unit id="a"><source>Hi</target>\n</trans-unit></body></file></xliff>', 3],
+      ['xliff', '<xliff version="1.2">\n<file source-language="en"><body>\n<trans-unit id="a"><source>Hi</source></trans-unit>\n</foo>\n</body></file></xliff>', 4], // (an end tag that closes nothing)
       ['properties', 'a=b\nc=\\uZZZZ\n', 2],
       ['strings', '"a" = "b";\n\n"c" "d";\n', 3],
       ['stringsdict', '<plist version="1.0">\n<dict>\n<key>a</key>\n<string>x</key>\n</dict>\n</plist>\n', 4],

@@ -127,14 +127,14 @@ describe('sync sends only new and changed Android and Apple entries and merges t
 describe('the lines of an Android resource, as sync cuts and merges them', () => {
   it('never takes the root element along, even with the whole file on one line', () => {
     const layered = '<?xml version="1.0"?>\n<resources>\n    <!-- A fruit -->\n    <string name="a">Apple</string>\n\n    <string name="b">Banana split</string>\n</resources>\n';
-    const entries = readEntryFile('android', layered);
+    const entries = readEntryFile('android', layered)!;
     assert.equal(partialDocument(layered, entries, new Set(['b'])), '<?xml version="1.0"?>\n<resources>\n\n    <string name="b">Banana split</string>\n</resources>\n');
     assert.equal(partialDocument(layered, entries, new Set(['a'])), '<?xml version="1.0"?>\n<resources>\n    <!-- A fruit -->\n    <string name="a">Apple</string>\n</resources>\n');
     const oneLine = '<resources><string name="a">Apple</string><string name="b">Banana split</string></resources>\n';
-    const flat = readEntryFile('android', oneLine);
+    const flat = readEntryFile('android', oneLine)!;
     assert.equal(partialDocument(oneLine, flat, new Set(['b'])), '<resources><string name="b">Banana split</string></resources>\n');
     const answer = '<resources><string name="b">Banane</string></resources>\n';
-    const merged = mergeEntries(oneLine, flat, answer, readEntryFile('android', answer), ['a', 'b'], ['b'], []);
+    const merged = mergeEntries(oneLine, flat, answer, readEntryFile('android', answer)!, ['a', 'b'], ['b'], []);
     assert.equal(merged, '<resources><string name="a">Apple</string><string name="b">Banane</string></resources>\n');
   });
 });

@@ -18,7 +18,7 @@ async function translate(content: string, format: (typeof FORMATS)[number] | und
   const prepared = await prepareDocument(content, format, pooled ? { pool, largeDocumentChars: 0 } : { largeDocumentChars: Infinity });
   try {
     const result = await translatePrepared({ prepared, targets: TARGETS, engine: pseudo(), tokenizer: testTokenizer });
-    return { ...result, segments: prepared.segments, format: prepared.format };
+    return { ...result, segments: prepared.segments, format: prepared.format, sourceLanguage: prepared.sourceLanguage };
   } finally {
     prepared.release();
   }
@@ -39,6 +39,15 @@ describe('the pooled path gives what the inline path gives', () => {
       }
     });
   }
+
+  it('a pooled locale file names its source language as an inline one does (decision 0101)', async () => {
+    const po = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "Hallo"\nmsgstr ""\n';
+    for (const pooled of [false, true]) {
+      const prepared = await prepareDocument(po, 'po', pooled ? { pool, largeDocumentChars: 0 } : { largeDocumentChars: Infinity });
+      assert.equal(prepared.sourceLanguage, 'de', pooled ? 'pooled' : 'inline');
+      prepared.release();
+    }
+  });
 
   it('documents over LARGE_DOCUMENT_CHARS go to the pool by default, smaller ones stay inline', async () => {
     const small = await prepareDocument('Hello there', 'plain', { pool });

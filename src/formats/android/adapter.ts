@@ -18,6 +18,7 @@ import type { AndroidItem, AndroidResource } from './reader.js';
 import { isQuantity, targetQuantities } from './quantities.js';
 import { joinAndroidTexts, readAndroidText, writeAndroidText } from './text.js';
 import type { AndroidText } from './text.js';
+import { entryLines } from '../entries/entry-lines.js';
 
 /** What a reference or a value without words looks like once its kept chunks are set aside. */
 const KEPT_CHARACTERS = /[\ue000-\uf8ff]/g;
@@ -71,7 +72,7 @@ export const androidAdapter: FormatAdapter = {
         value: values.join('\n'),
         notes,
         region: [whole.contentStart, whole.contentEnd],
-        extent: [resource.headStart, resource.end],
+        block: entryLines(content, resource.headStart, resource.end),
       });
     }
     return out.document();
@@ -184,7 +185,7 @@ function plurals(out: EntriesDocumentBuilder, content: string, resource: Android
         entryNote(resource.name, notes, forms.other!),
       )
     : undefined;
-  out.entry({ key: resource.name, value: forms.other!, notes, forms, region: [resource.contentStart, resource.contentEnd], extent: [resource.headStart, resource.end] });
+  out.entry({ key: resource.name, value: forms.other!, notes, forms, region: [resource.contentStart, resource.contentEnd], block: entryLines(out.source, resource.headStart, resource.end) });
   if (value === undefined) return true;
   const joined = joinAndroidTexts(texts);
   const sourceText = out.valueText(value);

@@ -74,6 +74,7 @@ export const arbAdapter: FormatAdapter = {
       const key = keyNode.value as string;
       if (!valueNode || valueNode.type !== 'string') continue;
       if (key === '@@locale') {
+        out.sourceLanguage = valueNode.value as string;
         out.edit({ start: valueNode.offset, end: valueNode.offset + valueNode.length, render: (target) => JSON.stringify(arbLocale(target.code)) });
         continue;
       }

@@ -46,6 +46,8 @@ export class EntriesDocumentBuilder {
   #length = 0;
   readonly #edits: EntryEdit[] = [];
   readonly entries: LocaleEntry[] = [];
+  /** The language the file names for its source text (ExtractedDocument.sourceLanguage). */
+  sourceLanguage: string | undefined;
 
   constructor(
     readonly format: Format,
@@ -121,7 +123,7 @@ export class EntriesDocumentBuilder {
     for (let i = 1; i < edits.length; i++) {
       if (edits[i]!.start < edits[i - 1]!.end) throw new Error(`${this.format}: overlapping edits at ${edits[i]!.start}`);
     }
-    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes);
+    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes, this.sourceLanguage?.trim() || undefined);
   }
 }
 
@@ -136,6 +138,7 @@ export class EntriesDocument implements ExtractedDocument {
     private readonly edits: readonly EntryEdit[],
     readonly entries: readonly LocaleEntry[],
     notes: readonly (string | undefined)[],
+    readonly sourceLanguage?: string,
   ) {
     this.segments = notes.some((note) => note !== undefined)
       ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : Object.assign({}, segment, { note: notes[i] })))

@@ -22,17 +22,24 @@ export interface LocaleEntry {
   readonly forms?: Readonly<Record<string, string>>;
   /**
    * Where the entry's translation lies in the file (gettext's `msgstr` lines, a
-   * properties value), for a format whose files `sync` merges entry by entry
-   * (localize/entry-files.ts); and whether it holds one (gettext's `msgstr ""` does not).
+   * properties value, a YAML scalar, XLIFF's `<target>` with the white space before it
+   * or, with none, the empty place after `</source>` where it goes), for a format whose
+   * files `sync` merges entry by entry (localize/entry-files.ts); and whether it holds
+   * one (gettext's `msgstr ""` does not). An entry of such a format without one (a YAML
+   * string in a sequence) makes `sync` send its file whole.
    */
   readonly region?: readonly [start: number, end: number];
-  /**
-   * The entry's own text, where its format knows it (an Android resource with the comment
-   * before it, a `.stringsdict` key and its dict): sync moves its lines and no others. A
-   * format without it has the lines of its region and the comments right above them.
-   */
-  readonly extent?: readonly [start: number, end: number];
   readonly translated?: boolean;
+  /**
+   * The whole lines that are the entry's alone (with the comments right above it), which
+   * `sync` cuts out of a request or copies into a target with it, for a format whose
+   * entries sit inside other markup (a YAML mapping, an XLIFF `<body>`): without it the
+   * entry's lines are taken back to a blank line or the entry before (gettext,
+   * properties). From a line's start to the next line's start — or, for an entry that
+   * shares its line with other text (an Android file on one line), its own bytes
+   * (entries/entry-lines.ts).
+   */
+  readonly block?: readonly [start: number, end: number];
 }
 
 /** The target of one render: the API's language code and its direction. */

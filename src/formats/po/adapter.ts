@@ -32,9 +32,19 @@ export const poAdapter: FormatAdapter = {
       else if (entry.msgidPlural) plural(out, entry, eol);
       else singular(out, entry, eol);
     }
+    // `Language:` names the msgstrs' language: the msgids' only in a catalog of the source
+    // language (its msgstrs empty or copies of their msgids), not in a translated one.
+    if (entries.some(isTranslated)) out.sourceLanguage = undefined;
     return out.document();
   },
 };
+
+/** An entry whose msgstr holds a translation: neither empty nor its msgid. */
+function isTranslated(entry: PoEntry): boolean {
+  const msgid = entry.msgid!;
+  if (msgid.text === '' && !entry.msgctxt) return false;
+  return entry.msgstr.some((field, i) => field.text !== '' && field.text !== (i === 0 ? msgid.text : entry.msgidPlural?.text));
+}
 
 function notesOf(entry: PoEntry): string[] {
   return entry.msgctxt ? [...entry.notes, `context: ${entry.msgctxt.text}`] : entry.notes;
@@ -140,6 +150,8 @@ const CHARSET_PLACEHOLDER = /^(Content-Type:.*charset=)(?!UTF-8\b)[\w.:-]+/i;
 function header(out: EntriesDocumentBuilder, entry: PoEntry, eol: string): void {
   const msgstr = entry.msgstr[0];
   if (!msgstr || entry.plural) return;
+  // (A template's `Language: \n` names nothing.)
+  out.sourceLanguage = /^Language:[ \t]*(\S+)/im.exec(msgstr.text)?.[1];
   const language = (target: EntryTarget): string => `Language: ${gettextLanguage(target.code)}\\n`;
   const pluralForms = (target: EntryTarget): string | undefined => {
     const rule = gettextPluralRule(target.code);

@@ -17,6 +17,7 @@ import { pluralCategories } from '../../plurals/index.js';
 import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { dictPairs, escapeXmlText, invalidPlist, readPlist } from './plist.js';
 import type { DictPair, PlistNode } from './plist.js';
+import { entryLines } from '../entries/entry-lines.js';
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
@@ -84,7 +85,7 @@ function entry(out: EntriesDocumentBuilder, keyNode: PlistNode, dict: PlistNode)
     notes: [],
     ...(forms ? { forms } : {}),
     region: [dict.contentStart, dict.contentEnd],
-    extent: [keyNode.start, dict.end],
+    block: entryLines(out.source, keyNode.start, dict.end),
   });
 }
 

@@ -179,6 +179,7 @@ export const xcstringsAdapter: FormatAdapter = {
     const limits = given ?? DEFAULT_DOCUMENT_LIMITS;
     const out = new EntriesDocumentBuilder('xcstrings', content, limits);
     const { sourceLanguage, strings } = readCatalog(content, limits);
+    out.sourceLanguage = sourceLanguage;
     for (const pair of strings.children ?? []) {
       const key = pair.children![0]!.value as string;
       const entry = pair.children![1]!;

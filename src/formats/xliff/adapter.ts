@@ -11,7 +11,7 @@
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
-import type { EntryTarget } from '../entries/entry.js';
+import type { EntryTarget, LocaleEntry } from '../entries/entry.js';
 import { readXliff } from './reader.js';
 import { entryNote } from '../entries/note.js';
 import type { TagRange, XliffUnit } from './reader.js';
@@ -58,6 +58,37 @@ function withAttribute(tag: string, name: string, value: string): string {
   return `${trimmed} ${name}="${value}"${tag.slice(trimmed.length)}`;
 }
 
+/** A 1.2 `<target>`'s state that says it is not translated yet. */
+const UNTRANSLATED_STATE = /\sstate\s*=\s*["'](?:new|needs-translation)["']/;
+
+/**
+ * Where `sync` finds a unit (entries/entry.ts): its region runs from `<source>` to the end
+ * of `<target>` (a target file holds the source it translates, so a changed source goes
+ * in with its translation; the answer's target, created after `</source>`, comes with
+ * its line break and indentation), or to `</source>` in a unit that has no target; its
+ * block is the unit element's lines. None when the unit shares its lines with other
+ * markup or holds several segments: the file is then synced whole.
+ */
+function syncPlace(content: string, unit: XliffUnit, version: '1.2' | '2.0'): Pick<LocaleEntry, 'region' | 'block' | 'translated'> {
+  if (!unit.element) return {};
+  // Only white space may share the element's lines (read over it alone: a file on one line stays linear).
+  let lineStart = unit.element[0];
+  while (lineStart > 0 && (content[lineStart - 1] === ' ' || content[lineStart - 1] === '\t')) lineStart--;
+  let lineEnd = unit.element[1];
+  while (lineEnd < content.length && (content[lineEnd] === ' ' || content[lineEnd] === '\t' || content[lineEnd] === '\r')) lineEnd++;
+  if ((lineStart > 0 && content[lineStart - 1] !== '\n') || (lineEnd < content.length && content[lineEnd] !== '\n')) return {};
+  const block = [lineStart, lineEnd < content.length ? lineEnd + 1 : content.length] as const;
+  // (A start tag's attributes hold no `<`: the last one before the content opens it.)
+  const sourceTag = content.lastIndexOf('<', unit.sourceStart - 1);
+  const target = unit.target;
+  if (!target) return { region: [sourceTag, unit.afterSource], block, translated: false };
+  // (1.2's state is on `<target>`, inside the region a merge writes; 2.0's `<segment>` is
+  // outside it and keeps what the target file says, so its state would never change.)
+  const untranslated =
+    !/\S/.test(content.slice(target.contentStart, target.contentEnd)) || (version === '1.2' && UNTRANSLATED_STATE.test(content.slice(target.tag.start, target.tag.end)));
+  return { region: [sourceTag, target.endTagEnd], block, translated: !untranslated };
+}
+
 const xliffLanguage = (target: EntryTarget): string => target.code;
 
 export const xliffAdapter: FormatAdapter = {
@@ -65,6 +96,7 @@ export const xliffAdapter: FormatAdapter = {
   extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
     const file = readXliff(content, limits);
     const out = new EntriesDocumentBuilder('xliff', content, limits);
+    out.sourceLanguage = file.sourceLanguage;
     const version = file.version;
     const eol = /\r\n/.test(content.slice(0, content.indexOf('\n') + 1)) ? '\r\n' : '\n';
     for (const tag of file.languageTags) {
@@ -83,7 +115,7 @@ export const xliffAdapter: FormatAdapter = {
 function unitEdits(out: EntriesDocumentBuilder, content: string, unit: XliffUnit, version: '1.2' | '2.0', eol: string): void {
   const sourceText = content.slice(unit.sourceStart, unit.sourceEnd);
   const value = out.value(sourceText, keptSpans(sourceText), entryNote(unit.id, unit.notes, sourceText));
-  out.entry({ key: unit.id, value: sourceText, notes: unit.notes });
+  out.entry({ key: unit.id, value: sourceText, notes: unit.notes, ...syncPlace(content, unit, version) });
   const sourceTags = [...new Set(sourceText.match(/<[^<>]*>/g) ?? [])];
   const translation = (translated: readonly string[]): string => {
     const text = translated[value]!;

@@ -4,7 +4,8 @@
  * or `<target>` (1.2) start tag that carries `state`, the `<note>`s, and the start tags
  * that carry `target-language` / `trgLang`. Tokenized by htmlparser2 in XML mode, which
  * reports where each tag lies and rewrites nothing; an element closed by another's end
- * tag, or left open, is refused with its line.
+ * tag, or left open, and an end tag with no element open to close, are refused with
+ * their line.
  */
 import { Parser } from 'htmlparser2';
 import { ServiceError } from '../../errors.js';
@@ -31,6 +32,11 @@ export interface XliffUnit {
   /** 2.0: the `<segment>` start tag, which carries `state`. */
   readonly segment?: TagRange;
   readonly notes: string[];
+  /**
+   * The unit element, from its start tag to its end tag's end, when it holds one segment
+   * (what `sync` cuts out of a request or copies into a target).
+   */
+  readonly element?: readonly [start: number, end: number];
 }
 
 export interface XliffFile {
@@ -39,6 +45,29 @@ export interface XliffFile {
   readonly languageTags: readonly TagRange[];
   readonly sourceLanguage?: string;
   readonly units: readonly XliffUnit[];
+}
+
+/**
+ * htmlparser2's parser, which drops an end tag that closes no open element (HTML's
+ * recovery); XML calls such a file not well-formed, so it is reported instead.
+ */
+class EndTagCheckingParser extends Parser {
+  constructor(
+    handler: ConstructorParameters<typeof Parser>[0],
+    options: ConstructorParameters<typeof Parser>[1],
+    private readonly content: string,
+    private readonly isOpen: (name: string) => boolean,
+    private readonly onStrayEndTag: (name: string, at: number) => void,
+  ) {
+    super(handler, options);
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    // (One write of the whole content: the tokenizer's offsets are the content's.)
+    const name = this.content.slice(start, endIndex);
+    if (!this.isOpen(name)) this.onStrayEndTag(name, start);
+    super.onclosetag(start, endIndex);
+  }
 }
 
 function lineOf(content: string, at: number): number {
@@ -60,11 +89,12 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
   const stack: string[] = [];
   /** Where each open element starts, for the line of an error. */
   const opened: number[] = [];
-  let unit: { id: string; translate: boolean; notes: string[]; segment?: TagRange; source?: { start: number; end?: number; afterSource?: number; indent: string }; target?: XliffUnit['target'] } | undefined;
+  let unit: { id: string; translate: boolean; notes: string[]; start: number; segments: number; segment?: TagRange; source?: { start: number; end?: number; afterSource?: number; indent: string }; target?: XliffUnit['target'] } | undefined;
   let target: { tag: TagRange; contentStart: number } | undefined;
   let note: { start: number } | undefined;
   let unitDepth = -1;
-  const pushUnit = (): void => {
+  /** `end`: where the unit element ends, once it does. */
+  const pushUnit = (end?: number): void => {
     if (!unit) return;
     if (unit.source?.end !== undefined) {
       units.push({
@@ -77,10 +107,11 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
         target: unit.target,
         segment: unit.segment,
         notes: unit.notes,
+        ...(end !== undefined && unit.segments <= 1 ? { element: [unit.start, end] as const } : {}),
       });
     }
   };
-  const parser: Parser = new Parser(
+  const parser: Parser = new EndTagCheckingParser(
     {
       onopentag(name, attributes) {
         const tag: TagRange = { start: parser.startIndex, end: parser.endIndex + 1, selfClosing: content.charCodeAt(parser.endIndex - 1) === 47 /* / */ };
@@ -99,15 +130,16 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
           sourceLanguage ??= attributes['source-language'];
         } else if ((local === 'trans-unit' && version === '1.2') || (local === 'unit' && version === '2.0')) {
           pushUnit();
-          unit = { id: attributes.id ?? '', translate: attributes.translate !== 'no', notes: [] };
+          unit = { id: attributes.id ?? '', translate: attributes.translate !== 'no', notes: [], start: tag.start, segments: 0 };
           unitDepth = stack.length;
         } else if (unit && local === 'segment' && version === '2.0') {
           // A unit of several segments: each is translated on its own, under the unit's notes.
           if (unit.source) {
-            const notes = unit.notes;
+            const { notes, start, segments } = unit;
             pushUnit();
-            unit = { id: unit.id, translate: unit.translate, notes };
+            unit = { id: unit.id, translate: unit.translate, notes, start, segments };
           }
+          unit.segments++;
           unit.segment = tag;
         } else if (unit && local === 'source' && stack.length === (version === '2.0' ? unitDepth + 2 : unitDepth + 1) && !unit.source) {
           unit.source = { start: tag.end, indent: indentBefore(content, tag.start) };
@@ -140,13 +172,16 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
           unit.notes.push(decodeXmlText(content.slice(note.start, start)).trim());
           note = undefined;
         } else if (unit && stack.length === unitDepth - 1) {
-          pushUnit();
+          pushUnit(end);
           unit = undefined;
           unitDepth = -1;
         }
       },
     },
     { xmlMode: true, decodeEntities: false },
+    content,
+    (name) => stack.includes(name),
+    (name, at) => invalid(content, at, `</${name}> closes no open element`),
   );
   parser.write(content);
   parser.end();

@@ -9,7 +9,7 @@
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { ServiceError } from '../../errors.js';
-import { findLanguage } from '../../languages.js';
+import { isLanguageCode } from '../entries/language-code.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
@@ -20,6 +20,7 @@ import { entryNote } from '../entries/note.js';
 import { decodePluralForms } from '../core/plural-forms-text.js';
 import { isPlainSafe, writeBlockLines, writeFlowScalar } from './scalars.js';
 import type { ScalarStyle } from './scalars.js';
+import type { LocaleEntry } from '../entries/entry.js';
 
 export const yamlAdapter: FormatAdapter = {
   format: 'yaml',
@@ -117,8 +118,11 @@ class YamlReader {
   root(node: unknown): void {
     if (isMap(node) && node.items.length === 1) {
       const key = node.items[0]!.key;
-      if (isScalar(key) && key.type === 'PLAIN' && typeof key.value === 'string' && findLanguage(key.value) && key.range) {
+      // The file's locale (Rails loads a file's strings under its root key): the target's
+      // code in the answer, also for a language the API does not list (decision 0102).
+      if (isScalar(key) && key.type === 'PLAIN' && typeof key.value === 'string' && isLanguageCode(key.value) && key.range) {
         const [start, end] = key.range;
+        this.out.sourceLanguage ??= key.value;
         this.out.edit({ start, end, render: (target) => target.code });
         this.walk(node.items[0]!.value, [], 1);
         return;
@@ -127,23 +131,52 @@ class YamlReader {
     this.walk(node, [], 0);
   }
 
-  walk(node: unknown, path: string[], depth: number, note?: string, inFlow = false): void {
+  /**
+   * `keyStart`: where the key of the pair holding `node` starts, when that pair is a block
+   * mapping's and nothing above it is a sequence or a flow collection, so its lines can be
+   * the entry's block for `sync` (`place`). `inSequence`: below a sequence's item.
+   */
+  walk(node: unknown, path: string[], depth: number, note?: string, inFlow = false, keyStart?: number, inSequence = false): void {
     if (depth > this.limits.maxNestingDepth) throw tooComplex('the nesting of YAML collections', this.limits.maxNestingDepth);
     if (isMap(node)) {
-      if (this.pluralHash(node, path)) return;
+      if (this.pluralHash(node, path, keyStart)) return;
+      const flow = inFlow || Boolean(node.flow);
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '?';
         const comment = isScalar(pair.key) ? pair.key.commentBefore ?? undefined : undefined;
-        this.walk(pair.value, [...path, key], depth + 1, comment?.trim(), inFlow || Boolean(node.flow));
+        const start = !flow && !inSequence && isScalar(pair.key) && pair.key.range ? pair.key.range[0] : undefined;
+        this.walk(pair.value, [...path, key], depth + 1, comment?.trim(), flow, start, inSequence);
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, index) => this.walk(item, [...path, String(index)], depth + 1, undefined, inFlow || Boolean(node.flow)));
+      node.items.forEach((item, index) => this.walk(item, [...path, String(index)], depth + 1, undefined, inFlow || Boolean(node.flow), undefined, true));
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
-      this.scalar(node as Scalar<string>, path, note, inFlow);
+      this.scalar(node as Scalar<string>, path, note, inFlow, keyStart);
     }
   }
 
-  scalar(node: Scalar<string>, path: string[], note: string | undefined, inFlow: boolean): void {
+  /**
+   * Where `sync` finds an entry (entries/entry.ts): its region (the value's bytes) and its
+   * block (the key's line to the value's last line, with the comment lines right above).
+   * None for a value in a sequence or a flow collection, or one sharing its lines with
+   * another pair: cut out of a request, its neighbours would change meaning.
+   */
+  place(keyStart: number | undefined, regionStart: number, regionEnd: number): Pick<LocaleEntry, 'region' | 'block'> {
+    if (keyStart === undefined) return {};
+    const source = this.source;
+    let blockStart = source.lastIndexOf('\n', keyStart - 1) + 1;
+    if (!/^[ ]*$/.test(source.slice(blockStart, keyStart))) return {};
+    while (blockStart > 0) {
+      const previous = source.lastIndexOf('\n', blockStart - 2) + 1;
+      if (!/^[ \t]*#/.test(source.slice(previous, blockStart - 1))) break;
+      blockStart = previous;
+    }
+    const newline = source.indexOf('\n', regionEnd);
+    const lineEnd = newline === -1 ? source.length : newline;
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(source.slice(regionEnd, lineEnd))) return {};
+    return { region: [regionStart, regionEnd], block: [blockStart, newline === -1 ? source.length : newline + 1] };
+  }
+
+  scalar(node: Scalar<string>, path: string[], note: string | undefined, inFlow: boolean, keyStart?: number): void {
     // Not prose (URLs, identifiers, Ruby symbols such as `:year`, numbers in strings): kept, as in JSON.
     if (!isProse(node.value) || RUBY_SYMBOL.test(node.value)) return;
     const out = this.out;
@@ -154,7 +187,7 @@ class YamlReader {
       const block = this.block(start, valueEnd);
       if (!block) return;
       const value = out.value(block.text, [], entryNote(key, notes, node.value));
-      out.entry({ key, value: node.value, notes });
+      out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, block.end) });
       const sourceBytes = this.source.slice(block.start, block.end);
       out.edit({
         start: block.start,
@@ -167,11 +200,11 @@ class YamlReader {
     const raw = this.source.slice(start, valueEnd);
     if (raw.includes('\n') && !raw.includes(LINE_BREAK_MARK) && !(style === 'QUOTE_DOUBLE' && raw.includes('\\'))) {
       const quote = style === 'PLAIN' ? 0 : 1;
-      this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow);
+      this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow, this.place(keyStart, start, valueEnd));
       return;
     }
     const value = out.value(node.value, [], entryNote(key, notes, node.value));
-    out.entry({ key, value: node.value, notes });
+    out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
     const sourceBytes = this.source.slice(start, valueEnd);
     out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
   }
@@ -183,7 +216,16 @@ class YamlReader {
    * stays. A plain one whose translation plain style cannot hold is written double quoted
    * on one line, its line breaks folded as YAML folds them.
    */
-  multilineFlow(node: Scalar<string>, start: number, end: number, style: ScalarStyle, key: string, notes: string[], inFlow: boolean): void {
+  multilineFlow(
+    node: Scalar<string>,
+    start: number,
+    end: number,
+    style: ScalarStyle,
+    key: string,
+    notes: string[],
+    inFlow: boolean,
+    placed: Pick<LocaleEntry, 'region' | 'block'>,
+  ): void {
     const raw = this.source.slice(start, end);
     const breaks: string[] = [];
     const folds: string[] = [];
@@ -197,7 +239,7 @@ class YamlReader {
     const spans: [number, number][] = [];
     for (let at = text.indexOf(LINE_BREAK_MARK); at !== -1; at = text.indexOf(LINE_BREAK_MARK, at + 1)) spans.push([at, at + 1]);
     const value = this.out.value(text, spans, entryNote(key, notes, node.value));
-    this.out.entry({ key, value: node.value, notes });
+    this.out.entry({ key, value: node.value, notes, ...placed });
     const withBreaks = (translation: string): string => {
       let b = 0;
       return translation.replace(LINE_BREAK_MARKS, () => breaks[b++] ?? ' ');
@@ -248,7 +290,7 @@ class YamlReader {
    * its line, a missing one is inserted before `other` with its own text (the `other`
    * text when a render has none for it), an extra one is removed with its line.
    */
-  pluralHash(node: YAMLMap, path: string[]): boolean {
+  pluralHash(node: YAMLMap, path: string[], keyStart?: number): boolean {
     if (node.flow) return false;
     const keys = node.items.map((pair) => (isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : ''));
     if (!isPluralHash(keys)) return false;
@@ -261,7 +303,9 @@ class YamlReader {
       keys.map((category) => ({ category, text: forms[category]! })),
       entryNote(path.join('.'), [], forms.other!),
     );
-    out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms });
+    // Its region: the category lines, which a target has for its own categories.
+    const regionEnd = lines[lines.length - 1]!.end - (/\r?\n$/.exec(this.source.slice(lines[lines.length - 1]!.start, lines[lines.length - 1]!.end))?.[0].length ?? 0);
+    out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms, ...this.place(keyStart, lines[0]!.start, regionEnd) });
     const hasZero = keys.includes('zero');
     const wanted = (code: string): readonly string[] => {
       const categories = targetCategories(code);
