@@ -58,9 +58,11 @@ function ownerNaming(profile: CpuProfile): { readonly byId: Map<number, ProfileN
   return { byId, ownerOf };
 }
 
-export function longestStalls(file: string, top = 5): Stall[] {
+/** The `top` longest busy stretches of the profile, or of the part of it inside `within`. */
+export function longestStalls(file: string, top = 5, within?: Window): Stall[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const { byId, ownerOf } = ownerNaming(profile);
+  let at = profile.startTime;
   const stalls: Stall[] = [];
   let current = new Map<string, number>();
   let length = 0;
@@ -70,6 +72,8 @@ export function longestStalls(file: string, top = 5): Stall[] {
     length = 0;
   };
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (within && (at < within.from || at > within.to)) return close();
     const delta = profile.timeDeltas[i + 1] ?? 0;
     if (byId.get(id)!.callFrame.functionName === '(idle)') return close();
     const owner = ownerOf(id);
