@@ -20,6 +20,14 @@ import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
 const CHECKPOINT_INTERVAL_MS = 1_000;
 /** SQLite's own default point: 1,000 pages of 4 KiB. */
 const START_AT_LOG_BYTES = 4 * 1024 * 1024;
+/**
+ * The log is reused from its start only after a checkpoint that copied all of it, and a
+ * worker's checkpoint copies what was there when it began: under writes without a pause it
+ * never quite catches up, and the log would grow for ever. Past this size the service's own
+ * connection checkpoints once, between two of its statements, which always completes; the
+ * worker has copied nearly everything by then, so it is a short copy and one sync, rare.
+ */
+const CAP_LOG_BYTES = 64 * 1024 * 1024;
 
 /** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
 const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -44,15 +52,17 @@ const logBytes = (path: string): number => statSync(`${path}-wal`, { throwIfNoEn
 export function checkpointOffTheMainThread(
   sqlite: SqliteDatabase.Database,
   path: string,
-  options: { readonly intervalMs?: number; readonly startAtLogBytes?: number } = {},
+  options: { readonly intervalMs?: number; readonly startAtLogBytes?: number; readonly capLogBytes?: number } = {},
 ): WalCheckpoints {
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
+  const cap = options.capLogBytes ?? CAP_LOG_BYTES;
   sqlite.pragma('wal_autocheckpoint = 0');
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
   const watch = setInterval(() => {
-    if (logBytes(path) < startAt) return;
-    clearInterval(watch);
+    const bytes = logBytes(path);
+    if (bytes >= cap && sqlite.open) sqlite.pragma('wal_checkpoint(PASSIVE)');
+    if (bytes < startAt || worker) return;
     const thread = startWorker({ path, intervalMs });
     // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
     thread.unref();
