@@ -14,6 +14,8 @@ interface ProfileNode {
 }
 
 interface CpuProfile {
+  /** Microseconds on the monotonic clock, the one process.hrtime reads in any process. */
+  readonly startTime: number;
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -27,8 +29,8 @@ export interface Stall {
 
 const OWN_CODE = /\/(dist|src)\/(?!.*node_modules)/;
 
-export function longestStalls(file: string, top = 5): Stall[] {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+/** How each sample is named: the innermost service function above it, or the frame itself. */
+function ownerNaming(profile: CpuProfile): { readonly byId: Map<number, ProfileNode>; readonly ownerOf: (id: number) => string } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -53,6 +55,14 @@ export function longestStalls(file: string, top = 5): Stall[] {
     ownerCache.set(id, owner);
     return owner;
   };
+  return { byId, ownerOf };
+}
+
+/** The `top` longest busy stretches of the profile, or of the part of it inside `within`. */
+export function longestStalls(file: string, top = 5, within?: Window): Stall[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const { byId, ownerOf } = ownerNaming(profile);
+  let at = profile.startTime;
   const stalls: Stall[] = [];
   let current = new Map<string, number>();
   let length = 0;
@@ -62,6 +72,8 @@ export function longestStalls(file: string, top = 5): Stall[] {
     length = 0;
   };
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (within && (at < within.from || at > within.to)) return close();
     const delta = profile.timeDeltas[i + 1] ?? 0;
     if (byId.get(id)!.callFrame.functionName === '(idle)') return close();
     const owner = ownerOf(id);
@@ -70,6 +82,41 @@ export function longestStalls(file: string, top = 5): Stall[] {
   });
   close();
   return stalls.sort((a, b) => b.ms - a.ms).slice(0, top);
+}
+
+/** A stretch of wall time on the monotonic clock, in microseconds (e.g. a health check that waited). */
+export interface Window {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * What the main thread ran while each window lasted. A busy stretch in a profile can be
+ * many turns (a loop that yields with setImmediate never goes idle), so the stretch alone
+ * does not say what held one turn; a health check that waited does, and the samples inside
+ * its wait are what held it. `ms` is the window's length; `by` the non-idle samples in it.
+ */
+export function samplesDuring(file: string, windows: readonly Window[]): Stall[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const { byId, ownerOf } = ownerNaming(profile);
+  const order = windows.map((_, k) => k).sort((a, b) => windows[a]!.from - windows[b]!.from);
+  const found = windows.map(() => new Map<string, number>());
+  let at = profile.startTime;
+  let first = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    while (first < order.length && windows[order[first]!]!.to < at) first++;
+    if (first === order.length || at < windows[order[first]!]!.from) return;
+    if (byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const owner = ownerOf(id);
+    const spent = profile.timeDeltas[i + 1] ?? 0;
+    for (let k = first; k < order.length && windows[order[k]!]!.from <= at; k++) {
+      const window = windows[order[k]!]!;
+      if (at <= window.to) found[order[k]!]!.set(owner, (found[order[k]!]!.get(owner) ?? 0) + spent);
+    }
+  });
+  // In the order given.
+  return windows.map((window, k) => ({ ms: (window.to - window.from) / 1000, by: [...found[k]!].sort((a, b) => b[1] - a[1]).map(([name, us]) => [name, us / 1000] as const) }));
 }
 
 export function describeStalls(stalls: readonly Stall[], lines = 6): string {

@@ -6,7 +6,8 @@
  * this process (a separate process, so its own pauses are not the server's). Printed per
  * shape: the answer's status and time, and the longest health wait.
  *   --profile=DIR  runs the server under --cpu-prof, one server per shape, and prints
- *                  the main thread's longest turns and what ran in them (profile-stalls.ts).
+ *                  the main thread's longest busy stretches, and what it ran while the
+ *                  slowest health checks waited (profile-stalls.ts; same monotonic clock).
  * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../test/helpers/net.js';
-import { describeStalls, longestStalls } from './profile-stalls.js';
+import { describeStalls, longestStalls, samplesDuring, type Window } from './profile-stalls.js';
 import { STALL_SHAPES, type StallShape } from './stall-shapes.js';
 
 const args = process.argv.slice(2);
@@ -61,14 +62,20 @@ async function startServer(profileDir?: string): Promise<Server> {
   return { base, key, process: child, stop };
 }
 
-async function once(server: Server, body: string): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number }> {
+const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** Health checks that waited over this long, kept to be looked up in the server's profile. */
+const SLOW_CHECK_MS = 50;
+
+async function once(server: Server, body: string, slow: Window[]): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number }> {
   const latencies: number[] = [];
   let done = false;
   const poll = (async () => {
     while (!done) {
       const started = performance.now();
+      const from = nowMicros();
       await (await fetch(`${server.base}/health`)).arrayBuffer();
       latencies.push(performance.now() - started);
+      if (latencies.at(-1)! > SLOW_CHECK_MS) slow.push({ from, to: nowMicros() });
       await new Promise((wake) => setTimeout(wake, 10));
     }
   })();
@@ -103,9 +110,10 @@ try {
     const body = bodyOf(shape);
     const profileDir = PROFILE ? join(PROFILE, shape.name.replace(/\W+/g, '-')) : undefined;
     const server = shared ?? (await startServer(profileDir));
+    const slow: Window[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
-        const result = await once(server, body);
+        const result = await once(server, body, slow);
         rows.push({
           shape: shape.name,
           round,
@@ -118,7 +126,11 @@ try {
     } finally {
       if (!shared) await server.stop();
     }
-    if (profileDir) console.log(`${shape.name}: the main thread's longest turns\n${describeStalls(longestStalls(mainThreadProfile(profileDir), 3))}`);
+    if (profileDir) {
+      const profile = mainThreadProfile(profileDir);
+      console.log(`${shape.name}: the main thread's longest busy stretches (may be many turns)\n${describeStalls(longestStalls(profile, 2))}`);
+      console.log(`${shape.name}: what ran while the slowest health checks waited (${slow.length} over ${SLOW_CHECK_MS} ms)\n${describeStalls(samplesDuring(profile, slow).sort((a, b) => b.ms - a.ms).slice(0, 4))}`);
+    }
   }
 } finally {
   await shared?.stop();

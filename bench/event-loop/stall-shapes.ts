@@ -33,6 +33,9 @@ const hugeComment = () => `<!-- ${repeatTo((i) => `note ${i} `, 1_800_000)} -->`
 /** 200,000 distinct one-word strings in a JSON array: about the most segments 2 MiB of a request can hold. */
 const manySegments = () => `[${Array.from({ length: 200_000 }, (_, i) => `"w${i.toString(36)}"`).join(',')}]`;
 
+/** The html document of the bounded test (test/event-loop/large-documents.test.ts). */
+const listItems = () => `<ul>${Array.from({ length: 10_000 }, (_, i) => `<li>Item ${i}</li>`).join('')}</ul>`;
+
 const ONE = ['fr'];
 export const STALL_SHAPES: readonly StallShape[] = [
   { name: 'unclosed <p> text, markdown', format: 'markdown', targets: ONE, content: unclosedParagraphs },
@@ -45,6 +48,7 @@ export const STALL_SHAPES: readonly StallShape[] = [
   { name: 'title attributes, html', format: 'html', targets: ONE, content: titleAttributes },
   { name: 'title attributes, detected', targets: ONE, content: titleAttributes },
   { name: 'huge HTML comment, detected', targets: ONE, content: hugeComment },
+  { name: '10,000 list items into 2 targets, html', format: 'html', targets: ['fr', 'de'], content: listItems },
   {
     name: '200,000 segments into 10 targets, json',
     format: 'json',

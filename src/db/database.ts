@@ -10,6 +10,7 @@ import type { DatabaseConfig } from '../config.js';
 import type { DatabaseSchema } from './schema.js';
 import { pgModule } from './pg-module.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
+import { checkpointOffTheMainThread } from './wal-checkpoints.js';
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -29,8 +30,13 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma('synchronous = NORMAL');
     // Several processes (serve + worker) may share the file: wait for locks instead of failing.
     sqlite.pragma('busy_timeout = 5000');
+    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path);
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-    return { db, kind: 'sqlite', url: config.url, close: () => db.destroy() };
+    const close = async () => {
+      await checkpoints?.stop();
+      await db.destroy();
+    };
+    return { db, kind: 'sqlite', url: config.url, close };
   }
   // With the server unreachable a request fails within the connect timeout (answered
   // 503) instead of waiting for ever on a pool slot.

@@ -72,6 +72,15 @@ export class LanguageDetector {
     });
   }
 
+  /**
+   * Loads the table now rather than on the first detection: `serve` does so before it
+   * listens, so the first requests of a start do not wait behind it (docs/benchmarks.md,
+   * "The soak").
+   */
+  async load(): Promise<void> {
+    await this.#eld();
+  }
+
   /** Forgets the remembered answers; the table, once loaded, goes with the detector. */
   close(): void {
     this.#recent.clear();

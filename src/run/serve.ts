@@ -28,6 +28,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const startup = (async () => {
     if (options.migrate) await migrateToLatest(services.database.db);
     describeEngines(services);
+    // Nearly every request detects its source: the detector's table is loaded before the
+    // first one arrives, not while the first requests of a start wait behind it.
+    await services.detector.load();
     const address = await app.listen({ host: config.host, port: config.port });
     logger.info({ address: `${address}/v1`, workers: options.workers ? config.workerConcurrency : 0 }, 'translate-service is listening');
     const { port } = app.server.address() as { port: number };

@@ -1,0 +1,83 @@
+/**
+ * SQLite's write-ahead log checkpointed off the main thread. By default the connection that
+ * commits past 1,000 log pages copies the log into the database and syncs the file, inside
+ * that commit: on the service's connection a statement of a large document's memory save
+ * then held the event loop 150–250 ms on a busy disk (docs/benchmarks.md, "Event loop: the
+ * last shapes"; decision 0107). The service's connection turns that off and a worker thread
+ * with a connection of its own checkpoints on a timer instead. The worker starts only once
+ * the log has grown to the size SQLite would have checkpointed at, so a process that
+ * writes little (a CLI command, most tests) never starts a thread for it. In-memory
+ * databases have no log to checkpoint.
+ */
+import { statSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type SqliteDatabase from 'better-sqlite3';
+import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
+
+/** Often enough that the log stays a few MiB under a large document's saves; a checkpoint with nothing to copy is a few syscalls. */
+const CHECKPOINT_INTERVAL_MS = 1_000;
+/** SQLite's own default point: 1,000 pages of 4 KiB. */
+const START_AT_LOG_BYTES = 4 * 1024 * 1024;
+/**
+ * The log is reused from its start only after a checkpoint that copied all of it, and a
+ * worker's checkpoint copies what was there when it began: under writes without a pause it
+ * never quite catches up, and the log would grow for ever. Past this size the service's own
+ * connection checkpoints once, between two of its statements, which always completes; the
+ * worker has copied nearly everything by then, so it is a short copy and one sync, rare.
+ */
+const CAP_LOG_BYTES = 64 * 1024 * 1024;
+
+/** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
+const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+function startWorker(workerData: CheckpointWorkerData): Worker {
+  if (WORKER_URL.pathname.endsWith('.js')) return new Worker(WORKER_URL, { workerData });
+  // Under tsx (tests, benches) Node 20 runs no `--import` preload in a worker thread, so
+  // the worker registers tsx's loader first (as translation/document-pool.ts does).
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+export interface WalCheckpoints {
+  /** Stops the worker; the connection's own close checkpoints what is left. */
+  stop(): Promise<void>;
+}
+
+const logBytes = (path: string): number => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+
+/** Moves `sqlite`'s checkpoints (a file database in WAL mode) to a worker thread, started once the log has grown. */
+export function checkpointOffTheMainThread(
+  sqlite: SqliteDatabase.Database,
+  path: string,
+  options: { readonly intervalMs?: number; readonly startAtLogBytes?: number; readonly capLogBytes?: number } = {},
+): WalCheckpoints {
+  const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+  const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
+  const cap = options.capLogBytes ?? CAP_LOG_BYTES;
+  sqlite.pragma('wal_autocheckpoint = 0');
+  let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
+  const watch = setInterval(() => {
+    const bytes = logBytes(path);
+    if (bytes >= cap && sqlite.open) sqlite.pragma('wal_checkpoint(PASSIVE)');
+    if (bytes < startAt || worker) return;
+    const thread = startWorker({ path, intervalMs });
+    // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
+    thread.unref();
+    thread.on('error', () => {});
+    worker = { thread, exited: new Promise<void>((done) => thread.once('exit', () => done())) };
+  }, intervalMs);
+  watch.unref();
+  return {
+    async stop() {
+      clearInterval(watch);
+      if (!worker) return;
+      // Held while it closes its connection: an unref'd thread's exit alone would not keep the process waiting.
+      worker.thread.ref();
+      worker.thread.postMessage('stop');
+      await worker.exited;
+    },
+  };
+}
