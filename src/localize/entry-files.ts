@@ -13,12 +13,12 @@
 import type { Format } from './api.js';
 import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
+import { mergeJsonEntries, partialJsonDocument } from './json-entry-merge.js';
 
 /**
  * The formats synced entry by entry: their adapters give each entry its `region`.
- * A locale format joins with one line here once its adapter does. (ARB is sent whole:
- * a JSON member cut out or put in needs its comma moved, and its `@key` metadata is a
- * member of its own; decision 0099.)
+ * A locale format joins with one line here once its adapter does. (ARB's entries are
+ * JSON members, cut and put in by json-entry-merge.ts: decision 0100.)
  */
 const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>([
   'po',
@@ -26,6 +26,7 @@ const ENTRY_FORMATS: ReadonlySet<Format> = new Set<Format>([
   'android',
   'strings',
   'stringsdict',
+  'arb',
 ]);
 
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
@@ -45,11 +46,18 @@ export interface FileEntry {
   readonly gapStart: number;
 }
 
+/** A file's entries by key, in file order. */
+export interface FileEntries extends ReadonlyMap<string, FileEntry> {
+  readonly format: Format;
+  /** Where an entry goes when none of the file's is left to follow (the adapter's `entriesEnd`: before `</resources>`). */
+  readonly entriesEnd: number | undefined;
+}
+
 /** The entries of a file in file order, by key (a key met twice keeps its first entry). Throws the adapter's error for a file that does not parse. */
-export function readEntryFile(format: Format, text: string): Map<string, FileEntry> {
-  const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[] };
+export function readEntryFile(format: Format, text: string): FileEntries {
+  const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[]; entriesEnd?: number };
   const entries = (document.entries ?? []).filter((entry) => entry.region !== undefined).sort((a, b) => a.region![0] - b.region![0]);
-  const out = new Map<string, FileEntry>();
+  const out = Object.assign(new Map<string, FileEntry>(), { format, entriesEnd: document.entriesEnd });
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
@@ -82,6 +90,13 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
     });
   }
   return out;
+}
+
+/** Where a new entry goes with no entry of the file to follow: the root's end tag's line (its indent stays with it), or the file's end. */
+function endOfEntries(text: string, entriesEnd: number | undefined): number {
+  if (entriesEnd === undefined) return text.length;
+  const from = lineStart(text, entriesEnd);
+  return /^[ \t]*$/.test(text.slice(from, entriesEnd)) ? from : entriesEnd;
 }
 
 const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
@@ -118,7 +133,8 @@ function applySplices(text: string, splices: Splice[]): string {
 }
 
 /** The source with the blocks of every entry not in `keep` cut out: what a request sends. */
-export function partialDocument(text: string, entries: ReadonlyMap<string, FileEntry>, keep: ReadonlySet<string>): string {
+export function partialDocument(text: string, entries: FileEntries, keep: ReadonlySet<string>): string {
+  if (entries.format === 'arb') return partialJsonDocument(text, entries, keep);
   const cuts: Splice[] = [];
   for (const entry of entries.values()) if (!keep.has(entry.key)) cuts.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
   return applySplices(text, cuts);
@@ -128,17 +144,19 @@ export function partialDocument(text: string, entries: ReadonlyMap<string, FileE
  * The existing target with the answer's entries merged in: a sent entry the target has
  * gets the answer's region; one it lacks gets the answer's block (with its blank lines)
  * after the target's block of the nearest source entry before it (before the nearest
- * after it, or at the end); a removed entry's block is cut out.
+ * after it, or at the end of the root's content: never after a closing `</resources>`);
+ * a removed entry's block is cut out.
  */
 export function mergeEntries(
   existing: string,
-  targetEntries: ReadonlyMap<string, FileEntry>,
+  targetEntries: FileEntries,
   answer: string,
-  answerEntries: ReadonlyMap<string, FileEntry>,
+  answerEntries: FileEntries,
   sourceOrder: readonly string[],
   sent: readonly string[],
   removed: readonly string[],
 ): string {
+  if (targetEntries.format === 'arb') return mergeJsonEntries(existing, targetEntries, answer, answerEntries, sourceOrder, sent, removed);
   const splices: Splice[] = [];
   const position = new Map(sourceOrder.map((key, i) => [key, i]));
   for (const key of sent) {
@@ -150,13 +168,14 @@ export function mergeEntries(
       continue;
     }
     const at = position.get(key) ?? sourceOrder.length;
-    let insertAt = existing.length;
     const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
     const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
-    if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
-    else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
+    const insertAt =
+      before !== undefined ? targetEntries.get(before)!.blockEnd : after !== undefined ? targetEntries.get(after)!.gapStart : endOfEntries(existing, targetEntries.entriesEnd);
     let block = answer.slice(from.gapStart, from.blockEnd);
     if (insertAt > 0 && existing[insertAt - 1] !== '\n') block = `\n${block}`;
+    // Before a root's end tag that shares the entry's line (`<resources></resources>`), the tag goes on a line of its own.
+    if (before === undefined && after === undefined && insertAt < existing.length && !block.endsWith('\n')) block = `${block}\n`;
     splices.push({ start: insertAt, end: insertAt, text: block });
   }
   for (const key of removed) {

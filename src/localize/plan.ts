@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
-import { isEntryFormat, mergeEntries, readEntryFile, type FileEntry } from './entry-files.js';
+import { isEntryFormat, mergeEntries, readEntryFile, type FileEntries, type FileEntry } from './entry-files.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
 import { decodeFile, type FileEncoding } from './text-encoding.js';
@@ -50,7 +50,7 @@ export interface SourceFile {
   /** A JSON file's string literals, where its targets' strings go. */
   readonly literals?: readonly StringLiteral[];
   /** A locale file's entries (`entries` files). */
-  readonly entries?: ReadonlyMap<string, FileEntry>;
+  readonly entries?: FileEntries;
 }
 
 export interface TargetPlan {
@@ -70,7 +70,7 @@ export interface TargetPlan {
   /** Lock entries of the kept strings (those of sent strings are added once they are back). */
   readonly lock: TargetLock;
   /** The existing target's entries (`entries` files). */
-  readonly targetEntries?: ReadonlyMap<string, FileEntry>;
+  readonly targetEntries?: FileEntries;
 }
 
 export interface RemovedFile {
@@ -140,7 +140,7 @@ function readSource(root: string, located: Located): SourceFile {
 }
 
 /** A locale file's entries; one that does not parse as its format stops the sync, named. */
-function readEntries(format: Format, text: string, path: string): Map<string, FileEntry> {
+function readEntries(format: Format, text: string, path: string): FileEntries {
   try {
     return readEntryFile(format, text);
   } catch (error) {
@@ -259,7 +259,7 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
     const answer = translated.get(WHOLE_DOCUMENT);
     // No target yet: everything was sent, and the answer is the whole file.
     if (plan.existing === undefined) return answer;
-    const answerEntries = answer === undefined ? new Map<string, FileEntry>() : readEntryFile(plan.file.format!, answer);
+    const answerEntries = answer === undefined ? Object.assign(new Map<string, FileEntry>(), { format: plan.file.format!, entriesEnd: undefined }) : readEntryFile(plan.file.format!, answer);
     return mergeEntries(plan.existing, plan.targetEntries!, answer ?? '', answerEntries, [...plan.file.units.keys()], answer === undefined ? [] : plan.toSend, plan.removed);
   }
   return withStrings(plan.file.text, valueOf, plan.file.literals);
