@@ -5,7 +5,7 @@
  * and put back together: each kept member's bytes and the separator that followed it
  * (comma, line break, indent, blank lines) stay as they were; a member that is now last
  * loses its comma to the object's own closing white space; a member put in takes the
- * file's usual separator. Nothing outside the root's members is rewritten, `@@locale` and
+ * file's usual separator (a new message and its `@key` the answer's between them). Nothing outside the root's members is rewritten, `@@locale` and
  * the other `@@` attributes included.
  */
 import { parseTree } from 'jsonc-parser';
@@ -45,10 +45,16 @@ interface Piece {
   readonly separator: string | undefined;
 }
 
-/** The separator between two members the file uses (the first it has), else the answer's, else a comma and the object's opening white space. */
+/** The separator between two members the file uses most (the first of those met as often); none with fewer than two members. */
 function usualSeparator(text: string, object: RootObject): string | undefined {
-  const [first, second] = object.members;
-  return first !== undefined && second !== undefined ? text.slice(first.end, second.start) : undefined;
+  const counts = new Map<string, number>();
+  for (let i = 1; i < object.members.length; i++) {
+    const separator = text.slice(object.members[i - 1]!.end, object.members[i]!.start);
+    counts.set(separator, (counts.get(separator) ?? 0) + 1);
+  }
+  let usual: string | undefined;
+  for (const [separator, count] of counts) if (usual === undefined || count > counts.get(usual)!) usual = separator;
+  return usual;
 }
 
 function rebuild(text: string, object: RootObject, pieces: readonly Piece[], fallback: RootObject & { readonly text: string }): string {
@@ -127,7 +133,7 @@ export function mergeJsonEntries(
   });
   const position = new Map(sourceOrder.map((key, i) => [key, i]));
   // New entries by the target member they follow (-1: before the first), in source order.
-  const inserts = new Map<number, string[]>();
+  const inserts = new Map<number, Piece[]>();
   for (const key of sent) {
     if (targetEntries.has(key)) continue;
     if (!answerMember.has(key)) throw new Error(`the answer has no entry ${JSON.stringify(key)}`);
@@ -135,12 +141,17 @@ export function mergeJsonEntries(
     const before = sourceOrder.slice(0, at).reverse().find((k) => lastIndex.has(k));
     const after = sourceOrder.slice(at + 1).find((k) => firstIndex.has(k));
     const follows = before !== undefined ? lastIndex.get(before)! : after !== undefined ? firstIndex.get(after)! - 1 : target.members.length - 1;
-    const texts = [answerMember.get(key)!, ...(answerMember.has(`@${key}`) ? [answerMember.get(`@${key}`)!] : [])];
+    // The message and its `@key` as the answer lays them out (the separator between them its own when they are neighbours).
+    const message = answered.members.findIndex((member) => member.key === key);
+    const metadata = answered.members[message + 1]?.key === `@${key}` ? answered.members[message + 1] : undefined;
+    const own = metadata === undefined ? undefined : answer.slice(answered.members[message]!.end, metadata.start);
+    const texts: Piece[] = [{ text: answerMember.get(key)!, separator: own }];
+    if (answerMember.has(`@${key}`)) texts.push({ text: answerMember.get(`@${key}`)!, separator: undefined });
     inserts.set(follows, [...(inserts.get(follows) ?? []), ...texts]);
   }
   const pieces: Piece[] = [];
   const insertAfter = (index: number): void => {
-    for (const text of inserts.get(index) ?? []) pieces.push({ text, separator: undefined });
+    for (const piece of inserts.get(index) ?? []) pieces.push(piece);
   };
   insertAfter(-1);
   piecesOf(existing, target.members).forEach(({ member, piece }, i) => {

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { mergeEntries, partialDocument, readEntryFile } from '../../src/localize/entry-files.js';
 import { unmark } from './served-api.js';
 import { startSyncProject, type SyncProject } from './sync-project.js';
 
@@ -87,5 +88,26 @@ describe('sync sends only new and changed ARB messages and merges them (sqlite)'
     await project.sync();
     const ru = file(RU);
     assert.deepEqual(Object.keys(parsed(ru)), ['first', 'pay', '@pay', 'cancel', 'help', '@help']);
+  });
+});
+
+describe('ARB members as sync cuts and merges them', () => {
+  // Tabs, CRLF line ends and a blank line between groups: the file's own layout.
+  const text = '{\r\n\t"@@locale": "en",\r\n\r\n\t"a": "Apple",\r\n\t"@a": {"description": "A fruit"},\r\n\r\n\t"b": "Banana split",\r\n\t"c": "Cherry"\r\n}';
+
+  it('cuts unchanged entries with their @key and keeps the JSON valid and the rest byte for byte', () => {
+    const entries = readEntryFile('arb', text);
+    assert.equal(partialDocument(text, entries, new Set(['a', 'b', 'c'])), text);
+    assert.equal(partialDocument(text, entries, new Set(['b'])), '{\r\n\t"@@locale": "en",\r\n\r\n\t"b": "Banana split"\r\n}');
+    assert.equal(partialDocument(text, entries, new Set(['a'])), '{\r\n\t"@@locale": "en",\r\n\r\n\t"a": "Apple",\r\n\t"@a": {"description": "A fruit"}\r\n}');
+    assert.equal(partialDocument(text, entries, new Set()), '{\r\n\t"@@locale": "en"\r\n}');
+  });
+
+  it('puts a new entry between the target\'s, with the file\'s separator', () => {
+    const target = '{\r\n\t"@@locale": "fr",\r\n\r\n\t"b": "Banane",\r\n\t"c": "Cerise"\r\n}';
+    const answer = '{\r\n\t"@@locale": "fr",\r\n\r\n\t"a": "Pomme",\r\n\t"@a": {"description": "A fruit"}\r\n}';
+    const merged = mergeEntries(target, readEntryFile('arb', target), answer, readEntryFile('arb', answer), ['a', 'b', 'c'], ['a'], []);
+    assert.equal(merged, '{\r\n\t"@@locale": "fr",\r\n\r\n\t"a": "Pomme",\r\n\t"@a": {"description": "A fruit"},\r\n\r\n\t"b": "Banane",\r\n\t"c": "Cerise"\r\n}');
+    assert.deepEqual(Object.keys(JSON.parse(merged) as object), ['@@locale', 'a', '@a', 'b', 'c']);
   });
 });
