@@ -13,10 +13,11 @@
 import type { Format } from './api.js';
 import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
-import type { FileEntry, Insertion, Splice } from './file-entry.js';
+import type { FileEntries, FileEntry, Insertion, Splice } from './file-entry.js';
+import { mergeJsonEntries, partialJsonDocument } from './json-entry-merge.js';
 import { emptiedMappings, insertionIndent, nestedInsertion } from './nested-entries.js';
 
-export type { FileEntry } from './file-entry.js';
+export type { FileEntries, FileEntry } from './file-entry.js';
 
 /**
  * How a format's entries sit in its files: `flat`, one after another (a new entry goes
@@ -27,9 +28,8 @@ export type EntryLayout = 'flat' | 'nested';
 
 /**
  * The formats synced entry by entry: their adapters give each entry its `region`.
- * A locale format joins with one line here once its adapter does. (ARB is sent whole:
- * a JSON member cut out or put in needs its comma moved, and its `@key` metadata is a
- * member of its own; decision 0099.)
+ * A locale format joins with one line here once its adapter does. (ARB's entries are
+ * JSON members, cut and put in by json-entry-merge.ts: decision 0100.)
  */
 const ENTRY_FORMATS: ReadonlyMap<Format, EntryLayout> = new Map<Format, EntryLayout>([
   ['po', 'flat'],
@@ -39,21 +39,25 @@ const ENTRY_FORMATS: ReadonlyMap<Format, EntryLayout> = new Map<Format, EntryLay
   ['android', 'flat'],
   ['strings', 'flat'],
   ['stringsdict', 'flat'],
+  ['arb', 'flat'],
 ]);
 
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
 export const entryLayout = (format: Format): EntryLayout => ENTRY_FORMATS.get(format) ?? 'flat';
+
+/** A file of `format` with no entries (an answer that sent nothing). */
+export const noEntries = (format: Format): FileEntries => Object.assign(new Map<string, FileEntry>(), { format, entriesEnd: undefined });
 
 /**
  * The entries of a file in file order, by key (a key met twice keeps its first entry);
  * undefined when an entry has no region (a YAML string in a sequence), so that the file
  * is synced whole. Throws the adapter's error for a file that does not parse.
  */
-export function readEntryFile(format: Format, text: string): Map<string, FileEntry> | undefined {
-  const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[] };
+export function readEntryFile(format: Format, text: string): FileEntries | undefined {
+  const document = getAdapter(format as Parameters<typeof getAdapter>[0]).extract(text) as { entries?: readonly LocaleEntry[]; entriesEnd?: number };
   if ((document.entries ?? []).some((entry) => entry.region === undefined)) return undefined;
   const entries = [...(document.entries ?? [])].sort((a, b) => a.region![0] - b.region![0]);
-  const out = new Map<string, FileEntry>();
+  const out = Object.assign(new Map<string, FileEntry>(), { format, entriesEnd: document.entriesEnd });
   let previousEnd = 0;
   for (const entry of entries) {
     const [start, end] = entry.region!;
@@ -93,6 +97,13 @@ export function readEntryFile(format: Format, text: string): Map<string, FileEnt
   return out;
 }
 
+/** Where a new entry goes with no entry of the file to follow: the root's end tag's line (its indent stays with it), or the file's end. */
+function endOfEntries(text: string, entriesEnd: number | undefined): number {
+  if (entriesEnd === undefined) return text.length;
+  const from = lineStart(text, entriesEnd);
+  return /^[ \t]*$/.test(text.slice(from, entriesEnd)) ? from : entriesEnd;
+}
+
 const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
 
 const isBlank = (line: string): boolean => line.trim() === '';
@@ -109,7 +120,8 @@ function applySplices(text: string, splices: Splice[]): string {
 }
 
 /** The source with the blocks of every entry not in `keep` cut out: what a request sends. */
-export function partialDocument(text: string, entries: ReadonlyMap<string, FileEntry>, keep: ReadonlySet<string>): string {
+export function partialDocument(text: string, entries: FileEntries, keep: ReadonlySet<string>): string {
+  if (entries.format === 'arb') return partialJsonDocument(text, entries, keep);
   const cuts: Splice[] = [];
   for (const entry of entries.values()) if (!keep.has(entry.key)) cuts.push({ start: entry.gapStart, end: entry.blockEnd, text: '' });
   return applySplices(text, cuts);
@@ -119,19 +131,21 @@ export function partialDocument(text: string, entries: ReadonlyMap<string, FileE
  * The existing target with the answer's entries merged in: a sent entry the target has
  * gets the answer's region; one it lacks gets the answer's block (with its blank lines)
  * after the target's block of the nearest source entry before it (before the nearest
- * after it, or at the end) — in a `nested` file, the nearest in its parent mapping, and
+ * after it, or at the end of the root's content: never after a closing `</resources>`) —
+ * in a `nested` file, the nearest in its parent mapping, and
  * with the lines of the parents the target lacks; a removed entry's block is cut out.
  */
 export function mergeEntries(
   existing: string,
-  targetEntries: ReadonlyMap<string, FileEntry>,
+  targetEntries: FileEntries,
   answer: string,
-  answerEntries: ReadonlyMap<string, FileEntry>,
+  answerEntries: FileEntries,
   sourceOrder: readonly string[],
   sent: readonly string[],
   removed: readonly string[],
   layout: EntryLayout = 'flat',
 ): string {
+  if (targetEntries.format === 'arb') return mergeJsonEntries(existing, targetEntries, answer, answerEntries, sourceOrder, sent, removed);
   const splices: Splice[] = [];
   const position = new Map(sourceOrder.map((key, i) => [key, i]));
   /** Entries already in, with the parent mapping an earlier one brought. */
@@ -152,6 +166,8 @@ export function mergeEntries(
         : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
     let block = insertion.text;
     if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
+    // Before a root's end tag that shares the entry's line (`<resources></resources>`), the tag goes on a line of its own.
+    if (insertion.atRootEnd && insertion.at < existing.length && !block.endsWith('\n')) block = `${block}\n`;
     splices.push({ start: insertion.at, end: insertion.at, text: block, indent: insertionIndent(block) });
   }
   const cuts: Splice[] = [];
@@ -167,15 +183,15 @@ function flatInsertion(
   key: string,
   at: number,
   existing: string,
-  targetEntries: ReadonlyMap<string, FileEntry>,
+  targetEntries: FileEntries,
   answer: string,
   from: FileEntry,
   sourceOrder: readonly string[],
 ): Insertion {
-  let insertAt = existing.length;
   const before = sourceOrder.slice(0, at).reverse().find((k) => targetEntries.has(k));
   const after = sourceOrder.slice(at + 1).find((k) => targetEntries.has(k));
-  if (before !== undefined) insertAt = targetEntries.get(before)!.blockEnd;
-  else if (after !== undefined) insertAt = targetEntries.get(after)!.gapStart;
-  return { at: insertAt, text: answer.slice(from.gapStart, from.blockEnd) };
+  const text = answer.slice(from.gapStart, from.blockEnd);
+  if (before !== undefined) return { at: targetEntries.get(before)!.blockEnd, text };
+  if (after !== undefined) return { at: targetEntries.get(after)!.gapStart, text };
+  return { at: endOfEntries(existing, targetEntries.entriesEnd), text, atRootEnd: true };
 }

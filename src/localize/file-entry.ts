@@ -1,4 +1,5 @@
 /** A locale file's entry as `sync` sees it (entry-files.ts), and the edits a merge makes. */
+import type { Format } from './api.js';
 
 export interface FileEntry {
   readonly key: string;
@@ -13,6 +14,13 @@ export interface FileEntry {
   readonly blockEnd: number;
   /** Where the blank lines before the block start. */
   readonly gapStart: number;
+}
+
+/** A file's entries by key, in file order. */
+export interface FileEntries extends ReadonlyMap<string, FileEntry> {
+  readonly format: Format;
+  /** Where an entry goes when none of the file's is left to follow (the adapter's `entriesEnd`: before `</resources>`). */
+  readonly entriesEnd: number | undefined;
 }
 
 /** A replacement of a range of a file's text. */
@@ -31,4 +39,6 @@ export interface Splice {
 export interface Insertion {
   readonly at: number;
   readonly text: string;
+  /** Put in where the root's content ends, no entry of the target being left to follow. */
+  readonly atRootEnd?: boolean;
 }

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
-import { entryLayout, isEntryFormat, mergeEntries, readEntryFile, type FileEntry } from './entry-files.js';
+import { entryLayout, isEntryFormat, mergeEntries, noEntries, readEntryFile, type FileEntries, type FileEntry } from './entry-files.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
 import { decodeFile, type FileEncoding } from './text-encoding.js';
@@ -50,7 +50,7 @@ export interface SourceFile {
   /** A JSON file's string literals, where its targets' strings go. */
   readonly literals?: readonly StringLiteral[];
   /** A locale file's entries (`entries` files). */
-  readonly entries?: ReadonlyMap<string, FileEntry>;
+  readonly entries?: FileEntries;
 }
 
 export interface TargetPlan {
@@ -70,7 +70,7 @@ export interface TargetPlan {
   /** Lock entries of the kept strings (those of sent strings are added once they are back). */
   readonly lock: TargetLock;
   /** The existing target's entries (`entries` files). */
-  readonly targetEntries?: ReadonlyMap<string, FileEntry>;
+  readonly targetEntries?: FileEntries;
 }
 
 export interface RemovedFile {
@@ -143,7 +143,7 @@ function readSource(root: string, located: Located): SourceFile {
  * A locale file's entries (undefined when the file is synced whole, entry-files.ts); one
  * that does not parse as its format stops the sync, named.
  */
-function readEntries(format: Format, text: string, path: string): Map<string, FileEntry> | undefined {
+function readEntries(format: Format, text: string, path: string): FileEntries | undefined {
   try {
     return readEntryFile(format, text);
   } catch (error) {
@@ -152,7 +152,7 @@ function readEntries(format: Format, text: string, path: string): Map<string, Fi
 }
 
 /** A target's entries, which its source's are merged into: one that cannot be read entry by entry stops the sync, named. */
-function readTargetEntries(format: Format, text: string, path: string): Map<string, FileEntry> {
+function readTargetEntries(format: Format, text: string, path: string): FileEntries {
   const entries = readEntries(format, text, path);
   if (entries === undefined) {
     throw new SyncInputError(`${path}: a string of this file is in a list, which sync cannot merge entry by entry while its source can; move it or delete the file to have it written again`);
@@ -271,7 +271,7 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
     const answer = translated.get(WHOLE_DOCUMENT);
     // No target yet: everything was sent, and the answer is the whole file.
     if (plan.existing === undefined) return answer;
-    const answerEntries = answer === undefined ? new Map<string, FileEntry>() : readEntryFile(plan.file.format!, answer);
+    const answerEntries = answer === undefined ? noEntries(plan.file.format!) : readEntryFile(plan.file.format!, answer);
     if (answerEntries === undefined) throw new Error(`the API's translation of ${plan.file.path} cannot be read entry by entry`);
     const format = plan.file.format!;
     const merged = mergeEntries(plan.existing, plan.targetEntries!, answer ?? '', answerEntries, [...plan.file.units.keys()], answer === undefined ? [] : plan.toSend, plan.removed, entryLayout(format));
@@ -286,7 +286,7 @@ export function renderTarget(plan: TargetPlan, translated: ReadonlyMap<string, s
  * file, never a broken file written.
  */
 function checkedMerge(format: Format, merged: string, plan: TargetPlan): string {
-  let entries: Map<string, FileEntry> | undefined;
+  let entries: FileEntries | undefined;
   try {
     entries = readEntryFile(format, merged);
   } catch (error) {

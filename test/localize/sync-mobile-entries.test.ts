@@ -124,6 +124,45 @@ describe('sync sends only new and changed Android and Apple entries and merges t
   });
 });
 
+describe('sync puts entries into a target emptied by hand inside its root (sqlite)', () => {
+  let project: SyncProject;
+
+  before(async () => {
+    project = await startSyncProject(
+      'sync-mobile-emptied',
+      { source: 'en', targets: ['ru'], files: ['app/src/main/res/values-{locale}/strings.xml', 'ios/{locale}.lproj/Localizable.stringsdict'] },
+      {
+        [ANDROID_PATH]: resources(ANDROID.appName, ANDROID.pay, ANDROID.files),
+        [DICT_PATH]: plist(pluralEntry('files', '%d file', '%d files')),
+      },
+    );
+  });
+  after(() => project?.stop());
+
+  it('writes every entry before </resources> and the root dict\'s </dict>, the rest of the target kept', async () => {
+    const { file, write } = project;
+    await project.sync();
+    // Emptied by hand, each in its own layout: a comment of the translator's, the root on one line.
+    const emptyAndroid = '<?xml version="1.0" encoding="utf-8"?>\n<!-- Translated by hand -->\n<resources></resources>\n';
+    const emptyDict = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n</dict>\n</plist>\n';
+    write(RU_ANDROID, emptyAndroid);
+    write(RU_DICT, emptyDict);
+    await project.sync();
+
+    const ru = file(RU_ANDROID);
+    assert.ok(ru.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<!-- Translated by hand -->\n<resources>\n'), ru);
+    assert.ok(ru.endsWith('</resources>\n'), ru);
+    const values = aaptValues(ru);
+    assert.equal(unmark(values.get('pay')!.slice(1, -1)), 'Pay now');
+    assert.deepEqual(quantities(ru).files, ['one', 'few', 'many', 'other']);
+
+    const dict = file(RU_DICT);
+    assert.ok(dict.endsWith('</dict>\n</plist>\n'), dict);
+    const forms = plistlibRead(dict) as Forms;
+    assert.deepEqual(Object.keys(forms.files!.n).filter((k) => !k.startsWith('NS')), ['one', 'few', 'many', 'other']);
+  });
+});
+
 describe('the lines of an Android resource, as sync cuts and merges them', () => {
   it('never takes the root element along, even with the whole file on one line', () => {
     const layered = '<?xml version="1.0"?>\n<resources>\n    <!-- A fruit -->\n    <string name="a">Apple</string>\n\n    <string name="b">Banana split</string>\n</resources>\n';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { getAdapter } from '../../src/formats/index.js';
-import { mergeEntries, partialDocument, readEntryFile } from '../../src/localize/entry-files.js';
+import { mergeEntries, noEntries, partialDocument, readEntryFile } from '../../src/localize/entry-files.js';
 import { pseudoRender, unpseudo } from '../formats/helpers.js';
 
 const DE = { code: 'de', rtl: false };
@@ -66,7 +66,7 @@ describe('a new YAML entry merged into its mapping', () => {
     const target = 'de:\n  a:\n    one: Eins\n  # Old things\n  old:\n    deep:\n      x: Alt\n    y: Auch alt\n  z: Letzte\n';
     const targetEntries = readEntryFile('yaml', target)!;
     const order = ['a.one', 'z'];
-    const cut = mergeEntries(target, targetEntries, '', new Map(), order, [], ['old.deep.x', 'old.y'], 'nested');
+    const cut = mergeEntries(target, targetEntries, '', noEntries('yaml'), order, [], ['old.deep.x', 'old.y'], 'nested');
     assert.equal(cut, 'de:\n  a:\n    one: Eins\n  z: Letzte\n');
     const back = synced('en:\n  a:\n    one: One\n  old:\n    y: Old too\n  z: Last one\n', cut);
     assert.deepEqual(values(back), { de: { a: { one: 'Eins' }, old: { y: 'Old too' }, z: 'Letzte' } });

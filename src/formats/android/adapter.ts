@@ -43,8 +43,9 @@ function lineOf(content: string, start: number, end: number): Line {
 export const androidAdapter: FormatAdapter = {
   format: 'android',
   extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
-    const resources = readAndroid(content, limits);
+    const { resources, rootContentEnd } = readAndroid(content, limits);
     const out = new EntriesDocumentBuilder('android', content, limits);
+    out.entriesEnd = rootContentEnd;
     const eol = /\r\n/.test(content.slice(0, content.indexOf('\n') + 1)) ? '\r\n' : '\n';
     for (const resource of resources) {
       if (!resource.translatable) {

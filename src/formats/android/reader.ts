@@ -42,6 +42,12 @@ export interface AndroidResource {
   readonly items: readonly AndroidItem[];
 }
 
+/** A file's resources, and where its root's content ends (before `</resources>`; none for `<resources/>`). */
+export interface AndroidFile {
+  readonly resources: readonly AndroidResource[];
+  readonly rootContentEnd: number | undefined;
+}
+
 const RESOURCE_KINDS: ReadonlySet<string> = new Set(['string', 'string-array', 'plurals']);
 
 export function lineOf(content: string, at: number): number {
@@ -54,8 +60,9 @@ function invalid(content: string, at: number, what: string): never {
   throw new ServiceError('invalid_request', `The content is not a valid Android strings.xml: line ${lineOf(content, at)}: ${what}.`);
 }
 
-export function readAndroid(content: string, limits: DocumentLimits): AndroidResource[] {
+export function readAndroid(content: string, limits: DocumentLimits): AndroidFile {
   const resources: AndroidResource[] = [];
+  let rootContentEnd: number | undefined;
   const stack: string[] = [];
   const opened: number[] = [];
   let root = false;
@@ -116,6 +123,7 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
           current = undefined;
           lastComment = undefined;
         } else if (depth === 2) lastComment = undefined;
+        else if (depth === 1 && !selfClosing) rootContentEnd = start;
       },
       oncomment(text) {
         if (stack.length === 1) lastComment = { start: parser.startIndex, end: parser.endIndex + 1, text: text.trim() };
@@ -135,5 +143,5 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidRes
   parser.end();
   if (stack.length > 0) invalid(content, opened[opened.length - 1]!, `<${stack[stack.length - 1]}> is never closed`);
   if (!root) invalid(content, 0, 'expected a <resources> root element');
-  return resources;
+  return { resources, rootContentEnd };
 }

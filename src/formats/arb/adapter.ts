@@ -83,9 +83,10 @@ export const arbAdapter: FormatAdapter = {
       const description = member(metadata.get(key), 'description');
       const notes = description?.type === 'string' && typeof description.value === 'string' ? [description.value] : [];
       const value = out.value(isProse(text) ? text : '', [], entryNote(key, notes, text));
-      out.entry({ key, value: text, notes });
       const start = valueNode.offset + 1;
       const end = valueNode.offset + valueNode.length - 1;
+      // For sync, the translation is the string's content; json-entry-merge.ts moves its members (decision 0100).
+      out.entry({ key, value: text, notes, region: [start, end] });
       const sourceBytes = content.slice(start, end);
       out.edit({
         start,

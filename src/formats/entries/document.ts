@@ -48,6 +48,11 @@ export class EntriesDocumentBuilder {
   readonly entries: LocaleEntry[] = [];
   /** The language the file names for its source text (ExtractedDocument.sourceLanguage). */
   sourceLanguage: string | undefined;
+  /**
+   * Where an entry the file does not have yet goes when no entry of it is left to put it
+   * next to: the end of its root's content (before `</resources>`), for sync's merge.
+   */
+  entriesEnd: number | undefined;
 
   constructor(
     readonly format: Format,
@@ -123,7 +128,7 @@ export class EntriesDocumentBuilder {
     for (let i = 1; i < edits.length; i++) {
       if (edits[i]!.start < edits[i - 1]!.end) throw new Error(`${this.format}: overlapping edits at ${edits[i]!.start}`);
     }
-    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes, this.sourceLanguage?.trim() || undefined);
+    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes, this.sourceLanguage?.trim() || undefined, this.entriesEnd);
   }
 }
 
@@ -139,6 +144,8 @@ export class EntriesDocument implements ExtractedDocument {
     readonly entries: readonly LocaleEntry[],
     notes: readonly (string | undefined)[],
     readonly sourceLanguage?: string,
+    /** See EntriesDocumentBuilder.entriesEnd. */
+    readonly entriesEnd?: number,
   ) {
     this.segments = notes.some((note) => note !== undefined)
       ? values.segments.map((segment, i) => (notes[i] === undefined ? segment : Object.assign({}, segment, { note: notes[i] })))

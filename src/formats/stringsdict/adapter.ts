@@ -38,6 +38,7 @@ export const stringsdictAdapter: FormatAdapter = {
     const plist = readPlist(content, limits);
     const root = plist.children[0];
     if (!root || root.name !== 'dict') invalidPlist(content, root?.start ?? plist.start, 'expected a <dict> inside <plist>');
+    if (root.contentEnd < root.end) out.entriesEnd = root.contentEnd;
     for (const { key, value } of dictPairs(content, root)) {
       if (value.name !== 'dict') continue;
       entry(out, key, value);
