@@ -45,6 +45,16 @@ const ENTRY_FORMATS: ReadonlyMap<Format, EntryLayout> = new Map<Format, EntryLay
 export const isEntryFormat = (format: Format | undefined): boolean => format !== undefined && ENTRY_FORMATS.has(format);
 export const entryLayout = (format: Format): EntryLayout => ENTRY_FORMATS.get(format) ?? 'flat';
 
+/**
+ * Whether new entries have a place in this target: not in an XML file whose root is one
+ * empty tag (`<resources/>`, `<dict/>`) and holds no entry to follow, where the only place
+ * left, the file's end, would be after the root. Such a target is written whole from the
+ * answer instead (decision 0100).
+ */
+export const hasRoomForEntries = (entries: FileEntries): boolean =>
+  entries.size > 0 || entries.entriesEnd !== undefined || !ROOTED_FORMATS.has(entries.format);
+const ROOTED_FORMATS: ReadonlySet<Format> = new Set<Format>(['android', 'stringsdict']);
+
 /** A file of `format` with no entries (an answer that sent nothing). */
 export const noEntries = (format: Format): FileEntries => Object.assign(new Map<string, FileEntry>(), { format, entriesEnd: undefined });
 

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Format } from './api.js';
 import { formatFromExtension, localeInFileName, sourceLocaleInFileName } from './file-formats.js';
-import { entryLayout, isEntryFormat, mergeEntries, noEntries, readEntryFile, type FileEntries, type FileEntry } from './entry-files.js';
+import { entryLayout, hasRoomForEntries, isEntryFormat, mergeEntries, noEntries, readEntryFile, type FileEntries, type FileEntry } from './entry-files.js';
 import { stringLiterals, stringValues, withStrings, type StringLiteral } from './json-strings.js';
 import { CatalogError, catalogTargetValues, catalogUnits, mergeCatalog } from './string-catalog.js';
 import { decodeFile, type FileEncoding } from './text-encoding.js';
@@ -226,6 +226,8 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   // a catalog's entries go with the source's.
   const present = targetEntries !== undefined ? [...targetEntries.keys()] : [...current.keys()];
   const removed = file.kind === 'document' || file.kind === 'catalog' ? [] : present.filter((pointer) => !file.units.has(pointer));
+  // An empty XML root (`<resources/>`) has no place for entries: the answer replaces the file.
+  if (targetEntries !== undefined && !hasRoomForEntries(targetEntries)) return { file, target, targetPath, existing: undefined, encoding, kept, toSend, removed, lock: newLock };
   return { file, target, targetPath, existing, encoding, kept, toSend, removed, lock: newLock, ...(targetEntries ? { targetEntries } : {}) };
 }
 

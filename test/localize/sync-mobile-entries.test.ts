@@ -161,6 +161,20 @@ describe('sync puts entries into a target emptied by hand inside its root (sqlit
     const forms = plistlibRead(dict) as Forms;
     assert.deepEqual(Object.keys(forms.files!.n).filter((k) => !k.startsWith('NS')), ['one', 'few', 'many', 'other']);
   });
+
+  it('writes a target whose root is one empty tag (<resources/>, <dict/>) whole, never after its root', async () => {
+    const { file, write } = project;
+    write(RU_ANDROID, '<?xml version="1.0" encoding="utf-8"?>\n<resources/>\n');
+    write(RU_DICT, '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict/>\n</plist>\n');
+    await project.sync();
+
+    const ru = file(RU_ANDROID);
+    assert.ok(ru.endsWith('</resources>\n'), ru);
+    assert.equal(unmark(aaptValues(ru).get('pay')!.slice(1, -1)), 'Pay now');
+    assert.deepEqual(quantities(ru).files, ['one', 'few', 'many', 'other']);
+    const forms = plistlibRead(file(RU_DICT)) as Forms;
+    assert.deepEqual(Object.keys(forms.files!.n).filter((k) => !k.startsWith('NS')), ['one', 'few', 'many', 'other']);
+  });
 });
 
 describe('the lines of an Android resource, as sync cuts and merges them', () => {
