@@ -215,7 +215,7 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
     if (value !== undefined && recorded !== undefined && recorded.source === file.hashes.get(pointer)) {
       kept.set(pointer, value);
       newLock[pointer] = lock![pointer]!;
-    } else if (value !== undefined && recorded === undefined && value !== sourceOf(pointer, sourceText)) {
+    } else if (value !== undefined && recorded === undefined && value !== sourceOf(pointer, sourceText) && sameSourceInTarget(file, targetEntries, pointer)) {
       kept.set(pointer, value);
       newLock[pointer] = entry(sourceText, value);
     } else {
@@ -230,6 +230,21 @@ function planTarget(root: string, file: SourceFile, target: string, targetPath: 
   if (targetEntries !== undefined && !hasRoomForEntries(targetEntries)) return { file, target, targetPath, existing: undefined, encoding, kept, toSend, removed, lock: newLock };
   return { file, target, targetPath, existing, encoding, kept, toSend, removed, lock: newLock, ...(targetEntries ? { targetEntries } : {}) };
 }
+
+/**
+ * Whether a target entry with no lock entry translates the source as it is now. A file
+ * that carries each unit's source beside its translation (XLIFF) says what it translated:
+ * a unit whose own `<source>` is not the source's any more is out of date and sent again,
+ * not adopted as a hand translation. Other formats' targets hold translations only.
+ */
+function sameSourceInTarget(file: SourceFile, targetEntries: FileEntries | undefined, pointer: string): boolean {
+  if (file.format !== 'xliff' || targetEntries === undefined) return true;
+  const target = targetEntries.get(pointer);
+  return target !== undefined && sourceTextOf(target) === sourceTextOf(file.entries!.get(pointer)!);
+}
+
+/** The text an entry's unit says its source is (its notes may differ between files). */
+const sourceTextOf = (entry: FileEntry): unknown => (JSON.parse(entry.unit) as unknown[])[0];
 
 export function planSync(root: string, config: ProjectConfig, lock: LockFiles): SyncPlan {
   const located = locateSources(root, config);

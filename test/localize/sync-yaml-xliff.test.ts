@@ -233,6 +233,21 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     assert.equal(now.replace(/<source>[^<]*<\/source>\n\s*<target>[^<]*<\/target>/, ''), first.replace(/<source>[^<]*<\/source>\n\s*<target>[^<]*<\/target>/, ''), 'nothing else changed');
   });
 
+  it('XLIFF: adopts a target unit translated by hand for the source as it is, re-sends one whose own source is out of date', async () => {
+    write('translate.config.json', JSON.stringify({ source: 'en', targets: ['ru'], files: ['config/locales/{locale}.yml', 'messages.{locale}.xlf', 'i18n/{locale}.xliff', 'lists/{locale}.yml', 'other.{locale}.xlf'] }));
+    write('other.en.xlf', xliff(unit('save', 'Save') + unit('open', 'Open the file')));
+    // A target made before sync knew the file (no lock entry): open's translation is of an older source.
+    write('other.ru.xlf', xliff(unit('save', 'Save', '        <target state="translated">Сохранить</target>\n') + unit('open', 'Open file', '        <target state="translated">Открыть файл</target>\n')));
+    const from = api.requests.length;
+    await sync();
+    const sent = sentContents(from);
+    assert.equal(sent.length, 1, sent.join('\n----\n'));
+    assert.deepEqual(Object.keys(parsedUnits(sent[0]!)), ['open'], 'only the unit whose own source is out of date is sent');
+    const units = parsedUnits(file('other.ru.xlf'));
+    assert.equal(units.save![1], 'Сохранить', 'a translation of the source as it is now is kept');
+    assert.deepEqual(units.open!.map((text) => unmark(text!)), ['Open the file', 'Open the file']);
+  });
+
   it('sends a YAML file whose strings are in a list whole: cut out, an item would change its index', async () => {
     const lists = (title: string) => `en:\n  title: ${title}\n  days:\n    - Sunday morning\n    - Monday morning\n`;
     write('lists/en.yml', lists('Days of the week'));
