@@ -11,7 +11,14 @@
  * reader as a second judge (it must read as many units from the answer as from the
  * source). Also the token cost of the notes that reach the model (docs/models.md).
  *
+ * LOCALE_BENCH_ROOTS (folders joined by `:`) adds the locale files of public repositories
+ * fetched for reading, one folder per repository (kept outside this repository), on rows
+ * "(public repositories)": per repository at most LOCALE_BENCH_ROOT_CAP files of each format
+ * (default 200), taken evenly across the sorted list so that every language is not needed to
+ * reach them all.
+ *
  *   npx tsx bench/formats/locale-real-world.ts
+ *   LOCALE_BENCH_INSTALLED=0 LOCALE_BENCH_ROOTS=/tmp/locale-repos/a:/tmp/locale-repos/b npx tsx bench/formats/locale-real-world.ts
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +41,10 @@ const PACKAGE_SOURCES: readonly { prefix: string; origin: string }[] = [
   { prefix: '/usr/share/php/Symfony/', origin: 'php-symfony-*, Debian' },
   { prefix: '/usr/share/rubygems-integration/', origin: 'Ruby gems, Debian' },
 ];
+const REPOSITORY_ROOTS = (process.env.LOCALE_BENCH_ROOTS ?? '').split(':').filter((root) => root !== '');
+const PER_FORMAT_PER_REPOSITORY = Number(process.env.LOCALE_BENCH_ROOT_CAP ?? 200);
+/** A repository's files up to the API's body limit (BODY_LIMIT_BYTES in src/http/app.ts): Angular's whole-app catalogs pass 1 MiB. */
+const REPOSITORY_MAX_BYTES = 2 * 1024 * 1024;
 const JARS = '/usr/share/java';
 const MAX_BYTES = 1024 * 1024;
 const PER_FORMAT_INSTALLED = 60;
@@ -72,6 +83,25 @@ function jarProperties(): Input[] {
   return out;
 }
 
+/** At most `cap` of `items`, spread evenly over them (a repository's languages sort together). */
+const evenly = <T>(items: readonly T[], cap: number): T[] => (items.length <= cap ? [...items] : Array.from({ length: cap }, (_, i) => items[Math.floor((i * items.length) / cap)]!));
+
+/** The locale files of each repository folder, capped per format. */
+function repositoryFiles(): Input[] {
+  const out: Input[] = [];
+  for (const root of REPOSITORY_ROOTS) {
+    const byFormat = new Map<Format, string[]>();
+    for (const path of walk(root)) {
+      if (statSync(path).size > REPOSITORY_MAX_BYTES) continue;
+      const format = BY_EXTENSION[extname(path).toLowerCase()]!;
+      if (format === 'yaml' && !looksLikeLocaleYaml(path, readFileSync(path, 'latin1'))) continue;
+      byFormat.set(format, [...(byFormat.get(format) ?? []), path]);
+    }
+    for (const [format, paths] of byFormat) for (const path of evenly(paths.sort(), PER_FORMAT_PER_REPOSITORY)) out.push({ path, format, origin: 'public repositories' });
+  }
+  return out;
+}
+
 function files(): Input[] {
   const out: Input[] = [];
   for (const folder of ['po', 'properties', 'yaml', 'xliff']) {
@@ -100,6 +130,7 @@ function files(): Input[] {
     }
   }
   if (INSTALLED) out.push(...jarProperties());
+  out.push(...repositoryFiles());
   return out;
 }
 
@@ -108,7 +139,7 @@ interface Row { files: number; refused: number; exact: number; valid: number; ju
 const rows = new Map<string, Row>();
 let written = 0;
 const javaBatch: { row: Row; source: string; answer: string }[] = [];
-const toolkitBatch: { row: Row; source: string; answer: string; format: Format }[] = [];
+const toolkitBatch: { row: Row; source: string; answer: string; format: Format; name: string }[] = [];
 
 for (const { path, format, origin, read } of files()) {
   const key = `${format} (${origin})`;
@@ -132,7 +163,9 @@ for (const { path, format, origin, read } of files()) {
   }
   row.noteTokens += [...notes].reduce((sum, note) => sum + countTokens(note) + 4, 0);
   const answer = pseudoRender(doc, TARGET);
-  if (EXACT_TARGETS.every((target) => !byteExactProblem(doc, target))) row.exact++;
+  const inexact = EXACT_TARGETS.map((target) => byteExactProblem(doc, target)).find((problem) => problem);
+  if (inexact) row.reasons.push(`${path.split('/').pop()}: not byte-exact at ${inexact.at}: expected ${JSON.stringify(inexact.expected)}, got ${JSON.stringify(inexact.actual)}`);
+  else row.exact++;
   const n = ++written;
   const source = join(dir, `${format}-${n}-src${extname(path)}`);
   const out = join(dir, `${format}-${n}-out${extname(path)}`);
@@ -163,7 +196,7 @@ for (const { path, format, origin, read } of files()) {
     }
     row.judged++;
   } else javaBatch.push({ row, source, answer: out });
-  toolkitBatch.push({ row, source, answer: out, format });
+  toolkitBatch.push({ row, source, answer: out, format, name: path.split('/').pop()! });
 }
 
 // Java's Properties.load over every properties pair in one JVM: the answer must have the source's keys.
@@ -208,6 +241,7 @@ try {
   ) as (boolean | null)[];
   toolkitBatch.forEach((item, i) => {
     if (verdicts[i] === true) item.row.toolkit++;
+    else item.row.reasons.push(`${item.name}: translate-toolkit ${verdicts[i] === false ? 'reads a different number of units from the answer' : 'reads neither file'}`);
   });
 } catch {
   toolkitAvailable = false;

@@ -102,6 +102,31 @@ describe('yaml', () => {
     assert.deepEqual(parse(answer), { a: 'yes', b: 'key: value # not a comment' });
   });
 
+  it('keeps plain a translation whose colon or hash sits beside a no-break space, which YAML does not count as white space', () => {
+    // French typography puts U+202F / U+00A0 around `:`; only a space or tab after `:` (or before `#`) is syntax.
+    const source = 'fr:\n  invalid: La validation a échoué\u202f:\u202f%{errors}\n  tag: Étiquette\u00a0#1\n';
+    const french = getAdapter('yaml').extract(source);
+    assert.equal(byteExactProblem(french, DE), undefined);
+    const answer = french.render(['Échec\u202f:\u202f<x1/>', 'N°\u00a0#2'], DE);
+    assert.equal(answer, 'de:\n  invalid: Échec\u202f:\u202f%{errors}\n  tag: N°\u00a0#2\n');
+    assert.deepEqual(parse(answer), { de: { invalid: 'Échec\u202f:\u202f%{errors}', tag: 'N°\u00a0#2' } });
+    // A real space after the colon is syntax: that translation is quoted.
+    assert.equal(french.render(['Échec\u202f: <x1/>', 'N°'], DE), 'de:\n  invalid: "Échec\u202f: %{errors}"\n  tag: N°\n');
+  });
+
+  it('keeps the layout of a multi-line plain scalar whose later line starts with an indicator character (% - ? & * ! |)', () => {
+    // An indicator only matters at a scalar's first character; a continuation line may start with one.
+    const source = 'en:\n  errors:\n    dependent: Cannot delete the record because a dependent\n      %{record} exists\n    list: First part\n      - second part\n';
+    const doc = getAdapter('yaml').extract(source);
+    assert.equal(byteExactProblem(doc, AR), undefined);
+    const answer = pseudoRender(doc, AR);
+    assert.match(answer, /\n {4}dependent: [^"\n]+\n {6}%\{record\} [^"\n]+\n {4}list: [^"\n]+\n {6}- [^"\n]+\n$/);
+    assert.deepEqual(strip(parse(answer)), { ar: parse(source).en });
+    // A continuation line that would start a comment still makes the scalar quoted.
+    const hashed = getAdapter('yaml').extract('a: First part\n  second part\n').render(['First part<x1/>#second part'], DE);
+    assert.deepEqual(parse(hashed), { a: 'First part #second part' });
+  });
+
   it('gives a plural hash exactly the target categories, keeping zero, inserting before other', () => {
     const ru = parse(pseudoRender(doc, RU)) as { ru: { cart: { items: Record<string, string>; zero_items: Record<string, string> } } };
     assert.deepEqual(Object.keys(ru.ru.cart.items), ['one', 'few', 'many', 'other']);

@@ -253,7 +253,7 @@ class YamlReader {
         if (style === 'QUOTE_SINGLE') return withBreaks(translation.replaceAll("'", "''"));
         if (style === 'QUOTE_DOUBLE') return withBreaks(translation.replace(/["\\]/g, (c) => `\\${c}`));
         const lines = translation.split(LINE_BREAK_MARK);
-        if (lines.every((line, i) => (line === '' ? i > 0 && i < lines.length - 1 : isPlainSafe(line.trim(), inFlow)))) return withBreaks(translation);
+        if (lines.every((line, i) => (line === '' ? i > 0 && i < lines.length - 1 : isPlainSafe(line.replace(/^[ \t]+|[ \t]+$/g, ''), inFlow, i > 0)))) return withBreaks(translation);
         let f = 0;
         return writeFlowScalar(translation.replace(LINE_BREAK_MARKS, () => folds[f++] ?? ' '), 'QUOTE_DOUBLE', inFlow);
       },

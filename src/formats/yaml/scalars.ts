@@ -7,18 +7,20 @@
  */
 
 /**
- * Plain text that YAML would read as something else, or not read: a leading indicator,
- * edge white space, `: ` or ` #`, a line break or control character, and the words and
- * numbers of the core and 1.1 schemas (`yes`, `no`, `on`, `off`, `~`, `0x1F`, `1_000`).
- * Inside a flow collection (`[a, b]`, `{k: v}`) the flow characters too.
+ * Plain text that YAML would read as something else, or not read. Anywhere in a line:
+ * edge white space, `: ` or ` #`, a line break or control character. YAML's white space
+ * is the space and the tab only (not JavaScript's `\s`): a colon between no-break spaces,
+ * as French writes it, is text.
+ */
+const LINE_UNSAFE = [String.raw`^[ \t]|[ \t]$`, String.raw`:(?:[ \t]|$)`, String.raw`[ \t]#`, String.raw`[\n\r\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]`];
+/**
+ * And at a scalar's start: a leading indicator, and the words and numbers of the core and
+ * 1.1 schemas (`yes`, `no`, `on`, `off`, `~`, `0x1F`, `1_000`).
  */
 const PLAIN_UNSAFE = new RegExp(
   [
-    String.raw`^[\s\-?:,[\]{}#&*!|>'"%@` + '`' + String.raw`]`,
-    String.raw`\s$`,
-    String.raw`:(?:\s|$)`,
-    String.raw`\s#`,
-    String.raw`[\n\r\t\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]`,
+    ...LINE_UNSAFE,
+    String.raw`^[\-?:,[\]{}#&*!|>'"%@` + '`' + String.raw`]`,
     String.raw`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$`,
     String.raw`^[-+]?(?:[\d_]+(?:\.[\d_]*)?|\.\d+)(?:[eE][-+]?\d+)?$`,
     String.raw`^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$`,
@@ -27,10 +29,18 @@ const PLAIN_UNSAFE = new RegExp(
     String.raw`^<<$|^=$|^---|^\.\.\.`,
   ].join('|'),
 );
+/**
+ * A later line of a multi-line plain scalar outside flow collections (PyYAML reads a `?`
+ * there as a key): indicators and schema words mean nothing there (`%{count} items`
+ * may start one); a `#` would start a comment, and `---` or
+ * `...` end the document on a line of their own.
+ */
+const CONTINUATION_UNSAFE = new RegExp([...LINE_UNSAFE, '^#', String.raw`^---|^\.\.\.`].join('|'));
 const FLOW_CHARACTERS = /[,[\]{}]/;
 
-export function isPlainSafe(text: string, inFlow: boolean): boolean {
-  return text !== '' && !PLAIN_UNSAFE.test(text) && !(inFlow && FLOW_CHARACTERS.test(text));
+/** Whether `text` written plain reads back as itself; `continuation` for a later line of a multi-line plain scalar. */
+export function isPlainSafe(text: string, inFlow: boolean, continuation = false): boolean {
+  return text !== '' && !(continuation && !inFlow ? CONTINUATION_UNSAFE : PLAIN_UNSAFE).test(text) && !(inFlow && FLOW_CHARACTERS.test(text));
 }
 
 const DOUBLE_ESCAPE = /["\\\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/g;
