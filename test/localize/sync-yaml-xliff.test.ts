@@ -10,12 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { runCli, startServedApi, unmark, type ServedApi } from './served-api.js';
+import { unmark } from './served-api.js';
+import { startSyncProject, type SyncProject } from './sync-project.js';
 
 const YAML = `# Storefront
 en:
@@ -83,42 +81,25 @@ else:
 }
 
 describe('sync sends only new and changed YAML and XLIFF entries and merges them (sqlite)', () => {
-  let api: ServedApi;
-  let repo: string;
-  let env: Record<string, string>;
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  };
-  const file = (path: string) => readFileSync(join(repo, path), 'utf8');
-  const sentContents = (from: number): string[] =>
-    api.requests
-      .slice(from)
-      .filter((request) => request.method === 'POST')
-      .flatMap((request) => {
-        const body = JSON.parse(request.body) as { content?: string; items?: { content: string }[] };
-        return body.items ? body.items.map((item) => item.content) : [body.content!];
-      });
+  let project: SyncProject;
+  const write = (path: string, text: string) => project.write(path, text);
+  const file = (path: string) => project.file(path);
+  const sentContents = (from: number): string[] => project.sentContents(from);
   const sync = async () => {
-    const run = await runCli(['sync'], { cwd: repo, env });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
+    await project.sync();
   };
+  const requestCount = () => project.api.requests.length;
 
   before(async () => {
-    api = await startServedApi('sqlite');
-    repo = mkdtempSync(join(tmpdir(), 'translate-sync-yaml-xliff-'));
-    env = { TRANSLATE_API_URL: api.apiUrl, TRANSLATE_API_KEY: api.apiKey };
-    write('translate.config.json', JSON.stringify({ source: 'en', targets: ['ru'], files: ['config/locales/{locale}.yml', 'messages.{locale}.xlf'] }));
-    write('config/locales/en.yml', YAML);
-    write('messages.en.xlf', xliff(UNITS.pay + UNITS.cancel + UNITS.greeting + UNITS.old));
+    project = await startSyncProject('sync-yaml-xliff', { source: 'en', targets: ['ru'], files: ['config/locales/{locale}.yml', 'messages.{locale}.xlf'] }, {
+      'config/locales/en.yml': YAML,
+      'messages.en.xlf': xliff(UNITS.pay + UNITS.cancel + UNITS.greeting + UNITS.old),
+    });
   });
-  after(async () => {
-    await api?.stop();
-    if (repo) rmSync(repo, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('YAML: writes the whole target first, then sends only what changed and merges it into its mappings', async () => {
-    let from = api.requests.length;
+    let from = requestCount();
     await sync();
     assert.ok(sentContents(from).includes(YAML), 'a first sync sends the file whole');
     const ru = file('config/locales/ru.yml');
@@ -137,7 +118,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
       .replace('  old: Old feature\n', '');
     write('config/locales/en.yml', changed);
 
-    from = api.requests.length;
+    from = requestCount();
     await sync();
     const sent = sentContents(from).filter((content) => content.startsWith('# Storefront'));
     assert.deepEqual(
@@ -172,7 +153,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     assert.match(now, /\n  # Signing in\n  account:\n    sign_in: .*\n    sign_out: .*\n  cart:\n/);
 
     // Nothing changed: nothing sent, nothing written.
-    from = api.requests.length;
+    from = requestCount();
     await sync();
     assert.equal(sentContents(from).length, 0);
     assert.equal(file('config/locales/ru.yml'), now);
@@ -189,7 +170,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     write('messages.ru.xlf', handEdited);
     write('messages.en.xlf', xliff(unit('pay', 'Pay now', '        <note priority="1" from="description">The checkout button</note>\n') + UNITS.cancel + unit('help', 'Help') + UNITS.greeting));
 
-    const from = api.requests.length;
+    const from = requestCount();
     await sync();
     const sent = sentContents(from);
     assert.equal(sent.length, 1, sent.join('\n----\n'));
@@ -218,7 +199,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     await sync();
     const first = file('i18n/ru.xliff');
     assert.match(first, /srcLang="en" trgLang="ru"/);
-    const from = api.requests.length;
+    const from = requestCount();
     write('i18n/en.xliff', v20('Welcome back'));
     await sync();
     const sent = sentContents(from);
@@ -238,7 +219,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     write('other.en.xlf', xliff(unit('save', 'Save') + unit('open', 'Open the file')));
     // A target made before sync knew the file (no lock entry): open's translation is of an older source.
     write('other.ru.xlf', xliff(unit('save', 'Save', '        <target state="translated">Сохранить</target>\n') + unit('open', 'Open file', '        <target state="translated">Открыть файл</target>\n')));
-    const from = api.requests.length;
+    const from = requestCount();
     await sync();
     const sent = sentContents(from);
     assert.equal(sent.length, 1, sent.join('\n----\n'));
@@ -252,7 +233,7 @@ describe('sync sends only new and changed YAML and XLIFF entries and merges them
     const lists = (title: string) => `en:\n  title: ${title}\n  days:\n    - Sunday morning\n    - Monday morning\n`;
     write('lists/en.yml', lists('Days of the week'));
     await sync();
-    const from = api.requests.length;
+    const from = requestCount();
     write('lists/en.yml', lists('The days of the week'));
     await sync();
     assert.deepEqual(sentContents(from), [lists('The days of the week')]);
