@@ -51,7 +51,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? deps.tokenizer.countTokens(entry.segment.text)]));
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
+    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
     for (const { chunk } of calls) {
       const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
       const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);
