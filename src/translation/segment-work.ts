@@ -31,6 +31,9 @@ import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
 
+/** Texts longer than this are counted taking turns (Tokenizer#countTokensYielding); shorter ones count in well under a turn. */
+const LONG_TEXT_CHARS = 16 * 1024;
+
 export interface SegmentWork {
   /** document → target (in request order) → translation of each segment, aligned with its segments. */
   readonly translations: string[][][];
@@ -551,6 +554,14 @@ export async function planCalls(
     if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
     return tokens;
   };
+  // A text the document worker did not count (masked terms, a plural shape) may be a
+  // single 2 MB segment: counted here in slices, not by the planner's count in one go.
+  for (const { unique: u } of pairs) {
+    if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
+      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
+    }
+    if (turns.due()) await turns.yield();
+  }
   const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
   const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => pair.target !== lead, turns);
   const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => pair.target === lead, turns) : [];
