@@ -58,6 +58,12 @@ export function checkpointOffTheMainThread(
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
   const cap = options.capLogBytes ?? CAP_LOG_BYTES;
   sqlite.pragma('wal_autocheckpoint = 0');
+  // SQLite reuses the log from its start after a complete checkpoint but keeps the file at
+  // its largest size, and the cap below reads the file: once it had passed the cap, the
+  // main thread checkpointed every second for good (a large document's saves then held the
+  // loop 100 ms to a second per tick). With a limit, the commit that reuses the log cuts
+  // the file back to it, so its size is again what the log has held since.
+  sqlite.pragma(`journal_size_limit = ${startAt}`);
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
   const watch = setInterval(() => {
     const bytes = logBytes(path);

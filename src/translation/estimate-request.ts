@@ -8,6 +8,8 @@
  * request's spec estimate (usage/precheck-view.ts).
  */
 import type { User } from '../accounts/users.js';
+import type { EngineSegment } from '../engines/engine.js';
+import { Turns } from '../event-loop/turns.js';
 import { assertModelAccess } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
@@ -48,10 +50,16 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
       cachedSegments = pairs.length - pending.length;
     }
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;
-    const tokens = new Map(unique.map((entry) => [entry.segment, entry.tokens ?? deps.tokenizer.countTokens(entry.segment.text)]));
+    // Counted taking turns: a segment the document worker did not count may be 2 MB long.
+    const tokens = new Map<EngineSegment, number>();
+    const turns = new Turns();
+    for (const entry of unique) {
+      tokens.set(entry.segment, entry.tokens ?? (await deps.tokenizer.countTokensYielding(entry.segment.text)));
+      if (turns.due()) await turns.yield();
+    }
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
+    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
     for (const { chunk } of calls) {
       const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
       const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);

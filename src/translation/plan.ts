@@ -26,6 +26,7 @@
  * written a run's prefix to the provider's cache before the next group's read it.
  */
 import type { CallBudget, EngineLanguage, EngineSegment } from '../engines/engine.js';
+import type { Turns } from '../event-loop/turns.js';
 
 /** Expected output tokens per source token and target (docs/engine-notes.md b6 seeds 1.2–2.5; 1.5 is a middle). */
 export const OUTPUT_EXPANSION = 1.5;
@@ -79,18 +80,55 @@ export function planChunks(
   /** `busy`: when each slot frees from calls issued before these (expectedCallTime units), to plan around them. */
   options: { readonly busy?: readonly number[] } = {},
 ): Chunk[] {
+  return finished(planning(segments, targets, budget, tokensOf, options));
+}
+
+/**
+ * planChunks taking turns with the rest of the process: the same plan, but the search over
+ * shapes gives the event loop a turn whenever `turns` says so (a request of 200,000
+ * segments has its planner fill runs for dozens of capacities; docs/event-loop.md).
+ */
+export async function planChunksInTurns(
+  segments: readonly EngineSegment[],
+  targets: readonly EngineLanguage[],
+  budget: CallBudget,
+  tokensOf: (segment: EngineSegment) => number,
+  options: { readonly busy?: readonly number[] },
+  turns: Turns,
+): Promise<Chunk[]> {
+  const steps = planning(segments, targets, budget, tokensOf, options);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await turns.yieldIfLong();
+  }
+}
+
+/** The plan, as a generator that pauses between steps of its search (each well under a turn). */
+function* planning(
+  segments: readonly EngineSegment[],
+  targets: readonly EngineLanguage[],
+  budget: CallBudget,
+  tokensOf: (segment: EngineSegment) => number,
+  options: { readonly busy?: readonly number[] },
+): Generator<void, Chunk[]> {
   if (segments.length === 0 || targets.length === 0) return [];
   const planner = new Planner(segments.map(tokensOf), budget, options.busy);
-  const shape = planner.choose(targets.length);
+  yield;
+  const shape = yield* planner.choose(targets.length);
   const chunks: Chunk[] = [];
   const groups = splitEvenly(targets, shape.groups);
   for (const group of groups) {
     const count = chunksOfGroup(shape.chunks, group.length, groups[0]!.length);
-    for (const run of planner.runs(count)) {
+    for (const run of yield* planner.runs(count)) {
       chunks.push({ segments: segments.slice(run.start, run.end), targets: group });
     }
   }
   return chunks;
+}
+
+/** A generator's value, run to its end in one go. */
+function finished<T>(steps: Generator<void, T>): T {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** The estimate for a plan as planChunks would make it (same inputs). */
@@ -103,7 +141,7 @@ export function estimatePlan(
   if (segments.length === 0 || targetCount === 0) {
     return { calls: 0, rounds: 0, largestCallOutput: 0, smallestCallOutput: 0, outputTokens: 0, inputTokens: 0, time: 0 };
   }
-  return new Planner(segments.map(tokensOf), budget).choose(targetCount).estimate;
+  return finished(new Planner(segments.map(tokensOf), budget).choose(targetCount)).estimate;
 }
 
 /** The output tokens a segment of `sourceTokens` is expected to take in one target's answer. */
@@ -147,9 +185,16 @@ interface Run {
 }
 
 class Planner {
-  /** Expected output per segment and target, in half tokens (1.5 × an integer count stays whole). */
-  readonly #halves: number[];
-  readonly #sizes: readonly number[];
+  /**
+   * Expected output per target of segments [0, i), in half tokens (1.5 × an integer count
+   * stays whole, so sums are exact), and their source tokens: a run's end is found by a
+   * binary search on these instead of a walk over every segment, because the planner fills
+   * runs for dozens of capacities and 200,000 segments made that walk the loop's longest
+   * hold (docs/event-loop.md).
+   */
+  readonly #halfSums: Float64Array;
+  readonly #sizeSums: Float64Array;
+  readonly #count: number;
   readonly #source: number;
   readonly #largestHalves: number;
   readonly #totalHalves: number;
@@ -161,11 +206,19 @@ class Planner {
 
   constructor(sizes: readonly number[], budget: CallBudget, busy: readonly number[] = []) {
     this.#busy = busy;
-    this.#sizes = sizes;
-    this.#halves = sizes.map((size) => Math.round(2 * expectedOutputTokens(size)));
-    this.#source = sizes.reduce((sum, size) => sum + size, 0);
-    this.#largestHalves = this.#halves.reduce((most, halves) => Math.max(most, halves), 0);
-    this.#totalHalves = this.#halves.reduce((sum, halves) => sum + halves, 0);
+    this.#count = sizes.length;
+    this.#halfSums = new Float64Array(sizes.length + 1);
+    this.#sizeSums = new Float64Array(sizes.length + 1);
+    let largest = 0;
+    for (let index = 0; index < sizes.length; index++) {
+      const halves = Math.round(2 * expectedOutputTokens(sizes[index]!));
+      largest = Math.max(largest, halves);
+      this.#halfSums[index + 1] = this.#halfSums[index]! + halves;
+      this.#sizeSums[index + 1] = this.#sizeSums[index]! + sizes[index]!;
+    }
+    this.#source = this.#sizeSums[sizes.length]!;
+    this.#largestHalves = largest;
+    this.#totalHalves = this.#halfSums[sizes.length]!;
     this.#maxInput = budget.maxInputTokens;
     const hard = HARD_LIMIT_SHARE * budget.maxOutputTokens;
     this.#callBudget = Math.max(1, Math.min(budget.callOutputTokens ?? hard, hard));
@@ -173,8 +226,8 @@ class Planner {
   }
 
   /** Target groups × runs per group: the fastest shape, or the cheapest of those about as fast. */
-  choose(targetCount: number): Shape {
-    const n = this.#sizes.length;
+  *choose(targetCount: number): Generator<void, Shape> {
+    const n = this.#count;
     const candidates: Shape[] = [];
     for (let groups = 1; groups <= targetCount; groups++) {
       const groupSize = Math.ceil(targetCount / groups);
@@ -185,12 +238,13 @@ class Planner {
       const sizesOfGroups = splitEvenly(Array.from({ length: targetCount }), groups).map((group) => group.length);
       // The fewest runs that keep each call of this group size within the budget.
       const perTarget = (this.#callBudget - CALL_ENVELOPE_TOKENS) / groupSize - TARGET_ENVELOPE_TOKENS;
-      const fewest = this.#greedy(Math.max(0, Math.floor(2 * perTarget))).length;
+      const fewest = this.#runCount(Math.max(0, Math.floor(2 * perTarget)), Infinity);
+      yield;
       // More runs fill the slots or even out the last round; a whole round more than the
       // fewest runs need only adds a time to first token.
       let enough = Infinity;
       for (let chunks = fewest; chunks <= n; chunks++) {
-        const shape = this.#shape(groups, chunks, groupSize, sizesOfGroups);
+        const shape = yield* this.#shape(groups, chunks, groupSize, sizesOfGroups);
         candidates.push(shape);
         if (enough === Infinity) enough = (Math.ceil(shape.estimate.calls / this.#slots) + 1) * this.#slots;
         if (shape.estimate.calls >= enough) break;
@@ -208,7 +262,7 @@ class Planner {
   }
 
   /** At most `count` runs in document order whose largest expected output is as small as runs allow. */
-  runs(count: number): Run[] {
+  *runs(count: number): Generator<void, Run[]> {
     let cut = this.#cuts.get(count);
     if (!cut) {
       // The smallest capacity (half tokens per target) that `count` runs can keep.
@@ -216,8 +270,9 @@ class Planner {
       let high = this.#totalHalves;
       while (low < high) {
         const middle = Math.floor((low + high) / 2);
-        if (this.#greedy(middle).length <= count) high = middle;
+        if (this.#runCount(middle, count) <= count) high = middle;
         else low = middle + 1;
+        yield;
       }
       cut = this.#greedy(low);
       this.#cuts.set(count, cut);
@@ -225,10 +280,10 @@ class Planner {
     return cut;
   }
 
-  #shape(groups: number, chunks: number, groupSize: number, sizesOfGroups: readonly number[]): Shape {
+  *#shape(groups: number, chunks: number, groupSize: number, sizesOfGroups: readonly number[]): Generator<void, Shape> {
     const outputs: number[] = [];
     for (const size of sizesOfGroups) {
-      for (const run of this.runs(chunksOfGroup(chunks, size, groupSize))) outputs.push(expectedCallOutput(size, run.output));
+      for (const run of yield* this.runs(chunksOfGroup(chunks, size, groupSize))) outputs.push(expectedCallOutput(size, run.output));
     }
     const calls = outputs.length;
     const estimate: PlanEstimate = {
@@ -249,26 +304,42 @@ class Planner {
    */
   #greedy(capacity: number): Run[] {
     const runs: Run[] = [];
-    let start = 0;
-    let halves = 0;
-    let input = 0;
-    for (let index = 0; index < this.#halves.length; index++) {
-      const next = this.#halves[index]!;
-      const size = this.#sizes[index]!;
-      if (index > start && (halves + next > capacity || input + size > this.#maxInput)) {
-        runs.push({ start, end: index, output: halves / 2 });
-        start = index;
-        halves = 0;
-        input = 0;
-      }
-      halves += next;
-      input += size;
+    for (let start = 0; start < this.#count; ) {
+      const end = this.#runEnd(start, capacity);
+      runs.push({ start, end, output: (this.#halfSums[end]! - this.#halfSums[start]!) / 2 });
+      start = end;
     }
-    runs.push({ start, end: this.#halves.length, output: halves / 2 });
     return runs;
+  }
+
+  /** How many runs #greedy makes at `capacity`, counted up to one past `limit` (the search only compares). */
+  #runCount(capacity: number, limit: number): number {
+    let count = 0;
+    for (let start = 0; start < this.#count && count <= limit; count++) start = this.#runEnd(start, capacity);
+    return count;
+  }
+
+  /** Where #greedy's run from `start` ends: the most segments that keep both limits, at least one. */
+  #runEnd(start: number, capacity: number): number {
+    // Both sums only grow, so the segments that fit after `start` are a prefix of the rest.
+    let fits = lastAtMost(this.#halfSums, start, this.#halfSums[start]! + capacity);
+    const inputLimit = this.#sizeSums[start]! + this.#maxInput;
+    if (this.#sizeSums[fits]! > inputLimit) fits = lastAtMost(this.#sizeSums, start, inputLimit);
+    return Math.max(start + 1, fits);
   }
 }
 
+/** The largest index from `from` on whose (non-decreasing) sum is at most `limit`; `from` - 1 when none. */
+function lastAtMost(sums: Float64Array, from: number, limit: number): number {
+  let low = from - 1;
+  let high = sums.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (sums[middle]! <= limit) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
 /**
  * When the last call ends, in output tokens: calls in the order given, each taken by the
  * first slot to free (as runLimited and the provider's slots run them), each lasting its

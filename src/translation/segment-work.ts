@@ -25,11 +25,14 @@ import { mapInTurns, Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
-import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunks, TIME_TOLERANCE, type Chunk } from './plan.js';
+import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
+
+/** Texts longer than this are counted taking turns (Tokenizer#countTokensYielding); shorter ones count in well under a turn. */
+const LONG_TEXT_CHARS = 16 * 1024;
 
 export interface SegmentWork {
   /** document → target (in request order) → translation of each segment, aligned with its segments. */
@@ -241,7 +244,11 @@ async function translatePending(
   } finally {
     signal?.removeEventListener('abort', onAbort);
     // Followers of a key this request led but did not translate translate it themselves.
-    for (const settle of settles) settle(undefined);
+    // One per pair led (2,000,000 for 200,000 segments into 10 targets): taking turns.
+    for (const settle of settles) {
+      settle(undefined);
+      if (work.turns.due()) await work.turns.yield();
+    }
   }
 }
 
@@ -430,7 +437,7 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const calls = planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly });
+  const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly, turns: context.turns });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
   // A plural message sent in parts is whole once every part's answer is in (plural-parts.ts).
@@ -525,53 +532,67 @@ function joinedAnswer(
  * one-target request would be, and its calls are issued first: they take the slots before
  * the rest, so the first target arrives about as soon as a one-target request would, for
  * about one time to first token more on the whole request (docs/decisions/0088).
+ *
+ * Its loops over pairs and segments take turns (`turns`): 200,000 segments into 10
+ * targets are 2,000,000 pairs, and planned in one go they held the loop half a second.
  */
-export function planCalls(
+export async function planCalls(
   pairs: readonly Pair[],
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   engine: TranslationEngine,
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
-  options: { readonly firstTargetEarly?: boolean } = {},
-): { chunk: Chunk; format: Format }[] {
+  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns } = {},
+): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
+  const turns = options.turns ?? new Turns();
   // Counted once per plan: the planner asks for a segment's tokens per shape it times.
   const counted = new Array<number | undefined>(unique.length);
   const partTokens = new Map<string, number>();
+  const tokensOfUnique = (u: number): number => (counted[u] ??= unique[u]!.tokens ?? tokenizer.countTokens(unique[u]!.segment.text));
   const tokensOf = (segment: EngineSegment): number => {
     const { segment: u, part } = partOf(segment.id);
-    if (part === undefined) return (counted[u] ??= unique[u]!.tokens ?? tokenizer.countTokens(segment.text));
+    if (part === undefined) return tokensOfUnique(u);
     let tokens = partTokens.get(segment.id);
     if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
     return tokens;
   };
+  // A text the document worker did not count (masked terms, a plural shape) may be a
+  // single 2 MB segment: counted here in slices, not by the planner's count in one go.
+  for (const { unique: u } of pairs) {
+    if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
+      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
+    }
+    if (turns.due()) await turns.yield();
+  }
   const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
-  const rest = lead === undefined ? [...pairs] : pairs.filter((pair) => pair.target !== lead);
-  const leadPairs = lead !== undefined && rest.length > 0 ? pairs.filter((pair) => pair.target === lead) : [];
+  const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => pair.target !== lead, turns);
+  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => pair.target === lead, turns) : [];
   const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
   type Parts = ReadonlyMap<number, EngineSegment[]> | undefined;
-  const plan = (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): PlannedCalls => {
-    const leading = leadingPairs.length > 0 ? planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts) : [];
-    const units = planUnits(of, unique, engineTargets, tokensOf, partsOf);
+  const plan = async (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): Promise<PlannedCalls> => {
+    const leading = leadingPairs.length > 0 ? await planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts, turns) : [];
+    const units = await planUnits(of, unique, engineTargets, tokensOf, partsOf, turns);
     units.sort((x, y) => y.output - x.output);
     if (units.length === 1 && leading.length === 0) {
-      const calls = planChunks(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf).map((chunk) => ({ chunk, format: units[0]!.format }));
+      const chunks = await planChunksInTurns(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf, {}, turns);
+      const calls = chunks.map((chunk) => ({ chunk, format: units[0]!.format }));
       return { calls, time: expectedPlanTime(calls.map((call) => call.chunk), slots, tokensOf) };
     }
     // Small units each on their share of the slots, or each spread over the least busy
     // slots: which packs better depends on their sizes, so both are timed.
-    const shared = arrangeUnits(leading, units, engine.budget, tokensOf, false);
-    const spread = arrangeUnits(leading, units, engine.budget, tokensOf, true);
+    const shared = await arrangeUnits(leading, units, engine.budget, tokensOf, false, turns);
+    const spread = await arrangeUnits(leading, units, engine.budget, tokensOf, true, turns);
     return spread.time < shared.time ? spread : shared;
   };
   // A plural message whose answer alone outlasts a balanced call may go in parts
   // (plural-parts.ts): tried with 2, 3, … parts, kept only when clearly sooner.
-  const withParts = (of: readonly Pair[], planWith: (partsOf: Parts) => PlannedCalls, cutAlready?: Parts): PlannedCalls & { partsOf: Parts } => {
-    let best: PlannedCalls & { partsOf: Parts } = Object.assign(planWith(undefined), { partsOf: undefined });
+  const withParts = async (of: readonly Pair[], planWith: (partsOf: Parts) => Promise<PlannedCalls>, cutAlready?: Parts): Promise<PlannedCalls & { partsOf: Parts }> => {
+    let best: PlannedCalls & { partsOf: Parts } = Object.assign(await planWith(undefined), { partsOf: undefined });
     // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
-    const large = slots > 1 ? largePluralSegments(of, unique, tokensOf, slots).filter((u) => !cutAlready?.has(u)) : [];
+    const large = slots > 1 ? (await largePluralSegments(of, unique, tokensOfUnique, slots, turns)).filter((u) => !cutAlready?.has(u)) : [];
     let previous = best.time;
     for (let count = 2; large.length > 0; count++) {
       const partsOf = new Map<number, EngineSegment[]>();
@@ -583,7 +604,7 @@ export function planCalls(
         if (parts.length === count) cut = true;
       }
       if (!cut) break;
-      const split = planWith(partsOf);
+      const split = await planWith(partsOf);
       if (split.time < best.time * (1 - TIME_TOLERANCE)) best = Object.assign(split, { partsOf });
       // One more part repeats the words around the message once more: past the best count, time only grows.
       if (split.time >= previous) break;
@@ -592,8 +613,8 @@ export function planCalls(
     return best;
   };
   // A stream's first target is planned as a one-target request would be, in parts too.
-  const leadParts = leadPairs.length > 0 ? withParts(leadPairs, (partsOf) => plan(leadPairs, [], undefined, partsOf)).partsOf : undefined;
-  return withParts(subject, (partsOf) => plan(subject, leadPairs, leadParts, partsOf), leadParts).calls;
+  const leadParts = leadPairs.length > 0 ? (await withParts(leadPairs, (partsOf) => plan(leadPairs, [], undefined, partsOf))).partsOf : undefined;
+  return (await withParts(subject, (partsOf) => plan(subject, leadPairs, leadParts, partsOf), leadParts)).calls;
 }
 
 interface PlannedCalls {
@@ -606,21 +627,36 @@ interface PlannedCalls {
  * The unique segments with a plural message whose expected answer (one target) is larger
  * than a balanced call's share of the request's output: the ones that bound the request.
  */
-function largePluralSegments(
+async function largePluralSegments(
   pairs: readonly Pair[],
   unique: readonly UniqueSegment[],
-  tokensOf: (segment: EngineSegment) => number,
+  tokensOfUnique: (u: number) => number,
   slots: number,
-): number[] {
+  turns: Turns,
+): Promise<number[]> {
   let total = 0;
-  for (const pair of pairs) total += expectedOutputTokens(tokensOf(unique[pair.unique]!.segment));
+  for (const pair of pairs) {
+    total += expectedOutputTokens(tokensOfUnique(pair.unique));
+    if (turns.due()) await turns.yield();
+  }
   const balanced = total / slots;
   const large = new Set<number>();
   for (const pair of pairs) {
     const entry = unique[pair.unique]!;
-    if (entry.branchPairs !== undefined && expectedOutputTokens(tokensOf(entry.segment)) > balanced) large.add(pair.unique);
+    if (entry.branchPairs !== undefined && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced) large.add(pair.unique);
+    if (turns.due()) await turns.yield();
   }
   return [...large];
+}
+
+/** `items.filter(keep)`, taking turns. */
+async function filterInTurns<T>(items: readonly T[], keep: (item: T) => boolean, turns: Turns): Promise<T[]> {
+  const kept: T[] = [];
+  for (const item of items) {
+    if (keep(item)) kept.push(item);
+    if (turns.due()) await turns.yield();
+  }
+  return kept;
 }
 
 /**
@@ -628,31 +664,32 @@ function largePluralSegments(
  * planned around the slots the calls before it hold; and the time the list takes on the
  * slots, in planChunks' units.
  */
-function arrangeUnits(
+async function arrangeUnits(
   leading: readonly PlanUnit[],
   units: readonly PlanUnit[],
   budget: CallBudget,
   tokensOf: (segment: EngineSegment) => number,
   spread: boolean,
-): { calls: { chunk: Chunk; format: Format }[]; time: number } {
+  turns: Turns,
+): Promise<{ calls: { chunk: Chunk; format: Format }[]; time: number }> {
   const slots = Math.max(1, budget.parallelCalls ?? 1);
   const calls: { chunk: Chunk; format: Format }[] = [];
   const busy = new Array<number>(slots).fill(0);
-  const add = (unit: PlanUnit, unitBudget: CallBudget): void => {
-    const around = busy.some((time) => time > 0) ? { busy } : undefined;
-    for (const chunk of planChunks(unit.segments, unit.targets, unitBudget, tokensOf, around)) {
+  const add = async (unit: PlanUnit, unitBudget: CallBudget): Promise<void> => {
+    const around = busy.some((time) => time > 0) ? { busy } : {};
+    for (const chunk of await planChunksInTurns(unit.segments, unit.targets, unitBudget, tokensOf, around, turns)) {
       calls.push({ chunk, format: unit.format });
       const slot = busy.indexOf(Math.min(...busy));
       busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
     }
   };
-  for (const unit of leading) add(unit, budget);
+  for (const unit of leading) await add(unit, budget);
   const total = units.reduce((sum, unit) => sum + unit.output, 0);
   for (const unit of units.slice(1)) {
-    if (spread) add(unit, budget);
-    else add(unit, Object.assign({}, budget, { parallelCalls: Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total)))) }));
+    if (spread) await add(unit, budget);
+    else await add(unit, Object.assign({}, budget, { parallelCalls: Math.max(1, Math.min(slots, Math.round((slots * unit.output) / Math.max(1, total)))) }));
   }
-  add(units[0]!, budget);
+  await add(units[0]!, budget);
   return { calls, time: Math.max(...busy) };
 }
 
@@ -664,20 +701,22 @@ interface PlanUnit {
   readonly output: number;
 }
 
-/** `pairs` as units: the segments (in document order) that one set of targets needs, per format. */
-function planUnits(
+/** `pairs` as units: the segments (in document order) that one set of targets needs, per format; taking turns. */
+async function planUnits(
   pairs: readonly Pair[],
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   tokensOf: (segment: EngineSegment) => number,
   /** Segments sent in parts (plural-parts.ts): unique index → its parts, in its place. */
-  partsOf?: ReadonlyMap<number, EngineSegment[]>,
-): PlanUnit[] {
+  partsOf: ReadonlyMap<number, EngineSegment[]> | undefined,
+  turns: Turns,
+): Promise<PlanUnit[]> {
   const targetsOf = new Map<number, number[]>();
   for (const { target, unique: u } of pairs) {
     const list = targetsOf.get(u);
     if (list) list.push(target);
     else targetsOf.set(u, [target]);
+    if (turns.due()) await turns.yield();
   }
   const units = new Map<string, { segments: number[]; targets: number[] }>();
   for (const [u, targets] of targetsOf) {
@@ -686,13 +725,23 @@ function planUnits(
     const unit = units.get(signature);
     if (unit) unit.segments.push(u);
     else units.set(signature, { segments: [u], targets });
+    if (turns.due()) await turns.yield();
   }
-  return [...units.values()].map(({ segments, targets }) => {
+  const planned: PlanUnit[] = [];
+  for (const { segments, targets } of units.values()) {
     segments.sort((a, b) => a - b);
-    const engineSegments = segments.flatMap((u) => partsOf?.get(u) ?? [unique[u]!.segment]);
-    const output = targets.length * engineSegments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
-    return { segments: engineSegments, targets: targets.map((t) => engineTargets[t]!), format: unique[segments[0]!]!.format, output };
-  });
+    const engineSegments: EngineSegment[] = [];
+    let output = 0;
+    for (const u of segments) {
+      for (const segment of partsOf?.get(u) ?? [unique[u]!.segment]) {
+        engineSegments.push(segment);
+        output += expectedOutputTokens(tokensOf(segment));
+      }
+      if (turns.due()) await turns.yield();
+    }
+    planned.push({ segments: engineSegments, targets: targets.map((t) => engineTargets[t]!), format: unique[segments[0]!]!.format, output: targets.length * output });
+  }
+  return planned;
 }
 
 /** Saves a call's validated translations and hands them to the requests waiting for them. */

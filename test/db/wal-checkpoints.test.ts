@@ -76,4 +76,36 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     await checkpoints.stop();
     sqlite.close();
   });
+
+  it('once the log is reused, its file is cut back and the main connection checkpoints no more', async () => {
+    const { sqlite, path, write } = openWal('reused.db');
+    const cap = 1024 * 1024;
+    // The service's connection, counted: each of its checkpoints is work on the main thread.
+    let mainCheckpoints = 0;
+    const pragma = sqlite.pragma.bind(sqlite);
+    sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
+      if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
+      return pragma(source, options);
+    }) as typeof sqlite.pragma;
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap });
+    let largest = 0;
+    for (let written = 0; written < 6_000_000; written += 100_000) {
+      write(100_000);
+      largest = Math.max(largest, fileBytes(`${path}-wal`));
+      await new Promise((wake) => setTimeout(wake, 2));
+    }
+    assert.ok(largest > cap, `the log file reached ${largest} bytes, not past the cap`);
+    // Written slowly, the worker keeps up and every commit may reuse the log from its start.
+    await new Promise((wake) => setTimeout(wake, 300));
+    const before = mainCheckpoints;
+    for (let i = 0; i < 50; i++) {
+      write(1_000);
+      await new Promise((wake) => setTimeout(wake, 10));
+    }
+    // SQLite keeps a reused log's file at its largest size unless told a limit: the cap read that size.
+    assert.ok(fileBytes(`${path}-wal`) < cap, `the log file still has ${fileBytes(`${path}-wal`)} bytes`);
+    assert.equal(mainCheckpoints - before, 0, 'the main connection checkpointed while the log held little');
+    await checkpoints.stop();
+    sqlite.close();
+  });
 });

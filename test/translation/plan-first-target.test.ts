@@ -25,23 +25,23 @@ const allPairs = (targets: number): Pair[] =>
   Array.from({ length: targets }, (_, target) => unique.map((_, u) => ({ target, unique: u }))).flat();
 
 describe('planCalls', () => {
-  test('a streamed request plans its first target alone, its calls first and within the slots', () => {
-    const calls = planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer, { firstTargetEarly: true });
+  test('a streamed request plans its first target alone, its calls first and within the slots', async () => {
+    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer, { firstTargetEarly: true });
     const leading = calls.findIndex((call) => !call.chunk.targets.some((target) => target.code === 'l0'));
     assert.ok(leading > 0 && leading <= 8, `${leading} calls for the first target, taken by the first round of slots`);
     for (const call of calls.slice(0, leading)) assert.deepEqual(call.chunk.targets, [TARGETS[0]]);
     for (const call of calls.slice(leading)) assert.ok(!call.chunk.targets.includes(TARGETS[0]!), 'the first target is not planned twice');
     // The first target is planned as a one-target request is.
-    const alone = planCalls(allPairs(1), unique, TARGETS, engine, testTokenizer);
+    const alone = await planCalls(allPairs(1), unique, TARGETS, engine, testTokenizer);
     assert.equal(leading, alone.length);
   });
 
-  test('without a stream, the plan is not shaped around the first target', () => {
-    const calls = planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer);
+  test('without a stream, the plan is not shaped around the first target', async () => {
+    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer);
     assert.ok(calls.every((call) => call.chunk.targets.length > 1), 'targets are grouped');
   });
 
-  test('a segment only some targets need (a plural shape) is a small unit, not a second plan of every segment', () => {
+  test('a segment only some targets need (a plural shape) is a small unit, not a second plan of every segment', async () => {
     // Segment 29 is shaped for target 0 alone; targets 1–9 need another shape of it (index 30).
     const shaped: UniqueSegment[] = [...unique, { ...unique[29]!, segment: { id: '30', text: 'segment 30' } }];
     const pairs: Pair[] = [];
@@ -49,7 +49,7 @@ describe('planCalls', () => {
       for (let u = 0; u < 29; u++) pairs.push({ target, unique: u });
       pairs.push({ target, unique: target === 0 ? 29 : 30 });
     }
-    const calls = planCalls(pairs, shaped, TARGETS, engine, testTokenizer);
+    const calls = await planCalls(pairs, shaped, TARGETS, engine, testTokenizer);
     const sent = new Map<string, number>();
     for (const { chunk } of calls) {
       for (const segment of chunk.segments) for (const target of chunk.targets) sent.set(`${segment.id}/${target.code}`, (sent.get(`${segment.id}/${target.code}`) ?? 0) + 1);

@@ -79,7 +79,7 @@ const engineWith = (parallelCalls: number): TranslationEngine => ({
 async function planned(codes: readonly string[], parallelCalls: number, firstTargetEarly = false) {
   const targets: EngineLanguage[] = codes.map((code) => findLanguage(code)!);
   const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(uiFile()), undefined)], undefined, targets);
-  const calls = planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { firstTargetEarly });
+  const calls = await planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { firstTargetEarly });
   // Every pair planned exactly once: a segment in parts once per part, all its parts.
   const sent = new Map<string, Set<number | undefined>>();
   for (const { chunk } of calls) {
