@@ -26,8 +26,11 @@ const START_AT_LOG_BYTES = 4 * 1024 * 1024;
  * never quite catches up, and the log would grow for ever. Past this size the service's own
  * connection checkpoints once, between two of its statements, which always completes; the
  * worker has copied nearly everything by then, so it is a short copy and one sync, rare.
+ * At 64 MiB a 10,000-entry document's memory saves (random keys scatter their pages) reached
+ * it within a few documents, and each such checkpoint held the loop over 100 ms
+ * (decision 0110): the cap is for a worker that cannot keep up at all, not for a busy minute.
  */
-const CAP_LOG_BYTES = 64 * 1024 * 1024;
+const CAP_LOG_BYTES = 256 * 1024 * 1024;
 
 /** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
 const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
