@@ -14,6 +14,8 @@
  *   long as the word stays cached, which under a stream of distinct documents was much of
  *   the service's memory after a hostile run (docs/deployment.md, "Memory accounting").
  *   Here it keeps a copy of the word, and no word longer than MAX_CACHED_WORD characters.
+ *   It is also emptied whole when full instead of evicting its oldest word as the library
+ *   does, which on a V8 Map cost seconds for a document of many distinct words (below).
  *
  * The encoder is made from the ranks given (GptEncoding, which the package exports under
  * `gpt-tokenizer/esm/*` but does not document), so the ranks are read as data
@@ -59,7 +61,7 @@ export function createO200kEncoder(ranks: readonly RankedToken[], compact: (rank
   const encoding = encodingOver(ranks);
   encoding.setMergeCacheSize(mergeCacheEntries);
   const compactRanks = useCompactRanks(encoding, compact(ranks));
-  return encoderOf(encoding, compactRanks, boundMergeCache(encoding));
+  return encoderOf(encoding, compactRanks, boundMergeCache(encoding, mergeCacheEntries));
 }
 
 // Functions of their own, so that the encoder's closure does not share a scope with
@@ -88,20 +90,45 @@ export function useCompactRanks(encoding: object, table: RankLookup): boolean {
   return true;
 }
 
-/** gpt-tokenizer's merge cache, keeping a copy of each short word and no long one. */
+/**
+ * gpt-tokenizer's merge cache, keeping a copy of each short word and no long one, and
+ * emptied whole when full. The library keeps its Map in least-recently-used order — a hit
+ * deletes its word and sets it again, a full cache deletes `keys().next()` — and on a V8
+ * Map whose first entries were deleted that first key is found by walking every deleted
+ * slot since the table was last rebuilt: counting a document of 100,000 distinct keys spent
+ * seconds there, on the main thread. Emptied before the library's own bound is reached,
+ * the cache never has the library evict; a hit keeps its word where it is (order means
+ * nothing here), so it costs no copy either. A common word emptied out is merged again once.
+ */
 class CopiedWordCache<V> extends Map<string, V> {
+  readonly #entries: number;
+
+  constructor(entries: number) {
+    super();
+    this.#entries = entries;
+  }
+
   override set(word: string, value: V): this {
-    if (word.length > MAX_CACHED_WORD) return this;
+    if (word.length > MAX_CACHED_WORD || super.has(word)) return this;
+    if (this.size >= this.#entries - 1) this.clear();
     // A concatenation is flattened into a string of its own when it is sliced: the copy
     // holds only the word, not the text the word was cut from.
     return super.set(` ${word}`.slice(1), value);
   }
+
+  /** The library deletes a word only to move it to the end, or to evict it: neither is needed here. */
+  override delete(_word: string): boolean {
+    return true;
+  }
 }
 
-/** Replaces the encoder's merge cache (a Map) with a CopiedWordCache; false when it is not where gpt-tokenizer 4 keeps it. */
-export function boundMergeCache(encoding: object): boolean {
+/**
+ * Replaces the encoder's merge cache (a Map) with a CopiedWordCache of `entries` words;
+ * false when it is not where gpt-tokenizer 4 keeps it.
+ */
+export function boundMergeCache(encoding: object, entries: number): boolean {
   const core = (encoding as EncoderInternals).bytePairEncodingCoreProcessor;
   if (!core || !(core.mergeCache instanceof Map) || core.mergeCache instanceof CopiedWordCache) return core?.mergeCache instanceof CopiedWordCache;
-  core.mergeCache = new CopiedWordCache();
+  core.mergeCache = new CopiedWordCache(entries);
   return true;
 }

@@ -48,8 +48,33 @@ describe("the tokenizer's changes inside gpt-tokenizer", () => {
     assert.equal(countTokens(long), packagedCount(long), 'the same count the second time (nothing wrongly cached)');
   });
 
+  it('the merge cache empties itself before the library would evict (whose first-key walk cost seconds on many distinct words)', () => {
+    const core = { mergeCache: new Map<string, number[]>() };
+    assert.equal(boundMergeCache({ bytePairEncodingCoreProcessor: core }, 4), true);
+    const cache = core.mergeCache;
+    cache.set('alpha', [1]);
+    cache.set('beta', [2]);
+    // The library's refresh on a hit: delete, then set again; the word stays, its value too.
+    assert.equal(cache.delete('alpha'), true);
+    cache.set('alpha', [1]);
+    assert.deepEqual([...cache.keys()], ['alpha', 'beta']);
+    cache.set('gamma', [3]);
+    assert.equal(cache.size, 3);
+    // One short of the library's own bound (4): emptied, so `size >= mergeCacheSize` never holds there.
+    cache.set('delta', [4]);
+    assert.deepEqual([...cache.entries()], [['delta', [4]]]);
+    for (let i = 0; i < 100; i++) cache.set(`word${i}`, [i]);
+    assert.ok(cache.size < 4, `size ${cache.size}`);
+  });
+
+  it('counts as the packaged tokenizer does past the cache bound, many times over', () => {
+    const words = Array.from({ length: 30_000 }, (_, i) => `label_${i.toString(36)} option ${i}`).join(' ');
+    assert.equal(countTokens(words), packagedCount(words));
+    assert.equal(countTokens(words), packagedCount(words));
+  });
+
   it('boundMergeCache is false for an encoder whose cache is not a Map where gpt-tokenizer 4 keeps it', () => {
-    assert.equal(boundMergeCache({}), false);
-    assert.equal(boundMergeCache({ bytePairEncodingCoreProcessor: { mergeCache: {} } }), false);
+    assert.equal(boundMergeCache({}, 10), false);
+    assert.equal(boundMergeCache({ bytePairEncodingCoreProcessor: { mergeCache: {} } }, 10), false);
   });
 });
