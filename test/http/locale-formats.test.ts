@@ -1,6 +1,6 @@
 /**
  * The locale file formats through the real app (docs/contract.md §6): `po`, `properties`,
- * `yaml`, `xliff` and Apple's `strings`, `stringsdict` and `xcstrings` are accepted by /translate, /translate/batch, /jobs and the
+ * `yaml`, `xliff`, Android `strings.xml`, Flutter `arb` and Apple's `strings`, `stringsdict` and `xcstrings` are accepted by /translate, /translate/batch, /jobs and the
  * estimate, detected when `format` is omitted, and a file that does not parse as its
  * format is 400 invalid_request naming the line.
  */
@@ -17,6 +17,8 @@ const FILES = {
   strings: '/* The checkout button */\n"checkout.pay" = "Pay";\n"checkout.cancel" = "Cancel";\n',
   stringsdict:
     '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>pay</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>Pay %#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n\t\t\t<key>one</key>\n\t\t\t<string>%d item</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d items</string>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n',
+  android: '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <!-- The checkout button -->\n    <string name="pay">Pay</string>\n    <plurals name="files">\n        <item quantity="one">%d file</item>\n        <item quantity="other">%d files</item>\n    </plurals>\n</resources>\n',
+  arb: '{\n  "@@locale": "en",\n  "pay": "Pay",\n  "@pay": {\n    "description": "The checkout button"\n  },\n  "files": "{count, plural, one{{count} file} other{{count} files}}"\n}\n',
   xcstrings: '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "Pay" : {\n      "comment" : "The checkout button"\n    }\n  },\n  "version" : "1.0"\n}',
 } as const;
 
@@ -53,11 +55,19 @@ for (const backend of testBackends()) {
       assert.match(body.translations['pt-BR'], /"Language: pt_BR\\n"/);
     });
 
-    it('accepts the Apple formats in a job and an estimate', async () => {
-      for (const format of ['strings', 'stringsdict', 'xcstrings'] as const) {
+    it('writes Russian plural forms in Android quantities and ARB ICU branches', async () => {
+      const android = json(await post('/v1/translate', { content: FILES.android, targets: ['ru'], format: 'android' })).translations.ru as string;
+      assert.deepEqual([...android.matchAll(/quantity="(\w+)"/g)].map((m) => m[1]), ['one', 'few', 'many', 'other']);
+      const arb = JSON.parse(json(await post('/v1/translate', { content: FILES.arb, targets: ['ru', 'ja'], format: 'arb' })).translations.ru) as Record<string, string>;
+      assert.match(arb.files!, /one\{.*\} few\{.*\} many\{.*\} other\{.*\}\}$/);
+      assert.equal(arb['@@locale'], 'ru');
+    });
+
+    it('accepts the Apple, Android and ARB formats in a job and an estimate', async () => {
+      for (const format of ['strings', 'stringsdict', 'xcstrings', 'android', 'arb'] as const) {
         const job = await post('/v1/jobs', { content: FILES[format], targets: ['de'], format });
         assert.equal(job.statusCode, 202, job.body);
-        const estimate = await post('/v1/translate/estimate', { content: FILES[format], targets: ['ja'] });
+        const estimate = await post('/v1/translate/estimate', { content: FILES[format], targets: ['ko'] }); // (a target no other test here fills the memory for)
         assert.equal(estimate.statusCode, 200, estimate.body);
         assert.ok(json(estimate).input_tokens > 0, estimate.body);
       }
@@ -76,6 +86,8 @@ for (const backend of testBackends()) {
     });
 
     for (const [format, content, line] of [
+      ['android', '<resources>\n  <string name="a">A</string>\n  <string name="b">B</b>\n</resources>\n', 3],
+      ['arb', '{\n  "a": "A",\n  "b": "B",\n}\n', 4],
       ['po', 'msgid "a"\nmsgstr "b"\nmsgfoo "c"\n', 3],
       ['yaml', 'en:\n  a: [1, 2\n  b: x\n', 3], // (where the yaml parser finds the unclosed sequence)
       ['xliff', '<xliff version="1.2">\n<file><body>\n<trans-unit id="a"><source>Hi</target>\n</trans-unit></body></file></xliff>', 3],
