@@ -292,14 +292,17 @@ export function detectionScores(content: string): DetectionScores {
   const arb = jsonLike > 0 ? arbScore(source.trim()) : 0;
   const xcstrings = arb > 0 ? 0 : xcstringsScore(source, jsonLike);
   const json = arb > 0 || xcstrings > 0 ? 0 : jsonLike;
+  // A document that opens as a web page is html even where its `<pre>` blocks show a PO
+  // entry, a YAML file or `key=value` lines (gettext's tutorial, a style sheet in `<head>`).
+  const page = jsonLike === 0 && opensAsPage(head.trim());
   const android = jsonLike > 0 ? 0 : androidScore(head);
   const stringsdict = jsonLike > 0 || android > 0 ? 0 : stringsdictScore(head);
   const strings = jsonLike > 0 || android > 0 || stringsdict > 0 ? 0 : stringsScore(head, source.length > HEAD_LIMIT);
   const apple = xcstrings > 0 || stringsdict > 0 || strings > 0;
   const xliff = jsonLike > 0 || android > 0 || apple ? 0 : xliffScore(head);
-  const po = jsonLike > 0 || xliff > 0 || android > 0 || apple ? 0 : poScore(head);
-  const properties = jsonLike > 0 || po > 0 || xliff > 0 || android > 0 || apple ? 0 : propertiesScore(head);
-  const yaml = jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || apple || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
+  const po = page || jsonLike > 0 || xliff > 0 || android > 0 || apple ? 0 : poScore(head);
+  const properties = page || jsonLike > 0 || po > 0 || xliff > 0 || android > 0 || apple ? 0 : propertiesScore(head);
+  const yaml = page || jsonLike > 0 || po > 0 || properties > 0 || xliff > 0 || android > 0 || apple || /^---\r?\n[\s\S]*?\n---\r?\n/.test(head) ? 0 : yamlScore(head);
   const other = jsonLike > 0 || po > 0 || properties > 0 || yaml > 0 || xliff > 0 || android > 0 || apple;
   let html = other ? 0 : htmlScore(head);
   const markdown = other ? 0 : markdownScore(head);

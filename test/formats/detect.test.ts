@@ -42,6 +42,16 @@ describe('detectFormat', () => {
       assert.equal(detectFormat(page).format, 'html', page);
       assert.equal(detectionScores(page).html, PAGE_SCORE, page);
     }
+    // A page stays html when what it shows looks like a locale file: a PO entry in a
+    // `<pre>` at line starts (gettext's tutorial), release notes of indented `Word:` lines
+    // (libxslt's news page, read as YAML keys before).
+    const showing = [
+      '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML i18n//EN">\n<html><body>\n<p>An entry:</p>\n<pre>\nmsgid "Open file"\nmsgstr "Datei öffnen"\n</pre>\n</body></html>',
+      `<?xml version="1.0"?>\n<!DOCTYPE html>\n<html><body><p>Release notes</p><ul>\n${['Security: two fixes', 'Fixes: three', 'Docs: one']
+        .map((line) => `  ${line}<br />`)
+        .join('\n')}\n${Array.from({ length: 30 }, (_, i) => `  Fixed problem number ${i}<br />`).join('\n')}\n</ul></body></html>`,
+    ];
+    for (const page of showing) assert.equal(detectFormat(page).format, 'html', page);
     // An unclosed comment before it, or prose before the first comment: not a page's opening.
     assert.notEqual(detectionScores('<!-- a <html>').html, PAGE_SCORE);
     assert.notEqual(detectionScores('Intro\n<!-- a -->\n<html>').html, PAGE_SCORE);
