@@ -11,7 +11,10 @@
  *   --loop-cpu     one server per shape, with loop-cpu.mjs preloaded: adds the main thread's
  *                  CPU time in the longest gap between two 2 ms timer firings while the
  *                  document was in flight (what our turns cost, apart from the machine's load;
- *                  Linux only), that gap's wall time, and the gaps over 50 ms of CPU.
+ *                  Linux only), that gap's wall time and time queued for a CPU, the gaps
+ *                  over 50 ms of CPU, and the longest gap by wall time split into CPU,
+ *                  queued and blocked (I/O, locks, collection helpers); with
+ *                  --profile too, the samples inside the three costliest gaps.
  * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -120,6 +123,7 @@ interface LoopGap {
   readonly at: number;
   readonly wallMs: number;
   readonly cpuMs: number;
+  readonly queuedMs: number;
 }
 /** loop-cpu.mjs's gaps that began while one of `windows` lasted. */
 function gapsDuring(file: string, windows: readonly Window[]): LoopGap[] {
@@ -153,22 +157,36 @@ try {
     } finally {
       if (!shared) await server.stop();
     }
+    let costliest: LoopGap[] = [];
     if (loopCpuFile) {
       const gaps = gapsDuring(loopCpuFile, requests).sort((a, b) => b.cpuMs - a.cpuMs);
+      costliest = gaps.slice(0, 3);
       rows.push({
         shape: shape.name,
         round: 'loop',
         'longest turn cpu ms': gaps[0]?.cpuMs ?? 0,
         'its wall ms': gaps[0]?.wallMs ?? 0,
+        'its queued ms': gaps[0]?.queuedMs ?? 0,
         'next cpu ms': gaps.slice(1, 4).map((gap) => gap.cpuMs).join(' / '),
         'gaps over 50 ms cpu': gaps.filter((gap) => gap.cpuMs > 50).length,
       });
+      // The longest gap by wall time, split: on the CPU, waiting for one, blocked.
+      const longest = [...gaps].sort((a, b) => b.wallMs - a.wallMs)[0];
+      if (longest) {
+        const blocked = Math.max(0, longest.wallMs - longest.cpuMs - longest.queuedMs);
+        rows.push({ shape: shape.name, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10 });
+      }
       rmSync(loopCpuDir!, { recursive: true, force: true });
     }
     if (profileDir) {
       const profile = mainThreadProfile(profileDir);
       console.log(`${shape.name}: the main thread's longest busy stretches (may be many turns)\n${describeStalls(longestStalls(profile, 2))}`);
       console.log(`${shape.name}: what ran while the slowest health checks waited (${slow.length} over ${SLOW_CHECK_MS} ms)\n${describeStalls(samplesDuring(profile, slow).sort((a, b) => b.ms - a.ms).slice(0, 4))}`);
+      if (costliest.length > 0) {
+        const windows = costliest.map((gap) => ({ from: gap.at, to: gap.at + gap.wallMs * 1000 }));
+        const held = samplesDuring(profile, windows).map((stall, k) => ({ ...stall, ms: costliest[k]!.cpuMs }));
+        console.log(`${shape.name}: what ran in the turns that cost the most CPU (ms: the main thread's CPU in the gap)\n${describeStalls(held)}`);
+      }
     }
   }
 } finally {
