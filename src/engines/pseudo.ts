@@ -95,6 +95,8 @@ const SLICE_CHARS = 64 * 1024;
 
 /** A mark starting exactly at `lastIndex`. */
 const MARK_AT = new RegExp(SEGMENT_MARK_PATTERN.source, 'y');
+/** A character a mark may hold after its `<`. */
+const MARK_BODY = /[/gx0-9]/;
 
 /**
  * Where the slice of `text` from `start` ends: `sliceChars` on, moved off a mark (`<g12>`,
@@ -106,8 +108,10 @@ const MARK_AT = new RegExp(SEGMENT_MARK_PATTERN.source, 'y');
 export function pseudoSliceEnd(text: string, start: number, sliceChars = SLICE_CHARS): number {
   const end = start + sliceChars;
   if (end >= text.length) return text.length;
-  const open = text.lastIndexOf('<', end - 1);
-  if (open < start) return end;
+  // Back over what a mark holds after its `<` (`/`, `g`, `x`, digits), within the slice.
+  let open = end - 1;
+  while (open > start && MARK_BODY.test(text[open]!)) open--;
+  if (text[open] !== '<') return end;
   MARK_AT.lastIndex = open;
   const mark = MARK_AT.exec(text);
   if (!mark || open + mark[0].length <= end) return end;
