@@ -1,7 +1,8 @@
 /**
  * The main-thread steps of a large request that are not sliced (docs/event-loop.md, "What is
  * not sliced"): the body's chunks joined and decoded, JSON.parse of it, the document handed
- * to its worker (postMessage clones it), the answer stringified and encoded as UTF-8. Each
+ * to its worker (postMessage clones it), the answer stringified and encoded as UTF-8, and a
+ * render's message (one target's translations, an array of strings). Each
  * figure is CPU time (process.cpuUsage: this process's threads, the idle worker's nothing),
  * the median of 7, so a loaded machine changes it less than it changes wall time.
  * Run: npx tsx bench/event-loop/fixed-costs.ts
@@ -59,6 +60,12 @@ for (const [name, content] of Object.entries(documents)) {
     'encode ms': median(() => Buffer.from(answer)).toFixed(1),
   });
 }
+// A render's message: one target's translations as an array of short strings.
+const renders = [100_000, 200_000].map((count) => {
+  const translations = Array.from({ length: count }, (_, i) => pseudo(`text ${i} `));
+  return { translations: count, 'postMessage ms': median(() => worker.postMessage({ translations })).toFixed(1) };
+});
 await worker.terminate();
 console.table(rows);
+console.table(renders);
 console.log(`load average: ${(await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').trim()}`);
