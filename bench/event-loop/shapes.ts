@@ -8,7 +8,14 @@
  *   --profile=DIR  runs the server under --cpu-prof, one server per shape, and prints
  *                  the main thread's longest busy stretches, and what it ran while the
  *                  slowest health checks waited (profile-stalls.ts; same monotonic clock).
- * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof]
+ *   --loop-cpu     one server per shape, with loop-cpu.mjs preloaded: adds the main thread's
+ *                  CPU time in the longest gap between two 2 ms timer firings while the
+ *                  document was in flight (what our turns cost, apart from the machine's load;
+ *                  Linux only), that gap's wall time and time queued for a CPU, the gaps
+ *                  over 50 ms of CPU, and the longest gap by wall time split into CPU,
+ *                  queued and blocked (I/O, locks, collection helpers); with
+ *                  --profile too, the samples inside the three costliest gaps.
+ * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +31,7 @@ const DIR = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
 const ROUNDS = Number(option('rounds') ?? 2);
 const PROFILE = option('profile');
 const ONLY = option('only')?.split('|');
+const LOOP_CPU = args.includes('--loop-cpu');
 
 interface Server {
   readonly base: string;
@@ -32,7 +40,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(profileDir?: string): Promise<Server> {
+async function startServer(profileDir?: string, loopCpuFile?: string): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'stall-bench-'));
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, RATE_LIMIT_STORE: 'none', LOG_LEVEL: 'warn' };
   const created = spawnSync(process.execPath, [join(DIR, 'dist/cli.js'), 'keys', 'create', '--tier', 'enterprise', '--json'], { env, encoding: 'utf8' });
@@ -40,8 +48,9 @@ async function startServer(profileDir?: string): Promise<Server> {
   const { key } = JSON.parse(created.stdout) as { key: string };
   const port = await freePort();
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  if (loopCpuFile) flags.push('--import', new URL('./loop-cpu.mjs', import.meta.url).href);
   const child = spawn(process.execPath, [...flags, join(DIR, 'dist/cli.js'), 'serve', '--no-workers'], {
-    env: { ...env, PORT: String(port) },
+    env: { ...env, PORT: String(port), ...(loopCpuFile ? { LOOP_CPU_FILE: loopCpuFile } : {}) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}/v1`;
@@ -66,7 +75,11 @@ const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 /** Health checks that waited over this long, kept to be looked up in the server's profile. */
 const SLOW_CHECK_MS = 50;
 
-async function once(server: Server, body: string, slow: Window[]): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number }> {
+async function once(
+  server: Server,
+  body: string,
+  slow: Window[],
+): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number; window: Window }> {
   const latencies: number[] = [];
   let done = false;
   const poll = (async () => {
@@ -80,6 +93,7 @@ async function once(server: Server, body: string, slow: Window[]): Promise<{ sta
     }
   })();
   const started = performance.now();
+  const from = nowMicros();
   const response = await fetch(`${server.base}/translate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
@@ -88,9 +102,10 @@ async function once(server: Server, body: string, slow: Window[]): Promise<{ sta
   const answer = await response.text();
   if (response.status !== 200) console.log(`  ${response.status}: ${answer.slice(0, 200)}`);
   const ms = performance.now() - started;
+  const window = { from, to: nowMicros() };
   done = true;
   await poll;
-  return { status: response.status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length };
+  return { status: response.status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length, window };
 }
 
 function bodyOf(shape: StallShape): string {
@@ -104,16 +119,32 @@ function mainThreadProfile(dir: string): string {
 
 const shapes = STALL_SHAPES.filter((shape) => !ONLY || ONLY.some((name) => shape.name.includes(name)));
 const rows: Record<string, string | number>[] = [];
-const shared = PROFILE ? undefined : await startServer();
+interface LoopGap {
+  readonly at: number;
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly queuedMs: number;
+}
+/** loop-cpu.mjs's gaps that began while one of `windows` lasted. */
+function gapsDuring(file: string, windows: readonly Window[]): LoopGap[] {
+  const gaps = JSON.parse(readFileSync(file, 'utf8')) as LoopGap[];
+  return gaps.filter((gap) => windows.some((window) => gap.at + gap.wallMs * 1000 >= window.from && gap.at <= window.to));
+}
+
+const shared = PROFILE || LOOP_CPU ? undefined : await startServer();
 try {
   for (const shape of shapes) {
     const body = bodyOf(shape);
     const profileDir = PROFILE ? join(PROFILE, shape.name.replace(/\W+/g, '-')) : undefined;
-    const server = shared ?? (await startServer(profileDir));
+    const loopCpuDir = LOOP_CPU ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
+    const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
+    const server = shared ?? (await startServer(profileDir, loopCpuFile));
     const slow: Window[] = [];
+    const requests: Window[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         const result = await once(server, body, slow);
+        requests.push(result.window);
         rows.push({
           shape: shape.name,
           round,
@@ -126,10 +157,36 @@ try {
     } finally {
       if (!shared) await server.stop();
     }
+    let costliest: LoopGap[] = [];
+    if (loopCpuFile) {
+      const gaps = gapsDuring(loopCpuFile, requests).sort((a, b) => b.cpuMs - a.cpuMs);
+      costliest = gaps.slice(0, 3);
+      rows.push({
+        shape: shape.name,
+        round: 'loop',
+        'longest turn cpu ms': gaps[0]?.cpuMs ?? 0,
+        'its wall ms': gaps[0]?.wallMs ?? 0,
+        'its queued ms': gaps[0]?.queuedMs ?? 0,
+        'next cpu ms': gaps.slice(1, 4).map((gap) => gap.cpuMs).join(' / '),
+        'gaps over 50 ms cpu': gaps.filter((gap) => gap.cpuMs > 50).length,
+      });
+      // The longest gap by wall time, split: on the CPU, waiting for one, blocked.
+      const longest = [...gaps].sort((a, b) => b.wallMs - a.wallMs)[0];
+      if (longest) {
+        const blocked = Math.max(0, longest.wallMs - longest.cpuMs - longest.queuedMs);
+        rows.push({ shape: shape.name, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10 });
+      }
+      rmSync(loopCpuDir!, { recursive: true, force: true });
+    }
     if (profileDir) {
       const profile = mainThreadProfile(profileDir);
       console.log(`${shape.name}: the main thread's longest busy stretches (may be many turns)\n${describeStalls(longestStalls(profile, 2))}`);
       console.log(`${shape.name}: what ran while the slowest health checks waited (${slow.length} over ${SLOW_CHECK_MS} ms)\n${describeStalls(samplesDuring(profile, slow).sort((a, b) => b.ms - a.ms).slice(0, 4))}`);
+      if (costliest.length > 0) {
+        const windows = costliest.map((gap) => ({ from: gap.at, to: gap.at + gap.wallMs * 1000 }));
+        const held = samplesDuring(profile, windows).map((stall, k) => ({ ...stall, ms: costliest[k]!.cpuMs }));
+        console.log(`${shape.name}: what ran in the turns that cost the most CPU (ms: the main thread's CPU in the gap)\n${describeStalls(held)}`);
+      }
     }
   }
 } finally {

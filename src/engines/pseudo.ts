@@ -93,15 +93,37 @@ const TURN_MS = 8;
 /** A segment longer than this is transformed in slices of it, with a yield between. */
 const SLICE_CHARS = 64 * 1024;
 
-/** pseudoTranslate, in slices cut outside tokens, returning to the loop between slices. */
+/** A mark starting exactly at `lastIndex`. */
+const MARK_AT = new RegExp(SEGMENT_MARK_PATTERN.source, 'y');
+/** A character a mark may hold after its `<`. */
+const MARK_BODY = /[/gx0-9]/;
+
+/**
+ * Where the slice of `text` from `start` ends: `sliceChars` on, moved off a mark (`<g12>`,
+ * `</g3>`, `<x7/>`) it would cut. A mark holds one `<`, so only one starting at the last
+ * `<` before the cut can straddle it; any other `<` is text (a comment, a comparison) and
+ * does not move the cut (it once did: a 1.8 MB plain text opening with `<!--` was
+ * transformed in one slice).
+ */
+export function pseudoSliceEnd(text: string, start: number, sliceChars = SLICE_CHARS): number {
+  const end = start + sliceChars;
+  if (end >= text.length) return text.length;
+  // Back over what a mark holds after its `<` (`/`, `g`, `x`, digits), within the slice.
+  let open = end - 1;
+  while (open > start && MARK_BODY.test(text[open]!)) open--;
+  if (text[open] !== '<') return end;
+  MARK_AT.lastIndex = open;
+  const mark = MARK_AT.exec(text);
+  if (!mark || open + mark[0].length <= end) return end;
+  return open > start ? open : open + mark[0].length;
+}
+
+/** pseudoTranslate, in slices cut outside marks, returning to the loop between slices. */
 async function pseudoTranslateInTurns(text: string, rtl: boolean): Promise<string> {
   if (text.length <= SLICE_CHARS) return pseudoTranslate(text, rtl);
   const parts: string[] = [];
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + SLICE_CHARS);
-    // Never inside a token (`<g12>`, `</g3>`, `<x7/>`): back up to before an unclosed `<`.
-    const open = text.lastIndexOf('<', end - 1);
-    if (end < text.length && open >= start && text.indexOf('>', open) >= end) end = open > start ? open : text.indexOf('>', open) + 1;
+    const end = pseudoSliceEnd(text, start);
     parts.push(pseudoLocalizeText(text.slice(start, end)));
     start = end;
     await yieldToLoop();
