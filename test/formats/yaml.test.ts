@@ -213,6 +213,20 @@ describe('yaml', () => {
     assert.match(pseudoRender(czech, JA), /^ja:\n  errors:\n    template:\n      header:\n        other: [^\n]+ķţéŕé\n          ĵé ţřéḃá öṗŕáṽíţ\n$/);
   });
 
+  it('leaves out of every target the earlier of a plural category written twice, which Ruby never reads (decision 0113)', () => {
+    const source = 'en:\n  minutes:\n    one: "%{count} minute"\n    other: "%{count} minutes"\n    one: a minute\n';
+    assert.throws(() => parse(source), /unique/);
+    const twice = getAdapter('yaml').extract(source);
+    assert.equal(byteExactProblem(twice, RU), undefined);
+    for (const target of [RU, JA, DE]) {
+      const answer = pseudoRender(twice, target);
+      const read = strip(parse(answer)) as Record<string, { minutes: Record<string, string> }>;
+      assert.deepEqual(Object.keys(read[target.code]!.minutes).sort(), [...new Intl.PluralRules(target.code).resolvedOptions().pluralCategories].sort(), target.code);
+      if (target !== JA) assert.equal(read[target.code]!.minutes.one, 'a minute');
+    }
+    assert.equal(pseudoRender(twice, DE), 'de:\n  minutes:\n    other: "%{count} ṁíñüţéš"\n    one: á ṁíñüţé\n');
+  });
+
   it('refuses YAML that does not parse with invalid_request naming the line', () => {
     assert.throws(
       () => getAdapter('yaml').extract('en:\n  a: "open\n  b: x\n  c: [1, 2\n'),

@@ -264,15 +264,20 @@ class YamlReader {
   pluralHash(node: YAMLMap, path: string[], keyStart?: number): boolean {
     if (node.flow) return false;
     const keys = node.items.map((pair) => (isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : ''));
-    if (!isPluralHash(keys)) return false;
+    // A category written twice (a slip in a real file): Ruby reads the last one, so the
+    // earlier one is dead text; it is left out of every target (decision 0113).
+    const shadowed = keys.map((key, i) => keys.lastIndexOf(key) !== i);
+    const live = keys.map((_key, i) => i).filter((i) => !shadowed[i]);
+    if (!isPluralHash(live.map((i) => keys[i]!))) return false;
     const lines = node.items.map((pair) => this.pairLine(pair));
     if (lines.some((line) => line === undefined)) return false;
     const out = this.out;
     const forms: Record<string, string> = {};
-    node.items.forEach((pair, i) => (forms[keys[i]!] = (pair.value as Scalar<string>).value));
+    for (const i of live) forms[keys[i]!] = (node.items[i]!.value as Scalar<string>).value;
     const folds = node.items.map((pair) => this.foldedForm(pair.value as Scalar<string>));
     const value = out.pluralValue(
-      keys.map((category, i) => {
+      live.map((i) => {
+        const category = keys[i]!;
         const folded = folds[i];
         return folded ? { category, text: folded.text, protectedSpans: folded.spans } : { category, text: forms[category]! };
       }),
@@ -287,11 +292,15 @@ class YamlReader {
       return hasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
     };
     // A text written on one line: its marks (a text worded from a folded `other`) folded as `other`'s breaks fold.
-    const otherFold = folds[keys.indexOf('other')];
+    const otherFold = folds[keys.lastIndexOf('other')];
     const unfold = (text: string): string => (otherFold ? otherFold.unfold(text) : text.replaceAll(LINE_BREAK_MARK, ' '));
     node.items.forEach((pair, i) => {
       const line = lines[i]!;
       const category = keys[i]!;
+      if (shadowed[i]) {
+        out.edit({ start: line.start, end: line.end, render: () => '' });
+        return;
+      }
       const scalar = pair.value as Scalar<string>;
       const folded = folds[i];
       const [valueStart, valueEnd] = scalar.range as Range;
@@ -310,7 +319,7 @@ class YamlReader {
         end: line.end,
         render: (target, translated) => {
           const texts = decodePluralForms(translated[value]!);
-          const other = texts.get('other') ?? folds[keys.indexOf('other')]?.text ?? forms.other!;
+          const other = texts.get('other') ?? otherFold?.text ?? forms.other!;
           const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
           const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? other), style, false)}${this.#eol}`).join('');
           if (!wanted(target.code).includes(category)) return inserted;
