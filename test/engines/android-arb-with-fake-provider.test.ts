@@ -51,7 +51,7 @@ describe('Android and ARB files with an OpenAI-compatible model behind the API',
   // spreads small requests over the slots (test/translation/plan.test.ts).
   const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
 
-  const translate = (payload: object) => app.t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: app.auth }, payload });
+  const { translate } = app;
 
   test('the comment before an Android <string> and an ARB description reach the model with their entry', async () => {
     app.provider.fallback(echoTranslator({ input: 10, output: 10 }));

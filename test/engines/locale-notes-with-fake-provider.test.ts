@@ -22,7 +22,7 @@ describe('notes of locale files with an OpenAI-compatible model behind the API',
   // spreads small requests over the slots (test/translation/plan.test.ts).
   const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
 
-  const translate = (payload: object) => app.t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: app.auth }, payload });
+  const { translate } = app;
 
   test('gettext #. comments and msgctxt reach the model with their entry', async () => {
     app.provider.fallback(echoTranslator({ input: 10, output: 10 }));

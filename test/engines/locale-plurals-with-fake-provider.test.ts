@@ -58,7 +58,7 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
   const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const translate = (payload: object) => app.t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: app.auth }, payload });
+  const { translate } = app;
 
   test("gettext's msgstr[N] for Russian: each form worded for its numbers, few and many apart", async () => {
     app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));

@@ -4,6 +4,7 @@
  * off. The set-up the tests of engines/ and glossaries/ share.
  */
 import { after, afterEach, before } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import { startTestApp, type TestApp } from './app.js';
 import { errorReply, startFakeProvider, type FakeProvider, type ReplyScript } from './fake-provider.js';
 
@@ -44,6 +45,8 @@ export interface UseProviderAppOptions {
 export interface UsedProviderApp extends ProviderApp {
   /** The `authorization` header of a `growth` key. */
   readonly auth: string;
+  /** `POST /v1/translate` with that key. */
+  translate(payload: object): Promise<LightMyRequestResponse>;
 }
 
 /**
@@ -80,5 +83,6 @@ export function useProviderApp(options: UseProviderAppOptions = {}): UsedProvide
     get auth() {
       return ready().auth;
     },
+    translate: (payload) => ready().t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: ready().auth }, payload }),
   };
 }
