@@ -195,6 +195,21 @@ for (let i = 0; !(await fetch(`${base}/health`).then((r) => r.ok, () => false));
   await new Promise((done) => setTimeout(done, 100));
 }
 
+/**
+ * POST /translate, sent again once when the kept-alive socket it went out on was closed:
+ * the judges run synchronously, and on a loaded machine one can outlast the server's
+ * keep-alive timeout, whose close the client only sees when it next writes.
+ */
+async function translate(body: string): Promise<Response> {
+  const send = () => fetch(`${base}/translate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  try {
+    return await send();
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return send();
+  }
+}
+
 const rows = new Map<string, { files: number; refused: number; answers: number; messages: number; wrongAnswers: number }>();
 const failures: string[] = [];
 try {
@@ -203,11 +218,7 @@ try {
     const row = rows.get(format) ?? { files: 0, refused: 0, answers: 0, messages: 0, wrongAnswers: 0 };
     rows.set(format, row);
     row.files++;
-    const response = await fetch(`${base}/translate`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: source, format, source: format === 'xcstrings' ? undefined : 'en', targets: TARGETS }),
-    });
+    const response = await translate(JSON.stringify({ content: source, format, source: format === 'xcstrings' ? undefined : 'en', targets: TARGETS }));
     const body = (await response.json()) as { translations?: Record<string, string>; error?: { code?: string; message?: string } | string; message?: string };
     if (!response.ok || !body.translations) {
       row.refused++;

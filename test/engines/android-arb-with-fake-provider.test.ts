@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { json, type TestApp } from '../helpers/app.js';
-import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
-import { echoTranslator, openaiReply, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { describe, test } from 'node:test';
+import { json } from '../helpers/app.js';
+import { useProviderApp } from '../helpers/provider-app.js';
+import { echoTranslator, openaiReply, targetCodes, userMessage, type ReplyScript } from '../helpers/fake-provider.js';
 
 const ANDROID = `<?xml version="1.0" encoding="utf-8"?>
 <resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
@@ -47,47 +47,38 @@ function droppingFirst(): ReplyScript {
 }
 
 describe('Android and ARB files with an OpenAI-compatible model behind the API', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
+  // One call per request: these tests read what reaches the model, not how the planner
+  // spreads small requests over the slots (test/translation/plan.test.ts).
+  const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
 
-  before(async () => {
-    // One call per request: these tests read what reaches the model, not how the planner
-    // spreads small requests over the slots (test/translation/plan.test.ts).
-    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
-    auth = (await t.key('growth')).auth;
-  });
-  after(() => stopProviderApp({ provider, t }));
-  afterEach(() => resetProvider(provider));
-
-  const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
+  const { translate } = app;
 
   test('the comment before an Android <string> and an ARB description reach the model with their entry', async () => {
-    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    app.provider.fallback(echoTranslator({ input: 10, output: 10 }));
     const android = await translate({ content: ANDROID, targets: ['de'], format: 'android', memory: false });
     assert.equal(android.statusCode, 200, android.body);
-    const notes = userMessage(provider.requests[0]!).notes ?? {};
+    const notes = userMessage(app.provider.requests[0]!).notes ?? {};
     assert.match(notes['1'] ?? '', /Title of the screen that lists the user's files/);
     assert.equal(notes['2'], undefined, 'a string without a comment and longer than a label has no note');
-    provider.requests.length = 0;
+    app.provider.requests.length = 0;
     const arb = await translate({ content: ARB, targets: ['de'], memory: false });
     assert.equal(arb.statusCode, 200, arb.body);
     assert.equal(json(arb).detected_format ?? json(arb).usage?.detected_format, 'arb');
-    assert.match(userMessage(provider.requests[0]!).notes?.['1'] ?? '', /A verb: opens the selected document/);
+    assert.match(userMessage(app.provider.requests[0]!).notes?.['1'] ?? '', /A verb: opens the selected document/);
   });
 
   test('an answer that drops placeholders is repaired; the file keeps <xliff:g>, %2$d and {name}', async () => {
-    provider.fallback(droppingFirst());
+    app.provider.fallback(droppingFirst());
     const android = await translate({ content: ANDROID, targets: ['fr'], format: 'android', memory: false });
     assert.equal(android.statusCode, 200, android.body);
-    assert.ok(provider.requests.length >= 2, 'a repair call was made');
-    assert.ok(userMessage(provider.requests[1]!).fix?.length, 'the repair names what was wrong');
+    assert.ok(app.provider.requests.length >= 2, 'a repair call was made');
+    assert.ok(userMessage(app.provider.requests[1]!).fix?.length, 'the repair names what was wrong');
     const answer: string = json(android).translations.fr;
     assert.match(answer, /<string name="welcome">\[fr\] Welcome back, <xliff:g id="user">%1\$s<\/xliff:g>! You have %2\$d new messages\.<\/string>/);
     execFileSync('python3', ['-c', 'import sys,xml.etree.ElementTree as E; E.fromstring(sys.stdin.read())'], { input: answer });
 
-    provider.requests.length = 0;
-    provider.fallback(droppingFirst());
+    app.provider.requests.length = 0;
+    app.provider.fallback(droppingFirst());
     const arb = await translate({ content: ARB, targets: ['pt-BR'], format: 'arb', memory: false });
     assert.equal(arb.statusCode, 200, arb.body);
     const parsed = JSON.parse(json(arb).translations['pt-BR']) as Record<string, string>;

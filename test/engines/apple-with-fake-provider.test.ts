@@ -6,10 +6,10 @@
  * `.stringsdict` answer has the target's plural forms.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { json, type TestApp } from '../helpers/app.js';
-import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
-import { echoTranslator, openaiReply, targetCodes, userMessage, userText, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { describe, test } from 'node:test';
+import { json } from '../helpers/app.js';
+import { useProviderApp } from '../helpers/provider-app.js';
+import { echoTranslator, openaiReply, targetCodes, userMessage, userText, type ReplyScript } from '../helpers/fake-provider.js';
 
 const notesOf = (text: string): Record<string, string> | undefined => {
   const line = text.split('\n').find((l) => l.startsWith('notes: '));
@@ -28,38 +28,29 @@ function dropsDirectives(wrong: number): ReplyScript {
 }
 
 describe('Apple formats with an OpenAI-compatible model behind the API', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
+  // One call per request: these tests read what reaches the model, not how the planner
+  // spreads small requests over the slots (test/translation/plan.test.ts).
+  const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
 
-  before(async () => {
-    // One call per request: these tests read what reaches the model, not how the planner
-    // spreads small requests over the slots (test/translation/plan.test.ts).
-    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
-    auth = (await t.key('growth')).auth;
-  });
-  after(() => stopProviderApp({ provider, t }));
-  afterEach(() => resetProvider(provider));
-
-  const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
+  const { translate } = app;
 
   test('.strings comments reach the model with their entry, format detected', async () => {
-    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    app.provider.fallback(echoTranslator({ input: 10, output: 10 }));
     const strings = '/* The button that stores the document */\n"doc.save_button" = "Save";\n\n"doc.long" = "A long sentence that needs no note from anybody at all.";\n';
     const response = await translate({ content: strings, targets: ['de'], memory: false });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(json(response).usage.detected_format, 'strings');
-    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'key: doc.save_button | The button that stores the document' });
+    assert.deepEqual(notesOf(userText(app.provider.requests[0]!)), { '1': 'key: doc.save_button | The button that stores the document' });
     assert.equal(json(response).translations.de, '/* The button that stores the document */\n"doc.save_button" = "[de] Save";\n\n"doc.long" = "[de] A long sentence that needs no note from anybody at all.";\n');
   });
 
   test('String Catalog comments reach the model, and the answer holds the target\'s localization', async () => {
-    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    app.provider.fallback(echoTranslator({ input: 10, output: 10 }));
     const catalog = '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "Open the selected document in a new window" : {\n      "comment" : "Menu item of the File menu"\n    }\n  },\n  "version" : "1.0"\n}';
     const response = await translate({ content: catalog, targets: ['pt-BR'], memory: false });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(json(response).usage.detected_format, 'xcstrings');
-    assert.deepEqual(notesOf(userText(provider.requests[0]!)), { '1': 'Menu item of the File menu' });
+    assert.deepEqual(notesOf(userText(app.provider.requests[0]!)), { '1': 'Menu item of the File menu' });
     const answer = JSON.parse(json(response).translations['pt-BR']);
     assert.deepEqual(answer.strings['Open the selected document in a new window'].localizations['pt-BR'], {
       stringUnit: { state: 'translated', value: '[pt-BR] Open the selected document in a new window' },
@@ -67,18 +58,18 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
   });
 
   test('an answer that drops %@ or %#@var@ is repaired before the file is returned', async () => {
-    provider.fallback(dropsDirectives(1));
+    app.provider.fallback(dropsDirectives(1));
     const strings = '"greeting" = "Hello %@, you have %#@messages@ waiting";\n';
     const response = await translate({ content: strings, targets: ['fr'], format: 'strings', memory: false });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(json(response).translations.fr, '"greeting" = "[fr] Hello %@, you have %#@messages@ waiting";\n');
-    assert.ok(provider.requests.length >= 2, 'a repair round was made');
-    const repair = userMessage(provider.requests[1]!);
+    assert.ok(app.provider.requests.length >= 2, 'a repair round was made');
+    const repair = userMessage(app.provider.requests[1]!);
     assert.match(JSON.stringify(repair.fix), /missing token <x1\/>/);
   });
 
   test('a .stringsdict answer has the target\'s plural forms, each worded by the model', async () => {
-    provider.fallback(echoTranslator({ input: 10, output: 10 }));
+    app.provider.fallback(echoTranslator({ input: 10, output: 10 }));
     const plist = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>files</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n\t\t\t<key>one</key>\n\t\t\t<string>%d file</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d files</string>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n';
     const response = await translate({ content: plist, targets: ['ru'], memory: false });
     assert.equal(response.statusCode, 200, response.body);
@@ -98,6 +89,6 @@ describe('Apple formats with an OpenAI-compatible model behind the API', () => {
     assert.equal(entities.statusCode, 400, entities.body);
     const deep = await translate({ content: `{"sourceLanguage":"en","strings":{"a":${'['.repeat(5000)}${']'.repeat(5000)}},"version":"1"}`, targets: ['fr'], format: 'xcstrings' });
     assert.equal(deep.statusCode, 422, deep.body);
-    assert.equal(provider.requests.length, 0);
+    assert.equal(app.provider.requests.length, 0);
   });
 });

@@ -8,9 +8,10 @@
  * fake provider over HTTP, through the real app.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { echoTranslator, startFakeProvider, userMessage, type FakeProvider } from '../helpers/fake-provider.js';
+import { describe, test } from 'node:test';
+import { json } from '../helpers/app.js';
+import { echoTranslator, userMessage } from '../helpers/fake-provider.js';
+import { useProviderApp } from '../helpers/provider-app.js';
 
 const TEXT = 'The dog runs quickly over the green meadow behind the old house.';
 
@@ -25,25 +26,10 @@ const FILES: ReadonlyArray<readonly [name: string, format: string, content: stri
 ];
 
 describe('the source language a locale file names', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
-  before(async () => {
-    provider = await startFakeProvider();
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl } });
-    auth = (await t.key('growth')).auth;
-    provider.fallback(echoTranslator({ input: 10, output: 10 }));
-  });
-  after(async () => {
-    await t.close();
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-  });
+  const app = useProviderApp({ fallback: echoTranslator({ input: 10, output: 10 }) });
 
   const post = async (url: string, payload: object) => {
-    const response = await t.app.inject({ method: 'POST', url, headers: { authorization: auth }, payload });
+    const response = await app.t.app.inject({ method: 'POST', url, headers: { authorization: app.auth }, payload });
     assert.equal(response.statusCode, 200, response.body);
     return json(response);
   };
@@ -51,7 +37,7 @@ describe('the source language a locale file names', () => {
   test('without the file saying so, the English text is detected as English', async () => {
     const body = await post('/v1/translate', { content: TEXT, targets: ['fr'] });
     assert.equal(body.usage.detected_source, 'en');
-    assert.equal(userMessage(provider.requests[0]!).source, 'English (en)');
+    assert.equal(userMessage(app.provider.requests[0]!).source, 'English (en)');
   });
 
   for (const [name, format, content] of FILES) {
@@ -59,8 +45,8 @@ describe('the source language a locale file names', () => {
       const body = await post('/v1/translate', { content, targets: ['fr'], format });
       assert.equal(body.usage.detected_source, 'de', JSON.stringify(body.usage));
       assert.equal(body.usage.source_confidence, 1);
-      assert.equal(provider.requests.length, 1);
-      assert.equal(userMessage(provider.requests[0]!).source, 'German (de)');
+      assert.equal(app.provider.requests.length, 1);
+      assert.equal(userMessage(app.provider.requests[0]!).source, 'German (de)');
     });
   }
 
@@ -68,18 +54,18 @@ describe('the source language a locale file names', () => {
     const [, , po] = FILES[0]!;
     const detected = await post('/v1/translate', { content: po, targets: ['fr'] });
     assert.equal(detected.usage.detected_source, 'de');
-    provider.requests.length = 0;
+    app.provider.requests.length = 0;
     const batch = await post('/v1/translate/batch', { items: FILES.map(([, format, content], i) => ({ id: String(i), content, format })), targets: ['es'] });
     assert.equal(batch.results.length, FILES.length);
-    assert.ok(provider.requests.length > 0);
-    for (const request of provider.requests) assert.equal(userMessage(request).source, 'German (de)');
+    assert.ok(app.provider.requests.length > 0);
+    for (const request of app.provider.requests) assert.equal(userMessage(request).source, 'German (de)');
   });
 
   test('a named source wins over the file', async () => {
     const [, , po] = FILES[0]!;
     const body = await post('/v1/translate', { content: po, targets: ['fr'], source: 'en', format: 'po' });
     assert.equal(body.usage.detected_source, undefined);
-    assert.equal(userMessage(provider.requests[0]!).source, 'English (en)');
+    assert.equal(userMessage(app.provider.requests[0]!).source, 'English (en)');
   });
 
   test('a translated po catalog: its Language: names the msgstrs, not the msgids, and is no hint', async () => {

@@ -15,10 +15,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { errorReply, openaiReply, startFakeProvider, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { json } from '../helpers/app.js';
+import { openaiReply, targetCodes, userMessage, type ReplyScript } from '../helpers/fake-provider.js';
+import { useProviderApp } from '../helpers/provider-app.js';
 import { aaptValues, quantities, toolkitUnits } from '../formats/android-judges.js';
 import { plistlibRead, toolkitStringsdict } from '../formats/apple-judges.js';
 
@@ -52,37 +53,21 @@ function msgfmtProblem(content: string): string {
 }
 
 describe('plural forms of locale files with an OpenAI-compatible model behind the API', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
+  // One call per request: these tests read what reaches the model, not how the planner
+  // spreads small requests over the slots (test/translation/plan.test.ts).
+  const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
-  before(async () => {
-    provider = await startFakeProvider();
-    // One call per request: these tests read what reaches the model, not how the planner
-    // spreads small requests over the slots (test/translation/plan.test.ts).
-    t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none', MODEL_STANDARD: 'openai:fake-model', OPENAI_BASE_URL: provider.baseUrl, ENGINE_CONCURRENCY: '1' } });
-    auth = (await t.key('growth')).auth;
-  });
-  after(async () => {
-    await t.close();
-    await provider.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
-    provider.fallback(() => errorReply(500));
-  });
-
-  const translate = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload });
+  const { translate } = app;
 
   test("gettext's msgstr[N] for Russian: each form worded for its numbers, few and many apart", async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const po =
       'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: en\\n"\n\n' +
       '#, c-format\nmsgid "%d file was removed"\nmsgid_plural "%d files were removed"\nmsgstr[0] ""\nmsgstr[1] ""\n';
     const response = await translate({ content: po, targets: ['ru'], format: 'po', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    const message = userMessage(provider.requests[0]!);
+    const message = userMessage(app.provider.requests[0]!);
     assert.equal(message.segments.length, 1, 'one segment holds every form');
     assert.match(message.plurals ?? '', /^ru one: 1, 21, 31, 41, 51 \| few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8 \| other: 0\.5/);
     assert.match(message.branches ?? '', /<g\d+> few, <g\d+> many on line 1/);
@@ -94,22 +79,22 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
   });
 
   test('a German target needs no form of its own: no plurals line, and msgstr[0] is the singular', async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const po = '#, c-format\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\n';
     const response = await translate({ content: po, targets: ['de'], format: 'po', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    const message = userMessage(provider.requests[0]!);
+    const message = userMessage(app.provider.requests[0]!);
     assert.equal(message.plurals, undefined);
     const answer: string = json(response).translations.de;
     assert.match(answer, /^msgstr\[0\] "\[one\] %d file"\nmsgstr\[1\] "\[other\] %d files"$/m);
   });
 
   test('a Rails plural hash for Russian: few and many keys, each with its own wording', async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const yaml = 'en:\n  cart:\n    items:\n      one: "%{count} item"\n      other: "%{count} items"\n';
     const response = await translate({ content: yaml, targets: ['ru'], format: 'yaml', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    const message = userMessage(provider.requests[0]!);
+    const message = userMessage(app.provider.requests[0]!);
     assert.match(message.plurals ?? '', /few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8/);
     const answer = parse(json(response).translations.ru, { version: '1.2' }) as { ru: { cart: { items: Record<string, string> } } };
     assert.deepEqual(answer.ru.cart.items, {
@@ -121,11 +106,11 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
   });
 
   test('an Android <plurals> for Russian and Arabic: each quantity worded for its numbers, read by aapt and translate-toolkit', async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const xml = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <!-- Shown after a clean-up -->\n    <plurals name="files_deleted">\n        <item quantity="one">%d file deleted</item>\n        <item quantity="other">%d files deleted</item>\n    </plurals>\n</resources>\n';
     const response = await translate({ content: xml, targets: ['ru', 'ar'], format: 'android', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    const message = userMessage(provider.requests[0]!);
+    const message = userMessage(app.provider.requests[0]!);
     assert.equal(message.segments.length, 1, 'one segment holds every quantity');
     assert.match(message.plurals ?? '', /ru one: 1, 21, 31, 41, 51 \| few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8 \| other: 0\.5/);
     const { ru, ar } = json(response).translations as { ru: string; ar: string };
@@ -140,11 +125,11 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
   });
 
   test('a .stringsdict plural variable for Russian and Arabic: every CLDR form worded, read by plistlib and translate-toolkit', async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const plist = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>files</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n\t\t\t<key>one</key>\n\t\t\t<string>%d file</string>\n\t\t\t<key>other</key>\n\t\t\t<string>%d files</string>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n';
     const response = await translate({ content: plist, targets: ['ru', 'ar'], format: 'stringsdict', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    assert.match(userMessage(provider.requests[0]!).plurals ?? '', /few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8/);
+    assert.match(userMessage(app.provider.requests[0]!).plurals ?? '', /few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8/);
     const { ru, ar } = json(response).translations as { ru: string; ar: string };
     const forms = (text: string) => (plistlibRead(text) as { files: { n: Record<string, string> } }).files.n;
     assert.deepEqual(forms(ru), {
@@ -161,7 +146,7 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
   });
 
   test("a String Catalog's plural variations for Russian: each form worded, in Xcode's key order", async () => {
-    provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
+    app.provider.fallback(categoryTranslator({ '1': 'one', '2': 'other' }));
     const catalog =
       '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "%lld files" : {\n      "localizations" : {\n        "en" : {\n          "variations" : {\n            "plural" : {\n' +
       '              "one" : {\n                "stringUnit" : {\n                  "state" : "translated",\n                  "value" : "%lld file"\n                }\n              },\n' +
@@ -169,7 +154,7 @@ describe('plural forms of locale files with an OpenAI-compatible model behind th
       '            }\n          }\n        }\n      }\n    }\n  },\n  "version" : "1.0"\n}';
     const response = await translate({ content: catalog, targets: ['ru'], format: 'xcstrings', memory: false });
     assert.equal(response.statusCode, 200, response.body);
-    assert.equal(userMessage(provider.requests[0]!).segments.length, 1, 'one segment holds every form');
+    assert.equal(userMessage(app.provider.requests[0]!).segments.length, 1, 'one segment holds every form');
     const ru: string = json(response).translations.ru;
     const plural = JSON.parse(ru).strings['%lld files'].localizations.ru.variations.plural as Record<string, { stringUnit: { state: string; value: string } }>;
     assert.deepEqual(Object.keys(plural), ['few', 'many', 'one', 'other']);

@@ -8,10 +8,10 @@
  * without one of its forms is repaired alone, like any segment.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { json, type TestApp } from '../helpers/app.js';
-import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
-import { openaiReply, targetCodes, userMessage, type FakeProvider, type RecordedRequest, type ReplyScript } from '../helpers/fake-provider.js';
+import { describe, test } from 'node:test';
+import { json } from '../helpers/app.js';
+import { useProviderApp } from '../helpers/provider-app.js';
+import { openaiReply, targetCodes, userMessage, type RecordedRequest, type ReplyScript } from '../helpers/fake-provider.js';
 import { icuPlurals } from '../helpers/icu.js';
 
 const SOURCE = 'You have {count, plural, =0 {no messages} one {# message} other {# messages from the team}} waiting in your inbox.';
@@ -48,23 +48,14 @@ function arabicTranslator(dropFirstAdded: boolean): ReplyScript {
 const pairsOf = (text: string): number[] => [...text.matchAll(/<g(\d+)>/g)].map((m) => Number(m[1]));
 
 describe('a plural message in parts, with an OpenAI-compatible model behind the API', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
-
-  before(async () => {
-    // Two slots: the message's answer is the whole request, so two halves take half the time.
-    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '2' }));
-    auth = (await t.key('growth')).auth;
-  });
-  after(() => stopProviderApp({ provider, t }));
-  afterEach(() => resetProvider(provider));
+  // Two slots: the message's answer is the whole request, so two halves take half the time.
+  const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '2' } });
 
   const translate = (payload: object) =>
-    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: Object.assign({ memory: false }, payload) });
+    app.t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: app.auth }, payload: Object.assign({ memory: false }, payload) });
 
   test('Arabic’s six forms are asked for in two calls and come back as one message, every form once, in order', async () => {
-    provider.fallback(arabicTranslator(false));
+    app.provider.fallback(arabicTranslator(false));
     const response = await translate({ content: SOURCE, targets: ['ar'], source: 'en', format: 'plain' });
     assert.equal(response.statusCode, 200, response.body);
     const answer: string = json(response).translations.ar;
@@ -74,7 +65,7 @@ describe('a plural message in parts, with an OpenAI-compatible model behind the 
       '[ar] You have {count, plural, =0 {no messages} one {# message} zero {# messages from the team} two {# messages from the team} few {# messages from the team} many {# messages from the team} other {# messages from the team}} waiting in your inbox.',
     );
 
-    const calls = provider.requests.map(userMessage);
+    const calls = app.provider.requests.map(userMessage);
     assert.equal(calls.length, 2, 'one call per part');
     const lines = calls.map((call) => {
       assert.equal(call.segments.length, 1);
@@ -92,12 +83,12 @@ describe('a plural message in parts, with an OpenAI-compatible model behind the 
   });
 
   test('a part answered without one of its forms is repaired alone, and the message is whole', async () => {
-    provider.fallback(arabicTranslator(true));
+    app.provider.fallback(arabicTranslator(true));
     const response = await translate({ content: SOURCE, targets: ['ar'], source: 'en', format: 'plain' });
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(icuPlurals(json(response).translations.ar)[0]!.keys, ARABIC);
 
-    const calls: RecordedRequest[] = provider.requests;
+    const calls: RecordedRequest[] = app.provider.requests;
     const messages = calls.map(userMessage);
     assert.equal(messages.length, 3, 'two parts and one repair');
     const repair = messages.find((m) => m.fix !== undefined)!;

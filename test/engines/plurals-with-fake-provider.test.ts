@@ -7,10 +7,10 @@
  * answer is judged by @formatjs/icu-messageformat-parser.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { json, type TestApp } from '../helpers/app.js';
-import { resetProvider, startProviderApp, stopProviderApp } from '../helpers/provider-app.js';
-import { openaiReply, targetCodes, userMessage, type FakeProvider, type ReplyScript } from '../helpers/fake-provider.js';
+import { describe, test } from 'node:test';
+import { json } from '../helpers/app.js';
+import { useProviderApp } from '../helpers/provider-app.js';
+import { openaiReply, targetCodes, userMessage, type ReplyScript } from '../helpers/fake-provider.js';
 import { icuPlurals } from '../helpers/icu.js';
 
 const SOURCE = 'You have {count, plural, =0 {no messages} one {# message} other {# messages}}.';
@@ -63,26 +63,17 @@ function pluralTranslator(wrongAnswers: number): ReplyScript {
 }
 
 describe('plurals with an OpenAI-compatible model behind the API', () => {
-  let provider: FakeProvider;
-  let t: TestApp;
-  let auth: string;
-
-  before(async () => {
-    // One slot: each target's message is one call, as these tests read them (on more slots
-    // a message can go in parts, plural-parts-with-fake-provider.test.ts).
-    ({ provider, t } = await startProviderApp({ ENGINE_CONCURRENCY: '1' }));
-    auth = (await t.key('growth')).auth;
-  });
-  after(() => stopProviderApp({ provider, t }));
-  afterEach(() => resetProvider(provider));
+  // One slot: each target's message is one call, as these tests read them (on more slots
+  // a message can go in parts, plural-parts-with-fake-provider.test.ts).
+  const app = useProviderApp({ env: { ENGINE_CONCURRENCY: '1' } });
 
   const translate = (payload: object) =>
-    t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: auth }, payload: { memory: false, ...payload } });
+    app.t.app.inject({ method: 'POST', url: '/v1/translate', headers: { authorization: app.auth }, payload: { memory: false, ...payload } });
   const tokensUsed = async (): Promise<number> =>
-    json(await t.app.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: auth } })).tokens_used;
+    json(await app.t.app.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: app.auth } })).tokens_used;
 
   test('a model that first answers with the source’s categories is repaired, and each target gets exactly its own', async () => {
-    provider.fallback(pluralTranslator(1));
+    app.provider.fallback(pluralTranslator(1));
     const response = await translate({ content: SOURCE, targets: ['ru', 'de', 'ja'], source: 'en', format: 'plain' });
     assert.equal(response.statusCode, 200, response.body);
     const { translations } = json(response);
@@ -91,7 +82,7 @@ describe('plurals with an OpenAI-compatible model behind the API', () => {
     assert.deepEqual(icuPlurals(translations.ja)[0]!.keys, ['=0', 'other']);
     assert.equal(translations.ru, 'You have {count, plural, =0 {no messages} one {# message} few {# messages} many {# messages} other {# messages}}.'.replace('You', '[ru] You'));
 
-    const messages = provider.requests.map(userMessage);
+    const messages = app.provider.requests.map(userMessage);
     const russian = messages.find((m) => targetCodes(m).includes('ru') && m.fix === undefined)!;
     // Told the categories with example numbers from Intl, and which pairs were added for which category.
     assert.match(russian.plurals!, /ru one: 1, 21, 31, 41, 51 \| few: 2, 3, 4, 22, 23 \| many: 0, 5, 6, 7, 8 \| other: 0\.5/);
@@ -106,17 +97,17 @@ describe('plurals with an OpenAI-compatible model behind the API', () => {
   });
 
   test('a model that never writes the target’s categories fails the request with translation_error, uncharged', async () => {
-    provider.fallback(pluralTranslator(Number.POSITIVE_INFINITY));
+    app.provider.fallback(pluralTranslator(Number.POSITIVE_INFINITY));
     const before = await tokensUsed();
     const response = await translate({ content: SOURCE, targets: ['pl'], source: 'en', format: 'plain' });
     assert.equal(response.statusCode, 500, response.body);
     assert.equal(json(response).error, 'translation_error');
     assert.equal(await tokensUsed(), before);
-    assert.ok(provider.requests.length >= 2, 'repaired or retried before giving up');
+    assert.ok(app.provider.requests.length >= 2, 'repaired or retried before giving up');
   });
 
   test('i18next plural keys in JSON come back as the target’s keys, the model asked for the new forms', async () => {
-    provider.fallback(pluralTranslator(0));
+    app.provider.fallback(pluralTranslator(0));
     const content = '{\n  "inbox": {\n    "message_one": "{{count}} message",\n    "message_other": "{{count}} messages"\n  },\n  "status_other": "Others"\n}';
     const response = await translate({ content, targets: ['uk', 'ja'], source: 'en', format: 'json' });
     assert.equal(response.statusCode, 200, response.body);

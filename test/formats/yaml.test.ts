@@ -11,6 +11,7 @@ import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { byteExactProblem } from './byte-exact.js';
 import { pseudoRender, unpseudo } from './helpers.js';
+import { toolkitRubyYaml } from './yaml-judges.js';
 
 const RAILS = `# Storefront strings
 en:
@@ -44,6 +45,38 @@ en:
   list: [Red, Green, Blue]
 `;
 
+// Plural hashes whose forms are folded over two lines, as Rails locale files write long
+// messages (plain, single quoted, and one with a blank line, which YAML reads as a line feed).
+const FOLDED_FORMS = `en:
+  activerecord:
+    errors:
+      template:
+        header:
+          one: One problem kept this %{model} from being stored, so it was
+            not written
+          other: '%{count} problems kept this %{model} from being stored, so it
+            was not written'
+        body: 'Please look at these fields:'
+        notice:
+          one: Your note was saved
+          other: Your %{count} notes were saved and
+            sent to the team.
+
+            Thank you
+`;
+const FOLDED_CZECH_SHAPE = `cs:
+  errors:
+    template:
+      header:
+        one: Záznam %{model} nebyl uložen, protože v něm zůstala jedna chyba, kterou
+          je třeba opravit
+        few: Záznam %{model} nebyl uložen, protože v něm zůstaly %{count} chyby, které
+          je třeba opravit
+        other: Záznam %{model} nebyl uložen, protože v něm zůstalo %{count} chyb, které
+          je třeba opravit
+`;
+const CANONICAL = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
 const strip = (value: unknown): unknown =>
   typeof value === 'string'
     ? unpseudo(value)
@@ -56,6 +89,7 @@ const strip = (value: unknown): unknown =>
 const DE = { code: 'de', rtl: false };
 const RU = { code: 'ru', rtl: false };
 const JA = { code: 'ja', rtl: false };
+const PL = { code: 'pl', rtl: false };
 const AR = { code: 'ar', rtl: true };
 
 describe('yaml', () => {
@@ -138,6 +172,59 @@ describe('yaml', () => {
     // (§5: a kept category keeps its place; the missing ones go just before other, in canonical order.)
     assert.deepEqual(Object.keys(ar.ar.cart.items), ['one', 'zero', 'two', 'few', 'many', 'other']);
     assert.match(pseudoRender(doc, RU), /\n {6}one: "%\{count\} íţéṁ"\n {6}few: "%\{count\} íţéṁš"\n {6}many: "%\{count\} íţéṁš"\n {6}other: "%\{count\} íţéṁš"\n/);
+  });
+
+  it('gives a plural hash whose forms are folded over lines exactly the target categories, read alike by the yaml package and translate-toolkit', () => {
+    const folded = getAdapter('yaml').extract(FOLDED_FORMS);
+    const source = (parse(FOLDED_FORMS) as { en: { activerecord: { errors: { template: Record<string, Record<string, string>> } } } }).en.activerecord.errors.template;
+    for (const target of [AR, RU, PL, JA, DE]) {
+      const answer = pseudoRender(folded, target);
+      const read = (strip(parse(answer)) as Record<string, typeof source>)[target.code]!;
+      const hashes = (read as unknown as { activerecord: { errors: { template: Record<string, Record<string, string>> } } }).activerecord.errors.template;
+      // (translate-toolkit once per set of categories: it takes a second to start.)
+      const toolkit = target === PL || target === DE ? undefined : toolkitRubyYaml(answer);
+      for (const name of ['header', 'notice']) {
+        const hash = hashes[name]!;
+        const wanted = new Intl.PluralRules(target.code).resolvedOptions().pluralCategories;
+        assert.deepEqual(Object.keys(hash).sort(), [...wanted].sort(), `${target.code} ${name}`);
+        // A kept form reads as its source; a new one as the source's other.
+        for (const [category, text] of Object.entries(hash)) assert.equal(text, source[name]![category] ?? source[name]!.other, `${target.code} ${name} ${category}`);
+        if (!toolkit) continue;
+        const forms = toolkit[`activerecord->errors->template->${name}`]!.map(unpseudo);
+        assert.deepEqual(forms, CANONICAL.filter((category) => category in hash).map((category) => hash[category]), `${target.code} ${name} (translate-toolkit)`);
+      }
+    }
+  });
+
+  it('keeps the line breaks of folded plural forms byte for byte and writes a new form on one line (decision 0112)', () => {
+    const folded = getAdapter('yaml').extract(FOLDED_FORMS);
+    assert.equal(byteExactProblem(folded, DE), undefined);
+    assert.equal(byteExactProblem(folded, AR), undefined);
+    const german = pseudoRender(folded, DE);
+    assert.match(german, /\n {10}one: [^'"\n]+ ŵáš\n {12}ñöţ ŵŕíţţéñ\n {10}other: '%\{count\} [^'\n]+ íţ\n {12}ŵáš ñöţ ŵŕíţţéñ'\n/);
+    assert.match(german, /\n {10}other: Ýöüŕ %\{count\} ñöţéš ŵéŕé šáṽéḋ áñḋ\n {12}šéñţ ţö ţĥé ţéáṁ\.\n\n {12}Ţĥáñķ ýöü\n$/);
+    const russian = pseudoRender(folded, RU);
+    assert.match(russian, /\n {10}many: '%\{count\} [^'\n]+ ŵáš ñöţ ŵŕíţţéñ'\n {10}other: '/);
+    assert.match(russian, /\n {10}many: "Ýöüŕ %\{count\} [^"\n]+ ţéáṁ\.\\nŢĥáñķ ýöü"\n {10}other: Ýöüŕ/);
+    // Czech's one, few and other into Slovak (which also counts many) and Japanese (only other).
+    const czech = getAdapter('yaml').extract(FOLDED_CZECH_SHAPE);
+    assert.equal(byteExactProblem(czech, { code: 'sk', rtl: false }), undefined);
+    assert.deepEqual(Object.keys((parse(pseudoRender(czech, { code: 'sk', rtl: false })) as { sk: { errors: { template: { header: object } } } }).sk.errors.template.header), ['one', 'few', 'many', 'other']);
+    assert.match(pseudoRender(czech, JA), /^ja:\n  errors:\n    template:\n      header:\n        other: [^\n]+ķţéŕé\n          ĵé ţřéḃá öṗŕáṽíţ\n$/);
+  });
+
+  it('leaves out of every target the earlier of a plural category written twice, which Ruby never reads (decision 0113)', () => {
+    const source = 'en:\n  minutes:\n    one: "%{count} minute"\n    other: "%{count} minutes"\n    one: a minute\n';
+    assert.throws(() => parse(source), /unique/);
+    const twice = getAdapter('yaml').extract(source);
+    assert.equal(byteExactProblem(twice, RU), undefined);
+    for (const target of [RU, JA, DE]) {
+      const answer = pseudoRender(twice, target);
+      const read = strip(parse(answer)) as Record<string, { minutes: Record<string, string> }>;
+      assert.deepEqual(Object.keys(read[target.code]!.minutes).sort(), [...new Intl.PluralRules(target.code).resolvedOptions().pluralCategories].sort(), target.code);
+      if (target !== JA) assert.equal(read[target.code]!.minutes.one, 'a minute');
+    }
+    assert.equal(pseudoRender(twice, DE), 'de:\n  minutes:\n    other: "%{count} ṁíñüţéš"\n    one: á ṁíñüţé\n');
   });
 
   it('refuses YAML that does not parse with invalid_request naming the line', () => {

@@ -18,7 +18,9 @@ import { isProse } from '../json.js';
 import { isPluralHash, targetCategories } from './plural-hash.js';
 import { entryNote } from '../entries/note.js';
 import { decodePluralForms } from '../core/plural-forms-text.js';
-import { isPlainSafe, writeBlockLines, writeFlowScalar } from './scalars.js';
+import { writeBlockLines, writeFlowScalar } from './scalars.js';
+import { foldedLines, LINE_BREAK_MARK } from './folded-lines.js';
+import type { FoldedLines } from './folded-lines.js';
 import type { ScalarStyle } from './scalars.js';
 import type { LocaleEntry } from '../entries/entry.js';
 
@@ -100,9 +102,6 @@ function checkNesting(content: string, limit: number): void {
 }
 
 const RUBY_SYMBOL = /^:[A-Za-z_]\w*[?!]?$/;
-/** Stands for a line break of a multi-line plain scalar in its translatable text. */
-const LINE_BREAK_MARK = '\ue000';
-const LINE_BREAK_MARKS = /\ue000/g;
 
 class YamlReader {
   readonly #eol: string;
@@ -211,10 +210,8 @@ class YamlReader {
 
   /**
    * A flow scalar over several lines (plain, single quoted, or double quoted without
-   * escapes): its lines are translated as they stand, each line break (with the blank
-   * lines and indentation around it) a mark that goes back as it was, so the layout
-   * stays. A plain one whose translation plain style cannot hold is written double quoted
-   * on one line, its line breaks folded as YAML folds them.
+   * escapes): its lines are translated as they stand, each line break a mark that goes
+   * back as it was (folded-lines.ts).
    */
   multilineFlow(
     node: Scalar<string>,
@@ -226,38 +223,10 @@ class YamlReader {
     inFlow: boolean,
     placed: Pick<LocaleEntry, 'region' | 'block'>,
   ): void {
-    const raw = this.source.slice(start, end);
-    const breaks: string[] = [];
-    const folds: string[] = [];
-    let text = raw.replace(/[ \t]*(?:\r?\n[ \t]*)+/g, (run) => {
-      breaks.push(run);
-      const newlines = run.split('\n').length - 1;
-      folds.push(newlines === 1 ? ' ' : '\n'.repeat(newlines - 1));
-      return LINE_BREAK_MARK;
-    });
-    if (style === 'QUOTE_SINGLE') text = text.replaceAll("''", "'");
-    const spans: [number, number][] = [];
-    for (let at = text.indexOf(LINE_BREAK_MARK); at !== -1; at = text.indexOf(LINE_BREAK_MARK, at + 1)) spans.push([at, at + 1]);
-    const value = this.out.value(text, spans, entryNote(key, notes, node.value));
+    const folded = foldedLines(this.source.slice(start, end), style);
+    const value = this.out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
     this.out.entry({ key, value: node.value, notes, ...placed });
-    const withBreaks = (translation: string): string => {
-      let b = 0;
-      return translation.replace(LINE_BREAK_MARKS, () => breaks[b++] ?? ' ');
-    };
-    this.out.edit({
-      start,
-      end,
-      render: (_target, translated) => {
-        const translation = translated[value]!;
-        if (translation === text) return raw;
-        if (style === 'QUOTE_SINGLE') return withBreaks(translation.replaceAll("'", "''"));
-        if (style === 'QUOTE_DOUBLE') return withBreaks(translation.replace(/["\\]/g, (c) => `\\${c}`));
-        const lines = translation.split(LINE_BREAK_MARK);
-        if (lines.every((line, i) => (line === '' ? i > 0 && i < lines.length - 1 : isPlainSafe(line.replace(/^[ \t]+|[ \t]+$/g, ''), inFlow, i > 0)))) return withBreaks(translation);
-        let f = 0;
-        return writeFlowScalar(translation.replace(LINE_BREAK_MARKS, () => folds[f++] ?? ' '), 'QUOTE_DOUBLE', inFlow);
-      },
-    });
+    this.out.edit({ start, end, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
   }
 
   /** A block scalar's content: from its first line to the end of its last non-blank line, unindented. */
@@ -284,23 +253,34 @@ class YamlReader {
   }
 
   /**
-   * A block mapping whose keys are plural categories, one `key: value` per line with a
-   * one-line string value: each target gets its own categories. Its forms are one plural
-   * value (entries/document.ts), worded per category by the model. A kept category keeps
-   * its line, a missing one is inserted before `other` with its own text (the `other`
-   * text when a render has none for it), an extra one is removed with its line.
+   * A block mapping whose keys are plural categories, each `key: value` pair on lines of
+   * its own with a string flow value: each target gets its own categories. Its forms are
+   * one plural value (entries/document.ts), worded per category by the model; a form
+   * folded over several lines keeps its line breaks as marks (folded-lines.ts). A kept
+   * category keeps its lines, a missing one is inserted before `other` with its own text
+   * (the `other` text when a render has none for it) on one line (decision 0112), an
+   * extra one is removed with its lines.
    */
   pluralHash(node: YAMLMap, path: string[], keyStart?: number): boolean {
     if (node.flow) return false;
     const keys = node.items.map((pair) => (isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : ''));
-    if (!isPluralHash(keys)) return false;
+    // A category written twice (a slip in a real file): Ruby reads the last one, so the
+    // earlier one is dead text; it is left out of every target (decision 0113).
+    const shadowed = keys.map((key, i) => keys.lastIndexOf(key) !== i);
+    const live = keys.map((_key, i) => i).filter((i) => !shadowed[i]);
+    if (!isPluralHash(live.map((i) => keys[i]!))) return false;
     const lines = node.items.map((pair) => this.pairLine(pair));
     if (lines.some((line) => line === undefined)) return false;
     const out = this.out;
     const forms: Record<string, string> = {};
-    node.items.forEach((pair, i) => (forms[keys[i]!] = (pair.value as Scalar<string>).value));
+    for (const i of live) forms[keys[i]!] = (node.items[i]!.value as Scalar<string>).value;
+    const folds = node.items.map((pair) => this.foldedForm(pair.value as Scalar<string>));
     const value = out.pluralValue(
-      keys.map((category) => ({ category, text: forms[category]! })),
+      live.map((i) => {
+        const category = keys[i]!;
+        const folded = folds[i];
+        return folded ? { category, text: folded.text, protectedSpans: folded.spans } : { category, text: forms[category]! };
+      }),
       entryNote(path.join('.'), [], forms.other!),
     );
     // Its region: the category lines, which a target has for its own categories.
@@ -311,33 +291,63 @@ class YamlReader {
       const categories = targetCategories(code);
       return hasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
     };
+    // A text written on one line: its marks (a text worded from a folded `other`) folded as `other`'s breaks fold.
+    const otherFold = folds[keys.lastIndexOf('other')];
+    const unfold = (text: string): string => (otherFold ? otherFold.unfold(text) : text.replaceAll(LINE_BREAK_MARK, ' '));
     node.items.forEach((pair, i) => {
       const line = lines[i]!;
       const category = keys[i]!;
+      if (shadowed[i]) {
+        out.edit({ start: line.start, end: line.end, render: () => '' });
+        return;
+      }
       const scalar = pair.value as Scalar<string>;
+      const folded = folds[i];
       const [valueStart, valueEnd] = scalar.range as Range;
       const style = (scalar.type ?? 'PLAIN') as ScalarStyle;
       const before = this.source.slice(line.start, valueStart);
       const after = this.source.slice(valueEnd, line.end);
       const sourceValue = this.source.slice(valueStart, valueEnd);
+      const quote = style === 'PLAIN' ? '' : sourceValue[0]!;
+      const write = (text: string): string => {
+        if (folded) return `${quote}${folded.write(text, false)}${quote}`;
+        const oneLine = unfold(text);
+        return oneLine === scalar.value ? sourceValue : writeFlowScalar(oneLine, style, false);
+      };
       out.edit({
         start: line.start,
         end: line.end,
         render: (target, translated) => {
           const texts = decodePluralForms(translated[value]!);
-          const other = texts.get('other') ?? forms.other!;
+          const other = texts.get('other') ?? otherFold?.text ?? forms.other!;
           const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
-          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(texts.get(c) ?? other, style, false)}${this.#eol}`).join('');
+          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? other), style, false)}${this.#eol}`).join('');
           if (!wanted(target.code).includes(category)) return inserted;
-          const text = texts.get(category) ?? other;
-          return `${inserted}${before}${text === scalar.value ? sourceValue : writeFlowScalar(text, style, false)}${after}`;
+          return `${inserted}${before}${write(texts.get(category) ?? other)}${after}`;
         },
       });
     });
     return true;
   }
 
-  /** The whole line of a `key: value` pair (with its line end), when the pair is alone on it with a one-line string value. */
+  /**
+   * A form's scalar folded over several lines, when its line breaks can be marks (plain,
+   * single quoted, double quoted without escapes); a one-line form, or a double-quoted one
+   * with escapes, is translated as the value YAML reads and written on one line.
+   */
+  foldedForm(scalar: Scalar<string>): FoldedLines | undefined {
+    const [start, end] = scalar.range as Range;
+    const raw = this.source.slice(start, end);
+    const style = (scalar.type ?? 'PLAIN') as ScalarStyle;
+    if (!raw.includes('\n') || raw.includes(LINE_BREAK_MARK) || (style === 'QUOTE_DOUBLE' && raw.includes('\\'))) return undefined;
+    const quote = style === 'PLAIN' ? 0 : 1;
+    return foldedLines(raw.slice(quote, raw.length - quote), style);
+  }
+
+  /**
+   * The lines of a `key: value` pair (from its key's line start to its value's line end),
+   * when the pair has them to itself and its value is a string flow scalar.
+   */
   pairLine(pair: Pair): { start: number; end: number; indent: string } | undefined {
     const key = pair.key as Node | null;
     const value = pair.value as Node | null;
@@ -349,7 +359,6 @@ class YamlReader {
     if (!/^[ ]*$/.test(indent)) return undefined;
     const newline = source.indexOf('\n', value.range[1]);
     const end = newline === -1 ? source.length : newline + 1;
-    if (source.slice(key.range[0], value.range[1]).includes('\n')) return undefined;
     if (!/^[ \t]*(?:#[^\n]*)?\r?\n?$/.test(source.slice(value.range[1], end))) return undefined;
     return { start, end, indent };
   }
