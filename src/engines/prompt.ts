@@ -57,10 +57,9 @@ Rules:
 3. Do not translate code, URLs, e-mail addresses, file names or placeholders such as {name}, {{name}}, %s, %1$s or :name.
 4. Plurals: each <gN> pair of a counted message is one form; an <xN/> in it is the number. A pair in "branches:" is a form the target needs (a copy of the source's other): word it for its category's numbers in "plurals:". Keep every pair.
 5. If a segment has nothing to translate, copy it unchanged.
-6. Reply with JSON only, without code fences or commentary, with per target exactly N strings, one per line, in order. With one target, in exactly this shape:
-{"<target code>":["<translation of line 1>","<translation of line 2>"]}
-With several targets, in exactly this shape, with every target code:
+6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
+With only one target, reply {"<target code>":[…]} instead, the same strings in the array.
 7. Glossary: wherever a segment contains a glossary term (in any letter case), its translation into a target listed for that term must use the given translation, inflected only where grammar requires.
 8. A "fix:" line lists problems of your earlier answer: "line" is a line of this message and "previous" what you answered for it; an entry without "line" concerns the whole target. Answer with every line for every listed target, correcting those problems.`;
 
