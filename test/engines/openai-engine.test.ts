@@ -446,26 +446,25 @@ describe('openai engine: repair of bad answers', () => {
     ['grouped', '{"translations":[{"lang":"de","segments":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil'],
     ['keyed', '{"de":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil'],
   ] as const) {
-  test(`a truncated ${shape} answer keeps its aligned prefix minus the last entry, and only the rest is asked for`, async () => {
-    provider.requests.length = 0;
-    const segments = [...THREE, { id: 'help', text: 'Help' }];
-    provider.reply(
-      openaiReply(cut, { input: 400, output: 4000 }, 'length'),
-      openaiReply({ de: ['Hilfe'] }, { input: 100, output: 20 }),
-    );
-    const { engine } = openaiEngine(provider);
+    test(`a truncated ${shape} answer keeps its aligned prefix minus the last entry, and only the rest is asked for`, async () => {
+      const segments = [...THREE, { id: 'help', text: 'Help' }];
+      provider.reply(
+        openaiReply(cut, { input: 400, output: 4000 }, 'length'),
+        openaiReply({ de: ['Hilfe'] }, { input: 100, output: 20 }),
+      );
+      const { engine } = openaiEngine(provider);
 
-    const result = await engine.translate(chunk(segments, [DE]));
+      const result = await engine.translate(chunk(segments, [DE]));
 
-    assert.deepEqual(plain(result.translations), {
-      de: { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden', help: 'Hilfe' },
+      assert.deepEqual(plain(result.translations), {
+        de: { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden', help: 'Hilfe' },
+      });
+      const repair = userMessage(provider.requests[1]!);
+      // "Hil" was cut: the repair carries only the fourth segment, as line 1
+      assert.deepEqual(repair.segments, ['Help']);
+      assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
+      assert.deepEqual(result.usage, { inputTokens: 500, outputTokens: 4020 });
     });
-    const repair = userMessage(provider.requests[1]!);
-    // "Hil" was cut: the repair carries only the fourth segment, as line 1
-    assert.deepEqual(repair.segments, ['Help']);
-    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
-    assert.deepEqual(result.usage, { inputTokens: 500, outputTokens: 4020 });
-  });
   }
 });
 
