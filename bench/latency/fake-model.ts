@@ -1,6 +1,6 @@
 /**
- * A fake OpenAI-compatible model for the latency bench: it answers every call validly
- * (each line's text, tokens intact, padded with filler words to `expansion` times its
+ * A fake OpenAI-compatible model for the latency bench: it answers every call validly, in
+ * the shape the request's schema asks for (each line's text, tokens intact, padded with filler words to `expansion` times its
  * o200k tokens, as a translation into a wordier language would be), after a time to
  * first token, at so many output tokens a second. It counts prompt tokens with o200k and
  * imitates OpenAI's prompt cache: a prompt's prefix that an earlier call already sent is
@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens } from '../../test/helpers/tokenizer.js';
 import {
+  answerObject,
+  keyedRequest,
   openaiReply,
   startFakeProvider,
   targetCodes,
@@ -76,7 +78,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     const { cached, prefixes } = cacheLookup(prompt, cachedPrefixes);
     // The prefix is in the cache once the prompt has been read, at the first token.
     setTimeout(() => prefixes.forEach((prefix) => cachedPrefixes.add(prefix)), options.ttftMs).unref();
-    const content = JSON.stringify({ translations: Object.entries(translations).map(([lang, segments]) => ({ lang, segments })) });
+    const content = JSON.stringify(answerObject(translations, keyedRequest(request)));
     const output = countTokens(content);
     totals.calls++;
     totals.inputTokens += prompt.length;

@@ -19,7 +19,13 @@
  *
  * The answer is JSON grouped by target (docs/engine-notes.md b4), each target an array of
  * strings in the order of the lines, so a truncated reply still holds the targets
- * completed before the cut and an aligned prefix of the one that was cut. Without
+ * completed before the cut and an aligned prefix of the one that was cut. A request of
+ * one target (the most common) is answered keyed by its code, `{"de":[…]}`: 3 output
+ * tokens of wrapper where the grouped shape `{"translations":[{"lang":"de","segments":[…]}]}`
+ * writes 11, and every call of such a request has the same schema, so the cached prefix
+ * is kept. A request of several targets keeps the grouped shape, whose schema (the `lang`
+ * enum lists every target of the request) is the same for calls that carry different
+ * subsets of its targets; see docs/decisions/0123-keyed-answer-for-one-target.md. Without
  * numbers a skipped or merged line is caught by the count (validate.ts: the array must
  * have one entry per line); what the count cannot see — a skip and a split in the same
  * target — is discussed in docs/decisions/0005-unnumbered-segment-lines.md. No open maps
@@ -30,7 +36,7 @@ import type { Format } from '../segments/format-name.js';
 import { describePluralExamples, type PluralType } from '../plurals/index.js';
 
 /** Part of any cache key built over model output: change it whenever the wording changes. */
-export const PROMPT_VERSION = 'mt-2026-11-v7';
+export const PROMPT_VERSION = 'mt-2026-11-v8';
 
 /** The one tool (Anthropic) / schema name the answer is delivered through. */
 export const ANSWER_NAME = 'submit_translations';
@@ -53,6 +59,7 @@ Rules:
 5. If a segment has nothing to translate, copy it unchanged.
 6. Reply with JSON only, without code fences or commentary, in exactly this shape, with every target code and per target exactly N strings, one per line, in order:
 {"translations":[{"lang":"<target code>","segments":["<translation of line 1>","<translation of line 2>"]}]}
+With only one target, reply {"<target code>":[…]} instead, the same strings in the array.
 7. Glossary: wherever a segment contains a glossary term (in any letter case), its translation into a target listed for that term must use the given translation, inflected only where grammar requires.
 8. A "fix:" line lists problems of your earlier answer: "line" is a line of this message and "previous" what you answered for it; an entry without "line" concerns the whole target. Answer with every line for every listed target, correcting those problems.`;
 
@@ -194,11 +201,28 @@ function lineRanges(lines: readonly number[]): string {
 }
 
 /**
+ * Whether a request's calls are answered keyed by the target code (`{"de":[…]}`): when the
+ * request has one target, so that every call of it shares the schema. The planner counts
+ * the answer's wrapper by the same rule (translation/plan.ts).
+ */
+export function keyedAnswer(requestTargets: number): boolean {
+  return requestTargets === 1;
+}
+
+/**
  * JSON Schema of the answer, for OpenAI `response_format: json_schema` (strict) and the
- * Anthropic tool's `input_schema`: per target an array of strings, one per line. `lang`
- * is the only enum, and the number of strings is checked in code (validate.ts).
+ * Anthropic tool's `input_schema`, given every target of the request: for one target an
+ * object whose one property is its code, an array of strings; for several, per target a
+ * group of `lang` (the only enum) and its array of strings. The number of strings is
+ * checked in code (validate.ts). Both are closed objects with every property required,
+ * as OpenAI strict mode asks.
  */
 export function answerSchema(targetCodes: readonly string[]): Record<string, unknown> {
+  const strings = { type: 'array', items: { type: 'string' } };
+  if (keyedAnswer(targetCodes.length)) {
+    const code = targetCodes[0]!;
+    return { type: 'object', additionalProperties: false, required: [code], properties: { [code]: strings } };
+  }
   return {
     type: 'object',
     additionalProperties: false,
@@ -212,7 +236,7 @@ export function answerSchema(targetCodes: readonly string[]): Record<string, unk
           required: ['lang', 'segments'],
           properties: {
             lang: { type: 'string', enum: [...targetCodes] },
-            segments: { type: 'array', items: { type: 'string' } },
+            segments: strings,
           },
         },
       },

@@ -1,7 +1,7 @@
 /**
  * Levels 2 and 3 of answer checking (docs/engine-notes.md b5). A call sends N lines (segments)
  * for T targets; the answer holds, per target, an array of strings in the order of the
- * lines. Per target:
+ * lines, keyed by the target's code or in a group with its `lang` (prompt.ts). Per target:
  *
  *  - Alignment: the array must have exactly N strings. Segments carry no ids on the wire
  *    (prompt.ts), so an array of another length means lines were skipped, merged or
@@ -68,7 +68,7 @@ export function checkAnswer(
   truncated = false,
 ): AnswerCheck {
   const accepted = new Map<string, Map<string, string>>();
-  const read = readGroups(answer);
+  const read = readGroups(answer, langs);
   if (read === undefined) {
     return { accepted, problems: [{ kind: 'invalid-json', problem: INVALID_JSON_PROBLEM }], invalidJson: true };
   }
@@ -138,14 +138,28 @@ export function segmentProblem(segment: EngineSegment, text: string): { kind: Pr
 }
 
 /**
- * Reads `{translations:[{lang, segments:[string…]}]}` loosely: groups without a string
- * `lang` or an array `segments` are skipped. `last` is the answer's last element when
- * it is a readable group (the one a cut would have hit).
+ * Reads either answer shape loosely (prompt.ts): grouped, `{translations:[{lang,
+ * segments:[string…]}]}`, where groups without a string `lang` or an array `segments` are
+ * skipped; or keyed, `{de:[string…]}`, where a property named by one of `langs` (in any
+ * letter case) whose value is an array is a group, and an object with no such property is
+ * not an answer. `last` is the answer's last element when it is a readable group (the one
+ * a cut would have hit; the order of the answer's text is kept, as target codes are never
+ * array indices).
  */
-function readGroups(answer: unknown): { groups: AnswerGroup[]; last?: AnswerGroup } | undefined {
-  if (!isRecord(answer) || !Array.isArray(answer.translations)) return undefined;
+function readGroups(answer: unknown, langs: readonly string[]): { groups: AnswerGroup[]; last?: AnswerGroup } | undefined {
+  if (!isRecord(answer)) return undefined;
   const groups: AnswerGroup[] = [];
   let last: AnswerGroup | undefined;
+  if (!Array.isArray(answer.translations)) {
+    const wanted = new Set(langs.map((lang) => lang.toLowerCase()));
+    for (const [lang, entries] of Object.entries(answer)) {
+      last = undefined;
+      if (!Array.isArray(entries) || !wanted.has(lang.toLowerCase())) continue;
+      last = { lang, entries };
+      groups.push(last);
+    }
+    return groups.length > 0 ? { groups, ...(last ? { last } : {}) } : undefined;
+  }
   for (const item of answer.translations) {
     last = undefined;
     if (!isRecord(item) || typeof item.lang !== 'string' || !Array.isArray(item.segments)) continue;

@@ -26,6 +26,7 @@
  * written a run's prefix to the provider's cache before the next group's read it.
  */
 import type { CallBudget, EngineLanguage, EngineSegment } from '../engines/engine.js';
+import { keyedAnswer } from '../engines/prompt.js';
 import type { Turns } from '../event-loop/turns.js';
 
 /** Expected output tokens per source token and target (docs/engine-notes.md b6 seeds 1.2–2.5; 1.5 is a middle). */
@@ -36,6 +37,11 @@ const SEGMENT_ENVELOPE_TOKENS = 2;
 const TARGET_ENVELOPE_TOKENS = 6;
 /** Output tokens of the answer's own wrapper, `{"translations":[…]}` (measured with o200k). */
 const CALL_ENVELOPE_TOKENS = 5;
+/**
+ * Output tokens of a keyed answer's whole wrapper, `{"de":[…]}`, which a request of one
+ * target gets (engines/prompt.ts keyedAnswer; 5 for a regional code such as `pt-BR`).
+ */
+const KEYED_ENVELOPE_TOKENS = 3;
 /** A call's time to first token, in output tokens written meanwhile (400 ms at 80 tokens/s, a hosted small model). */
 const CALL_LATENCY_TOKENS = 32;
 /** The input every call repeats: system prompt, answer schema, header lines (605 with prompt mt-2026-11-v4). */
@@ -48,6 +54,11 @@ const HARD_LIMIT_SHARE = 0.75;
  * estimate's error take the rest.
  */
 export const TIME_TOLERANCE = 0.02;
+
+export interface PlanOptions {
+  readonly busy?: readonly number[];
+  readonly requestTargets?: number;
+}
 
 export interface Chunk {
   readonly segments: readonly EngineSegment[];
@@ -77,8 +88,11 @@ export function planChunks(
   budget: CallBudget,
   /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
   tokensOf: (segment: EngineSegment) => number,
-  /** `busy`: when each slot frees from calls issued before these (expectedCallTime units), to plan around them. */
-  options: { readonly busy?: readonly number[] } = {},
+  /**
+   * `busy`: when each slot frees from calls issued before these (expectedCallTime units), to plan around them.
+   * `requestTargets`: how many targets the whole request has (default: these), which decides the answer's wrapper.
+   */
+  options: PlanOptions = {},
 ): Chunk[] {
   return finished(planning(segments, targets, budget, tokensOf, options));
 }
@@ -93,7 +107,7 @@ export async function planChunksInTurns(
   targets: readonly EngineLanguage[],
   budget: CallBudget,
   tokensOf: (segment: EngineSegment) => number,
-  options: { readonly busy?: readonly number[] },
+  options: PlanOptions,
   turns: Turns,
 ): Promise<Chunk[]> {
   const steps = planning(segments, targets, budget, tokensOf, options);
@@ -109,10 +123,11 @@ function* planning(
   targets: readonly EngineLanguage[],
   budget: CallBudget,
   tokensOf: (segment: EngineSegment) => number,
-  options: { readonly busy?: readonly number[] },
+  options: PlanOptions,
 ): Generator<void, Chunk[]> {
   if (segments.length === 0 || targets.length === 0) return [];
-  const planner = new Planner(segments.map(tokensOf), budget, options.busy);
+  const keyed = keyedAnswer(options.requestTargets ?? targets.length);
+  const planner = new Planner(segments.map(tokensOf), budget, keyed, options.busy);
   yield;
   const shape = yield* planner.choose(targets.length);
   const chunks: Chunk[] = [];
@@ -141,7 +156,7 @@ export function estimatePlan(
   if (segments.length === 0 || targetCount === 0) {
     return { calls: 0, rounds: 0, largestCallOutput: 0, smallestCallOutput: 0, outputTokens: 0, inputTokens: 0, time: 0 };
   }
-  return finished(new Planner(segments.map(tokensOf), budget).choose(targetCount)).estimate;
+  return finished(new Planner(segments.map(tokensOf), budget, keyedAnswer(targetCount)).choose(targetCount)).estimate;
 }
 
 /** The output tokens a segment of `sourceTokens` is expected to take in one target's answer. */
@@ -149,25 +164,41 @@ export function expectedOutputTokens(sourceTokens: number): number {
   return sourceTokens * OUTPUT_EXPANSION + SEGMENT_ENVELOPE_TOKENS;
 }
 
-/** How long a planned call is expected to take, in output tokens (its time to first token included). */
-export function expectedCallTime(chunk: Chunk, tokensOf: (segment: EngineSegment) => number): number {
+/**
+ * How long a planned call is expected to take, in output tokens (its time to first token
+ * included); `requestTargets` is the whole request's target count (it decides the wrapper).
+ */
+export function expectedCallTime(chunk: Chunk, tokensOf: (segment: EngineSegment) => number, requestTargets: number): number {
   const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
-  return CALL_LATENCY_TOKENS + expectedCallOutput(chunk.targets.length, output);
+  return CALL_LATENCY_TOKENS + expectedCallOutput(chunk.targets.length, output, keyedAnswer(requestTargets));
 }
 
 /** When the last of `chunks` is expected to end on `slots` slots, issued in this order (expectedCallTime's units). */
-export function expectedPlanTime(chunks: readonly Chunk[], slots: number, tokensOf: (segment: EngineSegment) => number): number {
+export function expectedPlanTime(
+  chunks: readonly Chunk[],
+  slots: number,
+  tokensOf: (segment: EngineSegment) => number,
+  requestTargets: number,
+): number {
   return finishTime(
-    chunks.map((chunk) => expectedCallTime(chunk, tokensOf) - CALL_LATENCY_TOKENS),
+    chunks.map((chunk) => expectedCallTime(chunk, tokensOf, requestTargets) - CALL_LATENCY_TOKENS),
     Math.max(1, slots),
     [],
   );
 }
 
-/** The expected answer of one call: its wrapper, and each target's wrapper and segments. */
-export function expectedCallOutput(targets: number, segmentsOutput: number): number {
-  return CALL_ENVELOPE_TOKENS + targets * (TARGET_ENVELOPE_TOKENS + segmentsOutput);
+/** The expected answer of one call: its wrapper, and each target's wrapper and segments (`keyed`: engines/prompt.ts). */
+export function expectedCallOutput(targets: number, segmentsOutput: number, keyed: boolean): number {
+  const envelope = envelopeOf(keyed);
+  return envelope.call + targets * (envelope.target + segmentsOutput);
 }
+
+/** Output tokens of an answer's wrapper and of each target's in it, by shape. */
+function envelopeOf(keyed: boolean): { readonly call: number; readonly target: number } {
+  return keyed ? KEYED_ENVELOPE : GROUPED_ENVELOPE;
+}
+const KEYED_ENVELOPE = { call: KEYED_ENVELOPE_TOKENS, target: 0 } as const;
+const GROUPED_ENVELOPE = { call: CALL_ENVELOPE_TOKENS, target: TARGET_ENVELOPE_TOKENS } as const;
 
 interface Shape {
   /** Target groups, as even as the count allows. */
@@ -203,9 +234,11 @@ class Planner {
   readonly #slots: number;
   readonly #cuts = new Map<number, Run[]>();
   readonly #busy: readonly number[];
+  readonly #keyed: boolean;
 
-  constructor(sizes: readonly number[], budget: CallBudget, busy: readonly number[] = []) {
+  constructor(sizes: readonly number[], budget: CallBudget, keyed: boolean, busy: readonly number[] = []) {
     this.#busy = busy;
+    this.#keyed = keyed;
     this.#count = sizes.length;
     this.#halfSums = new Float64Array(sizes.length + 1);
     this.#sizeSums = new Float64Array(sizes.length + 1);
@@ -234,10 +267,11 @@ class Planner {
       // Only the group counts that shrink the largest group are distinct plans.
       if (groups > 1 && groupSize === Math.ceil(targetCount / (groups - 1))) continue;
       // One segment for all the group's targets must fit the budget, or the group is too big.
-      if (groupSize > 1 && expectedCallOutput(groupSize, this.#largestHalves / 2) > this.#callBudget) continue;
+      if (groupSize > 1 && expectedCallOutput(groupSize, this.#largestHalves / 2, this.#keyed) > this.#callBudget) continue;
       const sizesOfGroups = splitEvenly(Array.from({ length: targetCount }), groups).map((group) => group.length);
       // The fewest runs that keep each call of this group size within the budget.
-      const perTarget = (this.#callBudget - CALL_ENVELOPE_TOKENS) / groupSize - TARGET_ENVELOPE_TOKENS;
+      const envelope = envelopeOf(this.#keyed);
+      const perTarget = (this.#callBudget - envelope.call) / groupSize - envelope.target;
       const fewest = this.#runCount(Math.max(0, Math.floor(2 * perTarget)), Infinity);
       yield;
       // More runs fill the slots or even out the last round; a whole round more than the
@@ -283,7 +317,7 @@ class Planner {
   *#shape(groups: number, chunks: number, groupSize: number, sizesOfGroups: readonly number[]): Generator<void, Shape> {
     const outputs: number[] = [];
     for (const size of sizesOfGroups) {
-      for (const run of yield* this.runs(chunksOfGroup(chunks, size, groupSize))) outputs.push(expectedCallOutput(size, run.output));
+      for (const run of yield* this.runs(chunksOfGroup(chunks, size, groupSize))) outputs.push(expectedCallOutput(size, run.output, this.#keyed));
     }
     const calls = outputs.length;
     const estimate: PlanEstimate = {

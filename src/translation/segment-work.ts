@@ -571,20 +571,22 @@ export async function planCalls(
   const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => pair.target === lead, turns) : [];
   const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
+  // Every call's answer wrapper follows from the request's target count (engines/prompt.ts keyedAnswer).
+  const requestTargets = engineTargets.length;
   type Parts = ReadonlyMap<number, EngineSegment[]> | undefined;
   const plan = async (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): Promise<PlannedCalls> => {
     const leading = leadingPairs.length > 0 ? await planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts, turns) : [];
     const units = await planUnits(of, unique, engineTargets, tokensOf, partsOf, turns);
     units.sort((x, y) => y.output - x.output);
     if (units.length === 1 && leading.length === 0) {
-      const chunks = await planChunksInTurns(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf, {}, turns);
+      const chunks = await planChunksInTurns(units[0]!.segments, units[0]!.targets, engine.budget, tokensOf, { requestTargets }, turns);
       const calls = chunks.map((chunk) => ({ chunk, format: units[0]!.format }));
-      return { calls, time: expectedPlanTime(calls.map((call) => call.chunk), slots, tokensOf) };
+      return { calls, time: expectedPlanTime(calls.map((call) => call.chunk), slots, tokensOf, requestTargets) };
     }
     // Small units each on their share of the slots, or each spread over the least busy
     // slots: which packs better depends on their sizes, so both are timed.
-    const shared = await arrangeUnits(leading, units, engine.budget, tokensOf, false, turns);
-    const spread = await arrangeUnits(leading, units, engine.budget, tokensOf, true, turns);
+    const shared = await arrangeUnits(leading, units, engine.budget, tokensOf, requestTargets, false, turns);
+    const spread = await arrangeUnits(leading, units, engine.budget, tokensOf, requestTargets, true, turns);
     return spread.time < shared.time ? spread : shared;
   };
   // A plural message whose answer alone outlasts a balanced call may go in parts
@@ -669,6 +671,7 @@ async function arrangeUnits(
   units: readonly PlanUnit[],
   budget: CallBudget,
   tokensOf: (segment: EngineSegment) => number,
+  requestTargets: number,
   spread: boolean,
   turns: Turns,
 ): Promise<{ calls: { chunk: Chunk; format: Format }[]; time: number }> {
@@ -676,11 +679,11 @@ async function arrangeUnits(
   const calls: { chunk: Chunk; format: Format }[] = [];
   const busy = new Array<number>(slots).fill(0);
   const add = async (unit: PlanUnit, unitBudget: CallBudget): Promise<void> => {
-    const around = busy.some((time) => time > 0) ? { busy } : {};
+    const around = busy.some((time) => time > 0) ? { busy, requestTargets } : { requestTargets };
     for (const chunk of await planChunksInTurns(unit.segments, unit.targets, unitBudget, tokensOf, around, turns)) {
       calls.push({ chunk, format: unit.format });
       const slot = busy.indexOf(Math.min(...busy));
-      busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf);
+      busy[slot] = busy[slot]! + expectedCallTime(chunk, tokensOf, requestTargets);
     }
   };
   for (const unit of leading) await add(unit, budget);

@@ -56,7 +56,7 @@ describe('checkAnswer', () => {
   });
 
   test('an answer of the wrong shape is one invalid-JSON problem for the whole answer', () => {
-    for (const answer of [undefined, { translation: [] }, { translations: {} }, []]) {
+    for (const answer of [undefined, { translation: [] }, { translations: {} }, [], {}, { fr: ['Bonjour'] }, { de: 'Hallo' }]) {
       const check = checkAnswer(answer, [segment], ['de']);
       assert.equal(check.invalidJson, true);
       assert.deepEqual(check.problems, [{ kind: 'invalid-json', problem: 'the answer was not valid JSON in the required shape' }]);
@@ -116,6 +116,24 @@ describe('checkAnswer', () => {
     const whole = checkAnswer(answer, FOUR, ['de', 'fr']);
     assert.deepEqual(whole.problems, [{ kind: 'count', lang: 'fr', problem: 'expected 4 translations, got 3' }]);
     assert.deepEqual(Object.keys(accepted(whole)), ['de']);
+  });
+
+  test('reads the keyed shape of a one-target request, its code in any letter case', () => {
+    const check = checkAnswer({ 'PT-br': ['Execute <x1/> no <g1>bash</g1>'] }, [segment], ['pt-BR']);
+    assert.deepEqual(check.problems, []);
+    assert.equal(check.accepted.get('pt-BR')?.get('s1'), 'Execute <x1/> no <g1>bash</g1>');
+    const short = checkAnswer({ de: ['Eins <x1/>', 'Zwei', 'Drei'] }, FOUR, ['de']);
+    assert.deepEqual(short.problems, [{ kind: 'count', lang: 'de', problem: 'expected 4 translations, got 3' }]);
+  });
+
+  test('a truncated keyed answer keeps the aligned prefix minus the last entry', () => {
+    const cut = parseAnswerText('{"de":["Eins <x1/>","Zwei","Dr');
+    const check = checkAnswer(cut, FOUR, ['de'], true);
+    assert.deepEqual(accepted(check), { de: { a: 'Eins <x1/>', b: 'Zwei' } });
+    assert.deepEqual(
+      check.problems.map((problem) => problem.id),
+      ['c', 'd'],
+    );
   });
 
   test('in a truncated answer only the last group is cut; the others must have the full count', () => {
@@ -213,7 +231,16 @@ describe('buildUserMessage', () => {
 });
 
 describe('answerSchema', () => {
-  test('is strict-mode shaped: every object closed with all its properties required, lang the only enum', () => {
+  test('for one target is keyed by its code: one required array of strings, nothing else allowed', () => {
+    assert.deepEqual(answerSchema(['pt-BR']), {
+      type: 'object',
+      additionalProperties: false,
+      required: ['pt-BR'],
+      properties: { 'pt-BR': { type: 'array', items: { type: 'string' } } },
+    });
+  });
+
+  test('for several targets is strict-mode shaped: every object closed with all its properties required, lang the only enum', () => {
     const schema = answerSchema(['de', 'pt-BR']);
     const walk = (node: any, path: string): void => {
       if (node.type === 'object') {

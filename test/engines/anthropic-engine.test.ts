@@ -135,6 +135,21 @@ describe('anthropic engine', () => {
     assert.deepEqual(result.usage, { inputTokens: 800, outputTokens: 60 });
   });
 
+  test('a one-target request gets a tool whose input is keyed by the code, and reads it', async () => {
+    provider.reply(anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 10, output: 10 }, 'tool_use', true));
+    const { engine } = anthropicEngine(provider);
+
+    const result = await engine.translate(chunk(SEGMENTS, [DE]));
+
+    assert.deepEqual(plain(result.translations), { de: { s1: 'Hallo <g1>Welt</g1>', s2: 'Drücken Sie <x1/>.' } });
+    assert.deepEqual(provider.requests[0]!.body.tools[0].input_schema, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['de'],
+      properties: { de: { type: 'array', items: { type: 'string' } } },
+    });
+  });
+
   test('stop_reason max_tokens distrusts the last entry, even a complete one, and asks for it again', async () => {
     provider.reply(
       anthropicReply({ de: ['Hallo <g1>Welt</g1>', 'Drücken Sie <x1/>.'] }, { input: 10, output: 4000 }, 'max_tokens'),

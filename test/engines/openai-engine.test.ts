@@ -54,9 +54,13 @@ describe('openai engine: answers', () => {
     const format = request.body.response_format;
     assert.equal(format.type, 'json_schema');
     assert.equal(format.json_schema.strict, true);
-    const group = format.json_schema.schema.properties.translations.items;
-    assert.deepEqual(group.properties.lang.enum, ['de']);
-    assert.deepEqual(group.properties.segments, { type: 'array', items: { type: 'string' } });
+    // One target: the answer is keyed by its code, a closed object as strict mode asks.
+    assert.deepEqual(format.json_schema.schema, {
+      type: 'object',
+      additionalProperties: false,
+      required: ['de'],
+      properties: { de: { type: 'array', items: { type: 'string' } } },
+    });
   });
 
   test('translates many segments into many targets in a single call, one unnumbered line per segment', async () => {
@@ -89,8 +93,38 @@ describe('openai engine: answers', () => {
     const message = userMessage(provider.requests[0]!);
     assert.deepEqual(message.targets, ['German (de)', 'French (fr)', 'Arabic (ar)']);
     assert.deepEqual(message.segments, segments.map((segment) => segment.text));
-    const langEnum = provider.requests[0]!.body.response_format.json_schema.schema.properties.translations.items.properties.lang.enum;
-    assert.deepEqual(langEnum, ['de', 'fr', 'ar']);
+    const group = provider.requests[0]!.body.response_format.json_schema.schema.properties.translations.items;
+    assert.deepEqual(group.properties.lang.enum, ['de', 'fr', 'ar']);
+    assert.deepEqual(group.properties.segments, { type: 'array', items: { type: 'string' } });
+  });
+
+  test('every call of a one-target request, repairs included, asks for the same keyed schema', async () => {
+    provider.reply(
+      openaiReply('{"de":["Öffne <x1/> jetzt.","Alles speichern"]}', { input: 400, output: 20 }),
+      openaiReply('{"de":["<g1>Alles</g1> speichern"]}', { input: 200, output: 10 }),
+    );
+    const { engine } = openaiEngine(provider);
+
+    const two = [
+      { id: 's1', text: 'Open <x1/> now.' },
+      { id: 's2', text: 'Save <g1>all</g1>' },
+    ];
+    const result = await engine.translate(chunk(two, [DE], { requestTargets: [DE] }));
+
+    assert.deepEqual(plain(result.translations), { de: { s1: 'Öffne <x1/> jetzt.', s2: '<g1>Alles</g1> speichern' } });
+    const [first, repair] = provider.requests.map((request) => request.body.response_format.json_schema.schema);
+    assert.deepEqual(first, repair);
+    assert.deepEqual(first.required, ['de']);
+  });
+
+  test('a call carrying one target of a request of several asks for the grouped schema of all of them', async () => {
+    provider.reply(openaiReply({ fr: ['Bonjour <g1>le monde</g1>'] }, { input: 1, output: 1 }, 'stop', false));
+    const { engine } = openaiEngine(provider);
+
+    await engine.translate(chunk(HELLO, [FR], { requestTargets: [DE, FR] }));
+
+    const group = provider.requests[0]!.body.response_format.json_schema.schema.properties.translations.items;
+    assert.deepEqual(group.properties.lang.enum, ['de', 'fr']);
   });
 
   test('without a source language the message leaves it out so the model identifies it', async () => {
@@ -408,26 +442,30 @@ describe('openai engine: repair of bad answers', () => {
     ]);
   });
 
-  test('a truncated answer keeps its aligned prefix minus the last entry, and only the rest is asked for', async () => {
-    const segments = [...THREE, { id: 'help', text: 'Help' }];
-    const cut = '{"translations":[{"lang":"de","segments":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil';
-    provider.reply(
-      openaiReply(cut, { input: 400, output: 4000 }, 'length'),
-      openaiReply({ de: ['Hilfe'] }, { input: 100, output: 20 }),
-    );
-    const { engine } = openaiEngine(provider);
+  for (const [shape, cut] of [
+    ['grouped', '{"translations":[{"lang":"de","segments":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil'],
+    ['keyed', '{"de":["Öffne <x1/> jetzt.","<g1>Alles</g1> speichern","<x1/> beenden","Hil'],
+  ] as const) {
+    test(`a truncated ${shape} answer keeps its aligned prefix minus the last entry, and only the rest is asked for`, async () => {
+      const segments = [...THREE, { id: 'help', text: 'Help' }];
+      provider.reply(
+        openaiReply(cut, { input: 400, output: 4000 }, 'length'),
+        openaiReply({ de: ['Hilfe'] }, { input: 100, output: 20 }),
+      );
+      const { engine } = openaiEngine(provider);
 
-    const result = await engine.translate(chunk(segments, [DE]));
+      const result = await engine.translate(chunk(segments, [DE]));
 
-    assert.deepEqual(plain(result.translations), {
-      de: { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden', help: 'Hilfe' },
+      assert.deepEqual(plain(result.translations), {
+        de: { open: 'Öffne <x1/> jetzt.', save: '<g1>Alles</g1> speichern', quit: '<x1/> beenden', help: 'Hilfe' },
+      });
+      const repair = userMessage(provider.requests[1]!);
+      // "Hil" was cut: the repair carries only the fourth segment, as line 1
+      assert.deepEqual(repair.segments, ['Help']);
+      assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
+      assert.deepEqual(result.usage, { inputTokens: 500, outputTokens: 4020 });
     });
-    const repair = userMessage(provider.requests[1]!);
-    // "Hil" was cut: the repair carries only the fourth segment, as line 1
-    assert.deepEqual(repair.segments, ['Help']);
-    assert.deepEqual(repair.fix, [{ lang: 'de', line: 1, problem: 'missing from the answer' }]);
-    assert.deepEqual(result.usage, { inputTokens: 500, outputTokens: 4020 });
-  });
+  }
 });
 
 describe('openai engine: transport faults', () => {

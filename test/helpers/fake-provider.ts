@@ -177,11 +177,28 @@ export interface FakeUsage {
 /** Target code → its strings, in the order of the message's lines: `{de: ['Hallo', 'Welt']}`. */
 export type Translations = Record<string, readonly unknown[]>;
 
-/** `{de: ['Hallo']}` → the answer object of the prompt's schema. */
-export function answerObject(translations: Translations): unknown {
+/**
+ * `{de: ['Hallo']}` → the answer object in one of the prompt's shapes: keyed by the code
+ * (`{de: […]}`, a request of one target) or grouped (`{translations: [{lang, segments}]}`).
+ * Default: keyed when there is one target. A reply built from the request itself should
+ * use `keyedRequest` to pick.
+ */
+export function answerObject(translations: Translations, keyed = Object.keys(translations).length === 1): unknown {
+  if (keyed) return { ...translations };
   return {
     translations: Object.entries(translations).map(([lang, segments]) => ({ lang, segments })),
   };
+}
+
+/**
+ * Whether `request` asks for the keyed answer: its schema (OpenAI's response_format,
+ * Anthropic's tool) has no `translations` property; without a schema, whether its
+ * message names one target.
+ */
+export function keyedRequest(request: RecordedRequest): boolean {
+  const schema = request.body?.response_format?.json_schema?.schema ?? request.body?.tools?.[0]?.input_schema;
+  if (schema?.properties) return !('translations' in schema.properties);
+  return targetCodes(userMessage(request)).length === 1;
 }
 
 /** An OpenAI chat completion whose message content is `content` (a string is sent verbatim). */
@@ -189,8 +206,9 @@ export function openaiReply(
   content: string | Translations,
   usage: FakeUsage,
   finishReason: 'stop' | 'length' = 'stop',
+  keyed?: boolean,
 ): FakeReply {
-  const text = typeof content === 'string' ? content : JSON.stringify(answerObject(content));
+  const text = typeof content === 'string' ? content : JSON.stringify(answerObject(content, keyed));
   return {
     json: {
       id: 'chatcmpl-fake',
@@ -207,11 +225,12 @@ export function anthropicReply(
   content: string | Translations,
   usage: FakeUsage,
   stopReason: 'tool_use' | 'end_turn' | 'max_tokens' = 'tool_use',
+  keyed?: boolean,
 ): FakeReply {
   const block =
     typeof content === 'string'
       ? { type: 'text', text: content }
-      : { type: 'tool_use', id: 'toolu_fake', name: 'submit_translations', input: answerObject(content) };
+      : { type: 'tool_use', id: 'toolu_fake', name: 'submit_translations', input: answerObject(content, keyed) };
   return {
     json: {
       id: 'msg_fake',
@@ -310,7 +329,8 @@ export function targetCodes(message: UserMessage): string[] {
 
 /**
  * A well-behaved translator for both wire formats: answers every line for every target
- * it was asked for with `[code] text`, tokens kept, and reports `usage` per call.
+ * it was asked for with `[code] text`, tokens kept, in the shape its schema asks for, and
+ * reports `usage` per call.
  */
 export function echoTranslator(usage: FakeUsage): ReplyScript {
   return (request) => {
@@ -318,6 +338,7 @@ export function echoTranslator(usage: FakeUsage): ReplyScript {
     const translations: Translations = Object.fromEntries(
       targetCodes(message).map((code) => [code, message.segments.map((text) => `[${code}] ${text}`)]),
     );
-    return request.path === '/v1/messages' ? anthropicReply(translations, usage) : openaiReply(translations, usage);
+    const keyed = keyedRequest(request);
+    return request.path === '/v1/messages' ? anthropicReply(translations, usage, 'tool_use', keyed) : openaiReply(translations, usage, 'stop', keyed);
   };
 }

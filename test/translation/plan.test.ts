@@ -8,6 +8,8 @@ const TTFT_TOKENS = 32;
 /** The answer's wrappers as o200k counts them: `{"translations":[…]}` and `{"lang":"xx","segments":[…]},`. */
 const CALL_WRAPPER = 5;
 const TARGET_WRAPPER = 6;
+/** A one-target request's keyed answer, `{"xx":[…]}`, as o200k counts it (engines/prompt.ts). */
+const KEYED_WRAPPER = 3;
 
 const LANGS: EngineLanguage[] = Array.from({ length: 36 }, (_, i) => ({ code: `l${i}`, name: `Language ${i}`, rtl: false }));
 /** The defaults a model engine plans with: 1,500 output tokens a call, 8 calls at once. */
@@ -27,9 +29,9 @@ const LONG_DOCUMENT = Array.from({ length: 400 }, (_, i) => 40 + ((i * 37) % 120
 
 const expected = (chunk: Chunk, size: (segment: EngineSegment) => number): number =>
   chunk.targets.length * chunk.segments.reduce((sum, segment) => sum + size(segment) * OUTPUT_EXPANSION + 2, 0);
-/** The whole answer a call is expected to write, wrappers included. */
-const answer = (chunk: Chunk, size: (segment: EngineSegment) => number): number =>
-  CALL_WRAPPER + chunk.targets.length * TARGET_WRAPPER + expected(chunk, size);
+/** The whole answer a call is expected to write, wrappers included: keyed when the request has one target. */
+const answer = (chunk: Chunk, size: (segment: EngineSegment) => number, requestTargets: number): number =>
+  (requestTargets === 1 ? KEYED_WRAPPER : CALL_WRAPPER + chunk.targets.length * TARGET_WRAPPER) + expected(chunk, size);
 
 /** Every (segment, target) pair exactly once, and each chunk's segments in document order. */
 function assertCoversEachPairOnce(chunks: readonly Chunk[], list: readonly EngineSegment[], targets: readonly EngineLanguage[]): void {
@@ -65,7 +67,7 @@ describe('planChunks', () => {
     const chunks = planChunks(list, LANGS.slice(0, 1), MODEL, tokensOf);
     assertCoversEachPairOnce(chunks, list, LANGS.slice(0, 1));
     assert.ok(chunks.length <= 8, 'one round');
-    const answers = chunks.map((chunk) => answer(chunk, tokensOf));
+    const answers = chunks.map((chunk) => answer(chunk, tokensOf, 1));
     const limit = TTFT_TOKENS + answers.reduce((sum, output) => sum + output, 0) / 8;
     const slowest = TTFT_TOKENS + Math.max(...answers);
     assert.ok(slowest <= 1.25 * limit, `slowest call ${slowest} against the limit ${limit.toFixed(1)}`);
@@ -127,10 +129,11 @@ describe('planChunks', () => {
     const { list, tokensOf } = segments(LONG_DOCUMENT);
     const chunks = planChunks(list, LANGS.slice(0, 1), MODEL, tokensOf);
     assertCoversEachPairOnce(chunks, list, LANGS.slice(0, 1));
-    for (const chunk of chunks) assert.ok(answer(chunk, tokensOf) <= 1500, `a call of ${answer(chunk, tokensOf)}`);
+    for (const chunk of chunks) assert.ok(answer(chunk, tokensOf, 1) <= 1500, `a call of ${answer(chunk, tokensOf, 1)}`);
     const estimate = estimatePlan(list, 1, MODEL, tokensOf);
     assert.equal(estimate.calls, chunks.length, 'the estimate is the plan');
-    const total = chunks.reduce((sum, chunk) => sum + answer(chunk, tokensOf), 0);
+    const total = chunks.reduce((sum, chunk) => sum + answer(chunk, tokensOf, 1), 0);
+    assert.equal(estimate.outputTokens, total, 'each call counted with the keyed wrapper of a one-target answer');
     assert.ok(estimate.rounds <= Math.ceil(total / 1500 / 8) + 1, `${estimate.rounds} rounds for ${total} output tokens`);
   });
 
@@ -139,7 +142,7 @@ describe('planChunks', () => {
     const targets = LANGS.slice(0, 5);
     const chunks = planChunks(list, targets, MODEL, tokensOf);
     assertCoversEachPairOnce(chunks, list, targets);
-    for (const chunk of chunks) assert.ok(answer(chunk, tokensOf) <= 1500, `a call of ${answer(chunk, tokensOf)}`);
+    for (const chunk of chunks) assert.ok(answer(chunk, tokensOf, targets.length) <= 1500, `a call of ${answer(chunk, tokensOf, targets.length)}`);
   });
 
   test('the input limit holds, and a segment larger than it travels alone', () => {
