@@ -47,13 +47,3 @@ export class Turns {
     if (this.clock() - this.#started >= this.turnMs) await this.yield();
   }
 }
-
-/** `items.map(step)`, taking turns. */
-export async function mapInTurns<T, R>(items: readonly T[], step: (item: T, index: number) => R, turns = new Turns()): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    out[i] = step(items[i]!, i);
-    if (turns.due()) await turns.yield();
-  }
-  return out;
-}
