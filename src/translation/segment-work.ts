@@ -327,7 +327,8 @@ export async function memoryKeys(
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
         formality: instructions?.formality,
         context: instructions?.context,
-        ...(entry.plurals ? { plurals: entry.plurals } : {}),
+        // '' (no counted messages) leaves the key as it was, like an absent member.
+        plurals: entry.plurals,
         note: entry.segment.note,
       });
       if (turns.due()) await turns.yield();
