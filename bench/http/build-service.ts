@@ -25,8 +25,8 @@ export interface BuildService {
   close(): Promise<void>;
 }
 
-/** `nodeArgs` go before the script (e.g. `--cpu-prof`). */
-export async function startBuildService(dir: string, backend: Backend, nodeArgs: readonly string[] = []): Promise<BuildService> {
+/** `nodeArgs` go before the script (e.g. `--cpu-prof`); `stdout` (a file descriptor) receives the service's standard output, else it is discarded. */
+export async function startBuildService(dir: string, backend: Backend, nodeArgs: readonly string[] = [], stdout: number | 'ignore' = 'ignore'): Promise<BuildService> {
   const created = await createTestDatabase(backend);
   const database = openDatabase(parseDatabaseUrl(created.url));
   await migrateToLatest(database.db);
@@ -47,7 +47,7 @@ export async function startBuildService(dir: string, backend: Backend, nodeArgs:
     METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...limits,
   };
-  const service = spawn(process.execPath, [...nodeArgs, join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [...nodeArgs, join(dir, 'dist/cli.js'), 'serve', '--no-migrate'], { env, stdio: ['ignore', stdout, 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   const close = async () => {
     await stop(service);

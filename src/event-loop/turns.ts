@@ -17,12 +17,15 @@ export const TURN_MS = 8;
 /** Steps between two looks at the clock: a step is far shorter than a turn. */
 const STEPS_PER_LOOK = 64;
 
+/** One bound clock for every Turns: a request makes several, and a bound function each was garbage. */
+const monotonicNow: () => number = performance.now.bind(performance);
+
 export class Turns {
   #started: number;
   #steps = 0;
 
   constructor(
-    private readonly clock: () => number = performance.now.bind(performance),
+    private readonly clock: () => number = monotonicNow,
     private readonly turnMs = TURN_MS,
   ) {
     this.#started = clock();
@@ -46,14 +49,4 @@ export class Turns {
   async yieldIfLong(): Promise<void> {
     if (this.clock() - this.#started >= this.turnMs) await this.yield();
   }
-}
-
-/** `items.map(step)`, taking turns. */
-export async function mapInTurns<T, R>(items: readonly T[], step: (item: T, index: number) => R, turns = new Turns()): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    out[i] = step(items[i]!, i);
-    if (turns.due()) await turns.yield();
-  }
-  return out;
 }

@@ -55,13 +55,15 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
     parts.glossary ? `${parts.glossary.id}@${parts.glossary.version}` : '',
     parts.formality ?? '',
     parts.context === undefined ? '' : digest(parts.context),
-    ...(parts.note === undefined ? [] : [digest(parts.note)]),
-    // Last and only when present, so keys of segments without plurals are unchanged.
-    ...(parts.plurals ? [`plurals:${parts.plurals}`] : []),
-  ].join('\u0000');
+  ];
+  // Pushed, not spread in (a spread makes and walks an array): a key is made for every
+  // segment and target of every request.
+  if (parts.note !== undefined) head.push(digest(parts.note));
+  // Last and only when present, so keys of segments without plurals are unchanged.
+  if (parts.plurals) head.push(`plurals:${parts.plurals}`);
   // One-shot hash of the joined string: the same digest as updating a Hash with the head,
   // NUL and the text in turn, without a Hash object per key (which showed in the request profile).
-  return digest(`${head}\u0000${parts.text}`);
+  return digest(`${head.join('\u0000')}\u0000${parts.text}`);
 }
 
 /**

@@ -42,9 +42,10 @@ export async function resolveSource(
   if (requested) return { source: requested };
   // A file that names its source language (a po's `Language:`, XLIFF's `source-language`…)
   // is believed before the detector is asked (decision 0101).
-  const detectSource = async (document: PreparedDocument): Promise<SourceDetection | undefined> => {
+  // Not an async function: the detector's own promise is awaited, without one around it.
+  const detectSource = (document: PreparedDocument): Promise<SourceDetection | undefined> => {
     const declared = declaredSource(document);
-    return declared ? { language: declared, confidence: DECLARED_CONFIDENCE } : detector.detect(textsOf(document));
+    return declared ? Promise.resolve({ language: declared, confidence: DECLARED_CONFIDENCE }) : detector.detect(textsOf(document));
   };
   const detections = documents.length === 1 ? [await detectSource(documents[0]!)] : await Promise.all(documents.map(detectSource));
   const hint = sourceHint(detections);

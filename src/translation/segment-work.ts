@@ -21,7 +21,7 @@ import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
-import { mapInTurns, Turns } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -93,14 +93,16 @@ export async function translateSegments(
   const turns = new Turns();
   const { unique, positions, pairs } = await distinctSegments(documents, glossary, engineTargets, turns);
   const keys = memory ? await memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
+  const textOf = (row: readonly (string | undefined)[], index: number): string => {
+    const restore = unique[index]!.restore;
+    return restore ? restore(row[index]!) : row[index]!;
+  };
   const translationsOf = async (target: number, row: readonly (string | undefined)[]): Promise<string[][]> => {
     const byDocument: string[][] = [];
     for (const indexes of positions[target]!) {
       const texts = new Array<string>(indexes.length);
       for (let i = 0; i < indexes.length; i++) {
-        const index = indexes[i]!;
-        const restore = unique[index]!.restore;
-        texts[i] = restore ? restore(row[index]!) : row[index]!;
+        texts[i] = textOf(row, indexes[i]!);
         if (turns.due()) await turns.yield();
       }
       byDocument.push(texts);
@@ -108,7 +110,7 @@ export async function translateSegments(
     return byDocument;
   };
   // A whole target is handed on in order of completion; its rows are built taking turns.
-  let handedOn: Promise<void> = Promise.resolve();
+  let handedOn: Promise<void> | undefined;
   // Once the work has failed, a target still being put together is not handed on.
   let failed = false;
   const done = new TargetRows(
@@ -117,7 +119,7 @@ export async function translateSegments(
     pairs,
     onTargetTranslated &&
       ((target, row) => {
-        const next = handedOn.then(async () => {
+        const next = (handedOn ?? Promise.resolve()).then(async () => {
           const rows = await translationsOf(target, row);
           if (!failed) onTargetTranslated(target, rows);
         });
@@ -158,10 +160,23 @@ export async function translateSegments(
     failed = true;
     throw error;
   }
-  await handedOn;
+  if (handedOn) await handedOn;
 
+  // translationsOf's loops written out: a small request never yields, and then makes no promise a target.
   const byTarget: string[][][] = [];
-  for (let target = 0; target < done.rows.length; target++) byTarget.push(await translationsOf(target, done.rows[target]!));
+  for (let target = 0; target < done.rows.length; target++) {
+    const row = done.rows[target]!;
+    const byDocument: string[][] = [];
+    for (const indexes of positions[target]!) {
+      const texts = new Array<string>(indexes.length);
+      for (let i = 0; i < indexes.length; i++) {
+        texts[i] = textOf(row, indexes[i]!);
+        if (turns.due()) await turns.yield();
+      }
+      byDocument.push(texts);
+    }
+    byTarget.push(byDocument);
+  }
   return {
     translations: documents.map((_, document) => byTarget.map((target) => target[document]!)),
     usage: {
@@ -296,10 +311,12 @@ export async function memoryKeys(
 ): Promise<string[][]> {
   const { glossary, instructions } = options;
   const keys: string[][] = [];
+  // Loops written out, not mapInTurns: a small request never yields, and then makes no promise.
   for (const target of engineTargets) {
-    keys.push(
-      await mapInTurns(unique, (entry) =>
-      memory.key({
+    const ofTarget = new Array<string>(unique.length);
+    for (let u = 0; u < unique.length; u++) {
+      const entry = unique[u]!;
+      ofTarget[u] = memory.key({
         text: entry.segment.text,
         format: entry.format,
         singleLine: entry.segment.singleLine === true,
@@ -310,11 +327,13 @@ export async function memoryKeys(
         glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
         formality: instructions?.formality,
         context: instructions?.context,
-        ...(entry.plurals ? { plurals: entry.plurals } : {}),
+        // '' (no counted messages) leaves the key as it was, like an absent member.
+        plurals: entry.plurals,
         note: entry.segment.note,
-      }),
-      turns),
-    );
+      });
+      if (turns.due()) await turns.yield();
+    }
+    keys.push(ofTarget);
   }
   return keys;
 }
@@ -379,9 +398,14 @@ export async function distinctSegments(
   };
   const shared: number[][] = [];
   for (const document of documents) {
-    shared.push(
-      await mapInTurns(document.segments, (segment, i) => (segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1), turns),
-    );
+    const { segments } = document;
+    const indexes = new Array<number>(segments.length);
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      indexes[i] = segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1;
+      if (turns.due()) await turns.yield();
+    }
+    shared.push(indexes);
   }
   const counted = shared.some((indexes) => indexes.includes(-1));
   const positions = targets.map((target) =>

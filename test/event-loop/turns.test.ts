@@ -1,7 +1,7 @@
 /** The turn-taking every long main-thread loop uses (src/event-loop/turns.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mapInTurns, Turns } from '../../src/event-loop/turns.js';
+import { Turns } from '../../src/event-loop/turns.js';
 
 describe('turns on the main thread', () => {
   it('a long loop that asks due() lets a timer run within a few turns', async () => {
@@ -24,10 +24,5 @@ describe('turns on the main thread', () => {
   it('does not yield while a turn lasts less than its budget', async () => {
     const turns = new Turns(() => 0, 8);
     for (let step = 0; step < 10_000; step++) assert.equal(turns.due(), false);
-  });
-
-  it('mapInTurns gives map’s answer', async () => {
-    const items = Array.from({ length: 5_000 }, (_, i) => i);
-    assert.deepEqual(await mapInTurns(items, (n, i) => n * 2 + i), items.map((n, i) => n * 2 + i));
   });
 });

@@ -5,7 +5,14 @@
  * holding the key; the answer it then sends is kept, unless it is a 5xx or a 429, which a
  * retry must run again. Routes opt in with `...hooks.idempotent`; their handlers see nothing.
  */
-import type { FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency/key.js';
@@ -88,10 +95,38 @@ export function idempotencyHooks(deps: AppDeps): IdempotencyHooks {
     await held.release().catch((error: unknown) => request.log.warn({ err: error }, 'freeing an Idempotency-Key failed; its lease lapses'));
   }
 
+  // Nearly every request has no key: the hooks then call `done` at once, with no promise,
+  // no async frame and no microtask turn each (three a request on POST /v1/translate;
+  // docs/benchmarks.md, "Request path after the fences"). With a key they return the async
+  // path's promise, which Fastify's hook runner awaits as for an async hook.
+  function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): Promise<FastifyReply | undefined> | undefined {
+    if (request.headers['idempotency-key'] === undefined) {
+      done();
+      return undefined;
+    }
+    return claimKey(request, reply);
+  }
+
+  function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): Promise<unknown> | undefined {
+    if (!request.idempotency) {
+      done(null, payload);
+      return undefined;
+    }
+    return keepAnswer(request, reply, payload);
+  }
+
+  function onResponse(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): Promise<void> | undefined {
+    if (!request.idempotency) {
+      done();
+      return undefined;
+    }
+    return freeUnanswered(request);
+  }
+
   return {
-    preHandler: claimKey as unknown as preHandlerHookHandler,
-    onSend: keepAnswer as unknown as onSendHookHandler,
-    onResponse: freeUnanswered as unknown as onResponseHookHandler,
+    preHandler: preHandler as unknown as preHandlerHookHandler,
+    onSend: onSend as unknown as onSendHookHandler,
+    onResponse: onResponse as unknown as onResponseHookHandler,
   };
 }
 

@@ -1,0 +1,121 @@
+/**
+ * What one POST /v1/translate costs each build, in figures the machine's load does not
+ * move: bytes allocated and young collections a request (V8's `--trace-gc-nvp`, summed over
+ * a fixed number of requests), and with --count the `process.nextTick` calls by callback
+ * and the async resources (promises) made a request (count-calls.mjs preloaded; that run's
+ * CPU is not comparable). CPU µs a request is printed too, but it moves with the load:
+ * bench/http/compare-builds.ts alternates builds for that. Same service and request as
+ * compare-builds.ts (SQLite, limits off, pseudo). Needs `npm run build` in each folder.
+ *
+ * With --count and --allocations=DIR, V8's sampling heap profile of the counted requests
+ * (freed objects included) is written to DIR/<n>.heapprofile, one a service, for
+ * DevTools or a script that sums self sizes by function.
+ *
+ *   npx tsx bench/http/request-counts.ts DIR [DIR…] [--requests=20000] [--warm=5000] [--count [--allocations=DIR]] [--rounds=1]
+ */
+import autocannon from 'autocannon';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBuildService } from './build-service.js';
+import { cpuSeconds, firstRequestOfEachKey } from './processes.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const dirs = args.filter((a) => !a.startsWith('--')).map((dir) => resolve(dir));
+if (dirs.length === 0) throw new Error('usage: request-counts.ts DIR [DIR…] [--requests=20000] [--warm=5000] [--count] [--rounds=1]');
+const REQUESTS = option('requests', 20_000);
+const WARM = option('warm', 5_000);
+const ROUNDS = option('rounds', 1);
+const COUNT = args.includes('--count');
+const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
+const ALLOCATIONS = args.find((a) => a.startsWith('--allocations='))?.slice('--allocations='.length);
+const COUNTER = fileURLToPath(new URL('./count-calls.mjs', import.meta.url));
+
+type Counts = { ticks: Record<string, number>; resources: Record<string, number>; sites: Record<string, number> };
+const scratch = mkdtempSync(join(tmpdir(), 'request-counts-'));
+process.env.COUNTS_FILE = join(scratch, 'counts.json');
+
+async function counts(pid: number): Promise<Counts> {
+  rmSync(process.env.COUNTS_FILE!, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    try {
+      return JSON.parse(readFileSync(process.env.COUNTS_FILE!, 'utf8')) as Counts;
+    } catch {
+      // not written yet
+    }
+  }
+  throw new Error('no counts from the service');
+}
+
+/** The young collections and bytes allocated in `--trace-gc-nvp` lines of `text`. */
+function gcOf(text: string) {
+  let scavenges = 0;
+  let allocated = 0;
+  for (const line of text.split('\n')) {
+    const bytes = /\ballocated=(\d+)/.exec(line);
+    if (!bytes) continue;
+    allocated += Number(bytes[1]);
+    if (/\bgc=s\b/.test(line)) scavenges++;
+  }
+  return { scavenges, allocated };
+}
+
+const perRequest = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.entries(after)
+    .map(([name, n]) => [name, (n - (before[name] ?? 0)) / REQUESTS] as const)
+    .filter(([, n]) => n >= 0.05)
+    .sort((x, y) => y[1] - x[1]);
+
+let services = 0;
+for (let round = 0; round < ROUNDS; round++) {
+  for (const dir of dirs) {
+    if (ALLOCATIONS) process.env.ALLOCATIONS_FILE = join(resolve(ALLOCATIONS), `${++services}.heapprofile`);
+    const outPath = join(scratch, 'stdout');
+    const out = openSync(outPath, 'w');
+    const nodeArgs = ['--trace-gc-nvp', ...(COUNT ? ['--import', COUNTER] : [])];
+    const service = await startBuildService(dir, 'sqlite', nodeArgs, out);
+    try {
+      const target = {
+        url: `${service.origin}/v1/translate`,
+        method: 'POST' as const,
+        body: BODY,
+        requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: service.headers() }) }],
+      };
+      const pid = service.process.pid!;
+      await firstRequestOfEachKey(target.url, service.keyCount, service.headers, BODY);
+      await autocannon({ ...target, connections: 50, amount: WARM });
+      const countsBefore = COUNT ? await counts(pid) : undefined;
+      const offset = readFileSync(outPath).length;
+      const cpuBefore = cpuSeconds(pid);
+      const result = await autocannon({ ...target, connections: 50, amount: REQUESTS });
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      await new Promise((r) => setTimeout(r, 100));
+      const gc = gcOf(readFileSync(outPath).subarray(offset).toString('latin1'));
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      console.log(
+        `${dir}: ${Math.round(gc.allocated / REQUESTS)} bytes allocated a request, ${((gc.scavenges * 10_000) / REQUESTS).toFixed(1)} young collections per 10,000 requests, ` +
+          `${Math.round((cpu * 1e6) / REQUESTS)} CPU µs a request${COUNT ? ' (counting)' : ''}, ${Math.round(result.requests.total / result.duration)} req/s`,
+      );
+      if (countsBefore) {
+        const after = await counts(pid);
+        if (ALLOCATIONS) {
+          for (let i = 0; i < 100 && !existsSync(process.env.ALLOCATIONS_FILE!); i++) await new Promise((r) => setTimeout(r, 50));
+          console.log(`  allocations: ${process.env.ALLOCATIONS_FILE}`);
+        }
+        const format = (rows: (readonly [string, number])[]) => rows.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ');
+        console.log(`  nextTick a request: ${format(perRequest(countsBefore.ticks, after.ticks))}`);
+        console.log(`  async resources a request: ${format(perRequest(countsBefore.resources, after.resources))}`);
+        // With COUNT_STACKS=N in the environment: where the promises are made (sampled).
+        for (const [site, n] of perRequest(countsBefore.sites, after.sites)) console.log(`    ${n.toFixed(2)} promises a request: ${site}`);
+      }
+    } finally {
+      await service.close();
+      closeSync(out);
+    }
+  }
+}
+rmSync(scratch, { recursive: true, force: true });
