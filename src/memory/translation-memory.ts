@@ -157,13 +157,15 @@ export class TranslationMemory {
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
     const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
+    // Nothing was kept (a large document's first repeat): the statements' map is the answer.
+    const answer = found.size === 0 ? read : found;
     let skip = keptOnlyLast(read.values());
     for (const [key, translation] of read) {
-      found.set(key, translation);
+      if (answer !== read) found.set(key, translation);
       if (translation.length <= LONGEST_CHARS && skip-- <= 0) this.recent.set(userEntry(userId, key), translation, start);
       if (turns.due()) await turns.yield();
     }
-    return found;
+    return answer;
   }
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {
