@@ -8,7 +8,9 @@
  *   --profile=DIR  runs the server under --cpu-prof, one server per shape, and prints
  *                  the main thread's longest busy stretches, and what it ran while the
  *                  slowest health checks waited (profile-stalls.ts; same monotonic clock).
- * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof]
+ *   Also printed per round: the server main thread's CPU time (from /proc), the figure
+ *   that compares builds on a loaded machine.
+ * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--trace-gc=FILE]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
