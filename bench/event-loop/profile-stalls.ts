@@ -27,7 +27,7 @@ export interface Stall {
   readonly by: readonly (readonly [string, number])[];
 }
 
-const OWN_CODE = /\/(dist|src)\/(?!.*node_modules)/;
+const OWN_CODE = /^(?!.*node_modules).*\/(dist|src)\//;
 
 /** How each sample is named: the innermost service function above it, or the frame itself. */
 function ownerNaming(profile: CpuProfile): { readonly byId: Map<number, ProfileNode>; readonly ownerOf: (id: number) => string } {

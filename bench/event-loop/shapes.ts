@@ -15,10 +15,13 @@
  *                  over 50 ms of CPU, and the longest gap by wall time split into CPU,
  *                  queued and blocked (I/O, locks, collection helpers); with
  *                  --profile too, the samples inside the three costliest gaps.
- * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu]
+ *   --trace-gc=FILE the server runs with --trace-gc, its collections written to FILE.
+ *   Also printed per round: the server main thread's CPU time (from /proc), the figure
+ *   that compares builds on a loaded machine.
+ * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu] [--trace-gc=FILE]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../test/helpers/net.js';
@@ -32,6 +35,8 @@ const ROUNDS = Number(option('rounds') ?? 2);
 const PROFILE = option('profile');
 const ONLY = option('only')?.split('|');
 const LOOP_CPU = args.includes('--loop-cpu');
+/** --trace-gc=FILE: the server runs with --trace-gc and its standard output (the collections, one a line) goes to FILE. */
+const TRACE_GC = option('trace-gc');
 
 interface Server {
   readonly base: string;
@@ -47,11 +52,11 @@ async function startServer(profileDir?: string, loopCpuFile?: string): Promise<S
   if (created.status !== 0) throw new Error(`keys create failed (did you npm run build in ${DIR}?): ${created.stderr}`);
   const { key } = JSON.parse(created.stdout) as { key: string };
   const port = await freePort();
-  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const flags = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(TRACE_GC ? ['--trace-gc'] : [])];
   if (loopCpuFile) flags.push('--import', new URL('./loop-cpu.mjs', import.meta.url).href);
   const child = spawn(process.execPath, [...flags, join(DIR, 'dist/cli.js'), 'serve', '--no-workers'], {
     env: { ...env, PORT: String(port), ...(loopCpuFile ? { LOOP_CPU_FILE: loopCpuFile } : {}) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', TRACE_GC ? openSync(TRACE_GC, 'a') : 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}/v1`;
   for (let i = 0; ; i++) {
@@ -70,6 +75,22 @@ async function startServer(profileDir?: string, loopCpuFile?: string): Promise<S
   };
   return { base, key, process: child, stop };
 }
+
+/**
+ * CPU time of the server's main thread so far (user + system, ms), from /proc: unlike a
+ * wait or a profile's sample times it does not count time the thread was not scheduled,
+ * so it compares builds on a loaded machine. Undefined where /proc is missing.
+ */
+function mainThreadCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS = 100;
 
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 /** Health checks that waited over this long, kept to be looked up in the server's profile. */
@@ -139,12 +160,16 @@ try {
     const loopCpuDir = LOOP_CPU ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
     const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
     const server = shared ?? (await startServer(profileDir, loopCpuFile));
-    const slow: Window[] = [];
+    const slowByRound: Window[][] = [];
     const requests: Window[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
+        const slow: Window[] = [];
+        slowByRound.push(slow);
+        const cpuBefore = mainThreadCpuMs(server.process.pid);
         const result = await once(server, body, slow);
         requests.push(result.window);
+        const cpuAfter = mainThreadCpuMs(server.process.pid);
         rows.push({
           shape: shape.name,
           round,
@@ -152,6 +177,7 @@ try {
           'answer ms': Math.round(result.ms),
           'health max ms': Math.round(result.healthMax),
           checks: result.healthChecks,
+          'main thread CPU ms': cpuBefore === undefined || cpuAfter === undefined ? '' : Math.round(cpuAfter - cpuBefore),
         });
       }
     } finally {
@@ -181,7 +207,14 @@ try {
     if (profileDir) {
       const profile = mainThreadProfile(profileDir);
       console.log(`${shape.name}: the main thread's longest busy stretches (may be many turns)\n${describeStalls(longestStalls(profile, 2))}`);
-      console.log(`${shape.name}: what ran while the slowest health checks waited (${slow.length} over ${SLOW_CHECK_MS} ms)\n${describeStalls(samplesDuring(profile, slow).sort((a, b) => b.ms - a.ms).slice(0, 4))}`);
+      slowByRound.forEach((slow, r) => {
+        // The figure that does not count time the process was not scheduled: our CPU inside each wait.
+        const waits = samplesDuring(profile, slow).map((wait) => ({ ...wait, cpu: wait.by.reduce((sum, [, ms]) => sum + ms, 0) }));
+        const most = waits.reduce((max, wait) => Math.max(max, wait.cpu), 0);
+        console.log(
+          `${shape.name}, round ${r + 1}: ${slow.length} health checks over ${SLOW_CHECK_MS} ms; the most CPU inside one wait: ${Math.round(most)} ms; the waits with most CPU:\n${describeStalls(waits.sort((a, b) => b.cpu - a.cpu).slice(0, 4))}`,
+        );
+      });
       if (costliest.length > 0) {
         const windows = costliest.map((gap) => ({ from: gap.at, to: gap.at + gap.wallMs * 1000 }));
         const held = samplesDuring(profile, windows).map((stall, k) => ({ ...stall, ms: costliest[k]!.cpuMs }));

@@ -70,17 +70,27 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
  * memoryKey with the digests of short inputs remembered: the same UI string is keyed
  * again on every request that carries it, and its sha256 was a visible share of a request
  * answered from memory (docs/benchmarks.md, issue 18). Bounded: inputs up to
- * CACHED_INPUT_CHARS, MAX_CACHED of them, least recently used out. One per process
+ * CACHED_INPUT_CHARS, MAX_CACHED_DIGESTS of them, least recently used out. One per process
  * (memory/translation-memory.ts).
  */
 export class MemoryKeys {
-  private readonly digests = new LRUCache<string, string>({ max: MAX_CACHED });
+  private readonly digests = new LRUCache<string, string>({ max: MAX_CACHED_DIGESTS });
 
   /** Made once: a key is computed per segment and target of every request. */
   private readonly digest = (input: string): string => this.sha256Hex(input);
 
-  key(parts: MemoryKeyParts): string {
-    return memoryKey(parts, this.digest);
+  /**
+   * `keysInWork`: how many keys the caller's piece of work makes. One with more than the
+   * cache holds bypasses it: its digests would only push each other out, an eviction per
+   * key that costs more than the hash (docs/benchmarks.md, issue 37).
+   */
+  key(parts: MemoryKeyParts, keysInWork = 1): string {
+    return memoryKey(parts, keysInWork > MAX_CACHED_DIGESTS ? sha256Hex : this.digest);
+  }
+
+  /** Digests remembered now, for tests. */
+  get cachedDigests(): number {
+    return this.digests.size;
   }
 
   clear(): void {
@@ -96,7 +106,8 @@ export class MemoryKeys {
 }
 
 const CACHED_INPUT_CHARS = 512;
-const MAX_CACHED = 2_048;
+/** Digests kept; a piece of work with more keys than this does not use them. */
+export const MAX_CACHED_DIGESTS = 2_048;
 
 function sha256Hex(input: string): string {
   return hash('sha256', input, 'hex');

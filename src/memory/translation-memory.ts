@@ -28,9 +28,15 @@ export type { Claim } from './single-flight.js';
 
 /** One user's memory for one request. */
 export interface SegmentMemory {
-  key(parts: MemoryKeyParts): string;
+  /** `keysInWork`: how many keys the request makes in all (a large one does not fill the digest cache; key.ts). */
+  key(parts: MemoryKeyParts, keysInWork?: number): string;
   lookup(keys: readonly string[]): Promise<Map<string, string>>;
-  save(entries: readonly MemoryEntry[]): Promise<void>;
+  /**
+   * `keysInWork`: how many keys the request saves in all. A request with more than recent
+   * entries hold saves without keeping them: its saves, call by call, would only evict
+   * each other (and everything else kept).
+   */
+  save(entries: readonly MemoryEntry[], keysInWork?: number): Promise<void>;
   claim(key: string): Claim;
 }
 
@@ -43,7 +49,7 @@ export const WATCHED_ENTRY_MS = 30_000;
  * than the users who take turns finds nothing. Translations up to LONGEST_CHARS are kept,
  * MAX_TOTAL_CHARS in all (docs/caches.md).
  */
-const MAX_ENTRIES = 16_384;
+export const RECENT_ENTRIES = 16_384;
 const LONGEST_CHARS = 512;
 const MAX_TOTAL_CHARS = 3_000_000;
 /**
@@ -54,6 +60,19 @@ const MAX_TOTAL_CHARS = 3_000_000;
 const SHARED_UP_TO = 16;
 /** Entries in one lookup of several users' (shared reads, renewals): at most 512 parameters, well under both backends' limits. */
 const LOOKUP_BATCH = 256;
+
+/**
+ * How many of `translations`, from the first, not to keep among recent entries: of the
+ * ones short enough, all but the last RECENT_ENTRIES. Kept in order, the earlier ones would
+ * only be evicted by the later ones of the same lookup or save — for 100,000 hits an
+ * eviction each, a large share of the request's time on the main thread (docs/benchmarks.md,
+ * issue 37) — and what stays is the same.
+ */
+function keptOnlyLast(translations: Iterable<string>): number {
+  let short = 0;
+  for (const translation of translations) if (translation.length <= LONGEST_CHARS) short++;
+  return Math.max(0, short - RECENT_ENTRIES);
+}
 
 export class TranslationMemory {
   private readonly recent: ValidatedCache<string>;
@@ -77,7 +96,7 @@ export class TranslationMemory {
       clock: parts.clock,
       heardLifeMs: WATCHED_ENTRY_MS,
       unheardLifeMs: RECENT_ENTRY_MS,
-      max: MAX_ENTRIES,
+      max: RECENT_ENTRIES,
       maxSize: MAX_TOTAL_CHARS,
       sizeOf: (translation, entry) => translation.length + entry.length,
       renew: readUsers,
@@ -93,9 +112,9 @@ export class TranslationMemory {
   /** `userId`'s memory, for one request. */
   forUser(userId: string): SegmentMemory {
     return {
-      key: (parts) => this.keys.key(parts),
+      key: (parts, keysInWork) => this.keys.key(parts, keysInWork),
       lookup: (keys) => this.lookup(userId, keys),
-      save: (entries) => this.save(userId, entries),
+      save: (entries, keysInWork) => this.save(userId, entries, keysInWork),
       claim: (key) => this.flights.claim(userEntry(userId, key)),
     };
   }
@@ -138,19 +157,24 @@ export class TranslationMemory {
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
     const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
+    // Nothing was kept (a large document's first repeat): the statements' map is the answer.
+    const answer = found.size === 0 ? read : found;
+    let skip = keptOnlyLast(read.values());
     for (const [key, translation] of read) {
-      found.set(key, translation);
-      if (translation.length <= LONGEST_CHARS) this.recent.set(userEntry(userId, key), translation, start);
+      if (answer !== read) found.set(key, translation);
+      if (translation.length <= LONGEST_CHARS && skip-- <= 0) this.recent.set(userEntry(userId, key), translation, start);
       if (turns.due()) await turns.yield();
     }
-    return found;
+    return answer;
   }
 
-  private async save(userId: string, entries: readonly MemoryEntry[]): Promise<void> {
+  private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {
     const start = this.recent.readStart();
     await saveMemory(this.db, userId, entries, this.clock());
+    if (keysInWork > RECENT_ENTRIES) return;
+    let skip = keptOnlyLast(entries.map((entry) => entry.translation));
     for (const { key, translation } of entries) {
-      if (translation.length <= LONGEST_CHARS) this.recent.set(userEntry(userId, key), translation, start);
+      if (translation.length <= LONGEST_CHARS && skip-- <= 0) this.recent.set(userEntry(userId, key), translation, start);
     }
   }
 

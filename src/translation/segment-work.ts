@@ -197,7 +197,7 @@ export async function translateSegments(
  */
 async function translatePending(
   initial: Pair[],
-  work: Omit<CallContext, 'cancel' | 'leads'> & { readonly memory: SegmentMemory | undefined },
+  work: Omit<CallContext, 'cancel' | 'leads' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
 ): Promise<void> {
   const { done, options, tally, keys, memory } = work;
   const signal = options.cancellation?.signal;
@@ -237,7 +237,7 @@ async function translatePending(
           );
         }
       }
-      const own = callModels(mine, { cancel, leads, ...work });
+      const own = callModels(mine, { cancel, leads, keysToSave: initial.length, ...work });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;
@@ -312,6 +312,7 @@ export async function memoryKeys(
   const { glossary, instructions } = options;
   const keys: string[][] = [];
   // Loops written out, not mapInTurns: a small request never yields, and then makes no promise.
+  const keysInWork = unique.length * engineTargets.length;
   for (const target of engineTargets) {
     const ofTarget = new Array<string>(unique.length);
     for (let u = 0; u < unique.length; u++) {
@@ -330,7 +331,7 @@ export async function memoryKeys(
         // '' (no counted messages) leaves the key as it was, like an absent member.
         plurals: entry.plurals,
         note: entry.segment.note,
-      });
+      }, keysInWork);
       if (turns.due()) await turns.yield();
     }
     keys.push(ofTarget);
@@ -449,6 +450,8 @@ interface CallContext {
   readonly cancel: AbortController;
   readonly tally: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; calls: number; cached: number; misses: number };
   readonly keys: string[][] | undefined;
+  /** Pairs this request may save to memory in all (a large request does not fill the recent entries; memory/). */
+  readonly keysToSave: number;
   /** Keys this request leads: settled with each validated translation. */
   readonly leads: ReadonlyMap<string, (translation: string | undefined) => void>;
   readonly turns: Turns;
@@ -776,7 +779,7 @@ async function remember(validated: readonly { target: number; unique: number; te
   const { keys, leads, options } = context;
   if (!keys || !options.memory) return;
   const entries: MemoryEntry[] = validated.map(({ target, unique: u, text }) => ({ key: keys[target]![u]!, translation: text }));
-  await options.memory.save(entries);
+  await options.memory.save(entries, context.keysToSave);
   for (const entry of entries) leads.get(entry.key)?.(entry.translation);
 }
 

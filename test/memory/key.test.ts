@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { MemoryKeys, memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
+import { MAX_CACHED_DIGESTS, MemoryKeys, memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
 
 const PARTS: MemoryKeyParts = {
   text: 'Save <x1/> changes',
@@ -65,6 +65,21 @@ describe('the translation-memory key', () => {
       assert.equal(keys.key(parts), expectedKey(parts));
     }
     assert.equal(keys.key(PARTS), before);
+  });
+
+  it('of a piece of work larger than the remembered digests is right and leaves them as they were', () => {
+    const keys = new MemoryKeys();
+    const remembered = keys.key(PARTS);
+    const cached = keys.cachedDigests;
+    const large = MAX_CACHED_DIGESTS + 1;
+    for (let i = 0; i < 100; i++) {
+      const parts = { ...PARTS, text: `string number ${i}` };
+      assert.equal(keys.key(parts, large), expectedKey(parts));
+    }
+    assert.equal(keys.cachedDigests, cached, 'a large piece of work would only push the digests out one by one');
+    assert.equal(keys.key(PARTS, large), remembered);
+    for (let i = 0; i < 100; i++) keys.key({ ...PARTS, text: `string number ${i}` }, MAX_CACHED_DIGESTS);
+    assert.equal(keys.cachedDigests, cached + 100, 'a piece of work the cache holds is remembered');
   });
 
   it('changes with every part', () => {
