@@ -35,6 +35,12 @@ const manySegments = () => `[${Array.from({ length: 200_000 }, (_, i) => `"w${i.
 
 /** The html document of the bounded test (test/event-loop/large-documents.test.ts). */
 const listItems = () => `<ul>${Array.from({ length: 10_000 }, (_, i) => `<li>Item ${i}</li>`).join('')}</ul>`;
+/** The xliff document of the bounded test: 10,000 units of one short source each. */
+const xliffUnits = () =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" datatype="plaintext" original="x"><body>\n${Array.from(
+    { length: 10_000 },
+    (_, i) => `<trans-unit id="u${i}"><source>Value ${i} here</source></trans-unit>\n`,
+  ).join('')}</body></file></xliff>\n`;
 
 const ONE = ['fr'];
 export const STALL_SHAPES: readonly StallShape[] = [
@@ -49,6 +55,7 @@ export const STALL_SHAPES: readonly StallShape[] = [
   { name: 'title attributes, detected', targets: ONE, content: titleAttributes },
   { name: 'huge HTML comment, detected', targets: ONE, content: hugeComment },
   { name: '10,000 list items into 2 targets, html', format: 'html', targets: ['fr', 'de'], content: listItems },
+  { name: '10,000 XLIFF units into 2 targets, xliff', format: 'xliff', targets: ['fr', 'de'], content: xliffUnits },
   {
     name: '200,000 segments into 10 targets, json',
     format: 'json',

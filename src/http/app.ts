@@ -20,6 +20,7 @@ import { rateLimitHook } from './plugins/rate-limit.js';
 import { countRequests } from './plugins/request-metrics.js';
 import { genRequestId, registerRequestId } from './plugins/request-id.js';
 import { handleInTurns } from './plugins/handle-in-turns.js';
+import { largeAnswersInSlices } from './plugins/large-answers.js';
 import type { ProtectedHooks } from './protected-hooks.js';
 import { healthRoutes } from './routes/health.js';
 import { glossaryRoutes } from './routes/glossaries.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('idempotency', undefined);
   // First of the onRequest hooks, so all of a request's work runs in its turn.
   handleInTurns(app);
+  largeAnswersInSlices(app);
   registerRequestId(app);
   // Counted only where someone can read the counts (GET /metrics needs METRICS_TOKEN).
   if (deps.config.metricsToken !== undefined) countRequests(app);

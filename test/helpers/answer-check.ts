@@ -9,6 +9,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { AnswerInSlices } from '../../src/http/plugins/large-answers.js';
 
 export interface RecordedAnswer {
   readonly method: string;
@@ -36,7 +37,7 @@ export function recordAnswers(app: FastifyInstance): RecordedAnswer[] {
       status: reply.statusCode,
       contentType: reply.getHeader('content-type')?.toString(),
       headers: Object.keys(reply.getHeaders()).map((name) => name.toLowerCase()),
-      body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
+      body: typeof payload === 'string' ? payload : payload instanceof AnswerInSlices ? payload.text : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
     });
     return payload;
   });
