@@ -30,8 +30,11 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma('synchronous = NORMAL');
     // Several processes (serve + worker) may share the file: wait for locks instead of failing.
     sqlite.pragma('busy_timeout = 5000');
-    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path);
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+    // Past the log's cap the checkpoint worker drains it while this connection is held:
+    // the other queries wait for it in Kysely's queue, the event loop does not (decision 0116).
+    const holdWrites = (during: () => Promise<void>) => db.connection().execute(() => during());
+    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path, { holdWrites });
     const close = async () => {
       await checkpoints?.stop();
       await db.destroy();

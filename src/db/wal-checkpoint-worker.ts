@@ -4,6 +4,10 @@
  * what it can of the log into the database and syncs it without waiting on, or blocking,
  * the service's connection. A checkpoint another process holds answers busy and is
  * simply tried again next time.
+ *
+ * Asked to drain (the log past its cap, while the service holds its own connection's
+ * writes), it runs a TRUNCATE checkpoint: with no writer in between it copies all of the
+ * log, syncs, and cuts the file to nothing, off the main thread (decision 0116).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
@@ -13,8 +17,19 @@ export interface CheckpointWorkerData {
   readonly intervalMs: number;
 }
 
+/** What the service's thread sends: stop, or drain the log now (answered with `{ drained: id }`). */
+export type CheckpointWorkerRequest = 'stop' | { readonly drain: number };
+export interface CheckpointWorkerReply {
+  readonly drained: number;
+  /** The log was emptied: no other process held it (SQLite's `busy` flag was 0). */
+  readonly complete: boolean;
+}
+
 function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
   const sqlite = new SqliteDatabase(path);
+  // A drain must not wait long on another process's reader or writer while the service's
+  // own queries wait for it: busy, it copies what it can and the next tick tries again.
+  sqlite.pragma('busy_timeout = 100');
   const checkpoint = () => {
     try {
       sqlite.pragma('wal_checkpoint(PASSIVE)');
@@ -22,11 +37,23 @@ function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
       // Busy or the file gone at shutdown: nothing to keep, the next tick tries again.
     }
   };
+  const drain = (): boolean => {
+    try {
+      const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      return result?.busy === 0;
+    } catch {
+      return false;
+    }
+  };
   const timer = setInterval(checkpoint, intervalMs);
-  parentPort?.once('message', () => {
-    clearInterval(timer);
-    sqlite.close();
-    parentPort?.close();
+  parentPort?.on('message', (request: CheckpointWorkerRequest) => {
+    if (request === 'stop') {
+      clearInterval(timer);
+      sqlite.close();
+      parentPort?.close();
+      return;
+    }
+    parentPort?.postMessage({ drained: request.drain, complete: drain() } satisfies CheckpointWorkerReply);
   });
 }
 

@@ -8,13 +8,18 @@
  * the log has grown to the size SQLite would have checkpointed at, so a process that
  * writes little (a CLI command, most tests) never starts a thread for it. In-memory
  * databases have no log to checkpoint.
+ *
+ * Past the cap (the worker cannot keep up with writes without a pause), the log is drained
+ * by the worker too, while the service's own connection is held idle (`holdWrites`, an
+ * await, not a block): the main thread no longer copies and syncs hundreds of MiB itself
+ * (decision 0116).
  */
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
-import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
+import type { CheckpointWorkerData, CheckpointWorkerReply, CheckpointWorkerRequest } from './wal-checkpoint-worker.js';
 
 /** Often enough that the log stays a few MiB under a large document's saves; a checkpoint with nothing to copy is a few syscalls. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -29,6 +34,9 @@ const START_AT_LOG_BYTES = 4 * 1024 * 1024;
  * At 64 MiB a 10,000-entry document's memory saves (random keys scatter their pages) reached
  * it within a few documents, and each such checkpoint held the loop over 100 ms
  * (decision 0110): the cap is for a worker that cannot keep up at all, not for a busy minute.
+ * With `holdWrites` (the service's database) the worker drains the log instead while the
+ * connection is held (decision 0116); the main connection checkpoints only without one, or
+ * with no worker to ask.
  */
 const CAP_LOG_BYTES = 256 * 1024 * 1024;
 
@@ -44,6 +52,12 @@ function startWorker(workerData: CheckpointWorkerData): Worker {
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
+/**
+ * Runs `during` while no statement of the service's connection runs, and waits for it (for
+ * Kysely's SQLite driver: `db.connection().execute(during)`, which queues the other queries).
+ */
+export type HoldWrites = (during: () => Promise<void>) => Promise<void>;
+
 export interface WalCheckpoints {
   /** Stops the worker; the connection's own close checkpoints what is left. */
   stop(): Promise<void>;
@@ -55,11 +69,17 @@ const logBytes = (path: string): number => statSync(`${path}-wal`, { throwIfNoEn
 export function checkpointOffTheMainThread(
   sqlite: SqliteDatabase.Database,
   path: string,
-  options: { readonly intervalMs?: number; readonly startAtLogBytes?: number; readonly capLogBytes?: number } = {},
+  options: {
+    readonly intervalMs?: number;
+    readonly startAtLogBytes?: number;
+    readonly capLogBytes?: number;
+    readonly holdWrites?: HoldWrites;
+  } = {},
 ): WalCheckpoints {
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
   const cap = options.capLogBytes ?? CAP_LOG_BYTES;
+  const holdWrites = options.holdWrites;
   sqlite.pragma('wal_autocheckpoint = 0');
   // SQLite reuses the log from its start after a complete checkpoint but keeps the file at
   // its largest size, and the cap below reads the file: once it had passed the cap, the
@@ -68,24 +88,65 @@ export function checkpointOffTheMainThread(
   // the file back to it, so its size is again what the log has held since.
   sqlite.pragma(`journal_size_limit = ${startAt}`);
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
+  let exited = false;
+  let draining = false;
+  let stopping = false;
+  let nextDrain = 1;
+  /** The worker empties the log while the connection is held; resolves when it answered or went away. */
+  const drainInWorker = (thread: Worker, gone: Promise<void>) =>
+    holdWrites!(async () => {
+      const id = nextDrain++;
+      const drained = new Promise<void>((done) => {
+        const onReply = (reply: CheckpointWorkerReply) => {
+          if (reply.drained !== id) return;
+          thread.off('message', onReply);
+          done();
+        };
+        thread.on('message', onReply);
+      });
+      // Held while it drains, so a stopping process waits for the answer rather than losing it.
+      thread.ref();
+      thread.postMessage({ drain: id } satisfies CheckpointWorkerRequest);
+      await Promise.race([drained, gone]);
+      if (!stopping) thread.unref();
+    });
   const watch = setInterval(() => {
+    if (draining) return;
     const bytes = logBytes(path);
-    if (bytes >= cap && sqlite.open) sqlite.pragma('wal_checkpoint(PASSIVE)');
-    if (bytes < startAt || worker) return;
-    const thread = startWorker({ path, intervalMs });
-    // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
-    thread.unref();
-    thread.on('error', () => {});
-    worker = { thread, exited: new Promise<void>((done) => thread.once('exit', () => done())) };
+    if (bytes >= startAt && !worker) {
+      const thread = startWorker({ path, intervalMs });
+      // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
+      thread.unref();
+      thread.on('error', () => {});
+      worker = {
+        thread,
+        exited: new Promise<void>((done) =>
+          thread.once('exit', () => {
+            exited = true;
+            done();
+          }),
+        ),
+      };
+    }
+    if (bytes < cap || !sqlite.open) return;
+    if (!holdWrites || !worker || exited) {
+      sqlite.pragma('wal_checkpoint(PASSIVE)');
+      return;
+    }
+    draining = true;
+    drainInWorker(worker.thread, worker.exited)
+      .catch(() => {})
+      .finally(() => (draining = false));
   }, intervalMs);
   watch.unref();
   return {
     async stop() {
       clearInterval(watch);
+      stopping = true;
       if (!worker) return;
       // Held while it closes its connection: an unref'd thread's exit alone would not keep the process waiting.
       worker.thread.ref();
-      worker.thread.postMessage('stop');
+      worker.thread.postMessage('stop' satisfies CheckpointWorkerRequest);
       await worker.exited;
     },
   };

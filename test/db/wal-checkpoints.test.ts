@@ -108,4 +108,49 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     await checkpoints.stop();
     sqlite.close();
   });
+
+  it('past the cap the worker drains the log while the connection is held: the main connection checkpoints nothing', async () => {
+    const { sqlite, path, write } = openWal('drained.db');
+    const cap = 1024 * 1024;
+    let mainCheckpoints = 0;
+    const pragma = sqlite.pragma.bind(sqlite);
+    sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
+      if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
+      return pragma(source, options);
+    }) as typeof sqlite.pragma;
+    // The service's queue of statements, as Kysely's SQLite driver keeps one: the writer
+    // below waits while a drain holds the connection, as the service's queries would.
+    let held: Promise<void> | undefined;
+    let drains = 0;
+    const holdWrites = async (during: () => Promise<void>) => {
+      drains++;
+      let release!: () => void;
+      held = new Promise((done) => (release = done));
+      try {
+        await during();
+      } finally {
+        held = undefined;
+        release();
+      }
+    };
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap, holdWrites });
+    let largest = 0;
+    let cutBack = false;
+    for (let written = 0; written < 12_000_000; written += 100_000) {
+      if (held) await held;
+      write(100_000);
+      const bytes = fileBytes(`${path}-wal`);
+      largest = Math.max(largest, bytes);
+      if (largest > cap && bytes < cap) cutBack = true;
+      await new Promise((wake) => setTimeout(wake, 2));
+    }
+    assert.ok(drains > 0, 'the log was never drained');
+    assert.equal(mainCheckpoints, 0, 'the main connection checkpointed');
+    assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
+    // As with the main connection's checkpoint: the cap and what was written before the worker answered.
+    assert.ok(largest < 40_000_000, `the log grew to ${largest} bytes`);
+    await checkpoints.stop();
+    assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 12_000 });
+    sqlite.close();
+  });
 });
