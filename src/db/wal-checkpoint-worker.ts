@@ -19,11 +19,14 @@ export interface CheckpointWorkerData {
 
 /** What the service's thread sends: stop, or drain the log now (answered with `{ drained: id }`). */
 export type CheckpointWorkerRequest = 'stop' | { readonly drain: number };
-export interface CheckpointWorkerReply {
-  readonly drained: number;
-  /** The log was emptied: no other process held it (SQLite's `busy` flag was 0). */
-  readonly complete: boolean;
-}
+export type CheckpointWorkerReply =
+  | {
+      readonly drained: number;
+      /** The log was emptied: no other process held it (SQLite's `busy` flag was 0). */
+      readonly complete: boolean;
+    }
+  /** After each timed checkpoint: whether it copied the whole log (a drain then has nothing left to copy). */
+  | { readonly caughtUp: boolean };
 
 function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
   const sqlite = new SqliteDatabase(path);
@@ -32,7 +35,9 @@ function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
   sqlite.pragma('busy_timeout = 100');
   const checkpoint = () => {
     try {
-      sqlite.pragma('wal_checkpoint(PASSIVE)');
+      const [result] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+      const caughtUp = result !== undefined && result.busy === 0 && result.log > 0 && result.checkpointed === result.log;
+      parentPort?.postMessage({ caughtUp } satisfies CheckpointWorkerReply);
     } catch {
       // Busy or the file gone at shutdown: nothing to keep, the next tick tries again.
     }

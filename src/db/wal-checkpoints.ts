@@ -40,6 +40,14 @@ const START_AT_LOG_BYTES = 4 * 1024 * 1024;
  */
 const CAP_LOG_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A log file this large, once the worker has copied all of it, is cut to nothing by the
+ * worker in a drain (with `holdWrites`): the service's connection no longer cuts it back
+ * itself on reuse. Well above what an ordinary busy second writes, so a steady load that the
+ * worker keeps up with is never held for it.
+ */
+const TRIM_LOG_BYTES = 64 * 1024 * 1024;
+
 /** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
 const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
@@ -73,23 +81,28 @@ export function checkpointOffTheMainThread(
     readonly intervalMs?: number;
     readonly startAtLogBytes?: number;
     readonly capLogBytes?: number;
+    readonly trimLogBytes?: number;
     readonly holdWrites?: HoldWrites;
   } = {},
 ): WalCheckpoints {
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
   const cap = options.capLogBytes ?? CAP_LOG_BYTES;
+  const trimAt = options.trimLogBytes ?? TRIM_LOG_BYTES;
   const holdWrites = options.holdWrites;
   sqlite.pragma('wal_autocheckpoint = 0');
   // SQLite reuses the log from its start after a complete checkpoint but keeps the file at
   // its largest size, and the cap below reads the file: once it had passed the cap, the
-  // main thread checkpointed every second for good (a large document's saves then held the
-  // loop 100 ms to a second per tick). With a limit, the commit that reuses the log cuts
-  // the file back to it, so its size is again what the log has held since.
-  sqlite.pragma(`journal_size_limit = ${startAt}`);
+  // main thread checkpointed every second for good (decision 0108). Without `holdWrites`,
+  // the commit that reuses the log cuts the file back to a limit. With it, that commit
+  // must not: cutting a file of hundreds of MiB held the main thread 33–216 ms in one
+  // `ftruncate` (decision 0116); the worker cuts it instead, in a drain, once it has caught up.
+  if (!holdWrites) sqlite.pragma(`journal_size_limit = ${startAt}`);
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
   let exited = false;
   let draining = false;
+  /** The worker's last checkpoint copied the whole log: a drain now only cuts the file. */
+  let caughtUp = false;
   let stopping = false;
   let nextDrain = 1;
   /** The worker empties the log while the connection is held; resolves when it answered or went away. */
@@ -98,7 +111,7 @@ export function checkpointOffTheMainThread(
       const id = nextDrain++;
       const drained = new Promise<void>((done) => {
         const onReply = (reply: CheckpointWorkerReply) => {
-          if (reply.drained !== id) return;
+          if (!('drained' in reply) || reply.drained !== id) return;
           thread.off('message', onReply);
           done();
         };
@@ -118,6 +131,9 @@ export function checkpointOffTheMainThread(
       // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
       thread.unref();
       thread.on('error', () => {});
+      thread.on('message', (reply: CheckpointWorkerReply) => {
+        if ('caughtUp' in reply) caughtUp = reply.caughtUp;
+      });
       worker = {
         thread,
         exited: new Promise<void>((done) =>
@@ -128,12 +144,14 @@ export function checkpointOffTheMainThread(
         ),
       };
     }
-    if (bytes < cap || !sqlite.open) return;
+    if (!sqlite.open) return;
     if (!holdWrites || !worker || exited) {
-      sqlite.pragma('wal_checkpoint(PASSIVE)');
+      if (bytes >= cap) sqlite.pragma('wal_checkpoint(PASSIVE)');
       return;
     }
+    if (bytes < cap && !(bytes >= trimAt && caughtUp)) return;
     draining = true;
+    caughtUp = false;
     drainInWorker(worker.thread, worker.exited)
       .catch(() => {})
       .finally(() => (draining = false));

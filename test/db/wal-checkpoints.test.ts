@@ -118,33 +118,19 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
       if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
       return pragma(source, options);
     }) as typeof sqlite.pragma;
-    // The service's queue of statements, as Kysely's SQLite driver keeps one: the writer
-    // below waits while a drain holds the connection, as the service's queries would.
-    let held: Promise<void> | undefined;
-    let drains = 0;
-    const holdWrites = async (during: () => Promise<void>) => {
-      drains++;
-      let release!: () => void;
-      held = new Promise((done) => (release = done));
-      try {
-        await during();
-      } finally {
-        held = undefined;
-        release();
-      }
-    };
-    const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap, holdWrites });
+    const queue = statementQueue();
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap, holdWrites: queue.holdWrites });
     let largest = 0;
     let cutBack = false;
     for (let written = 0; written < 12_000_000; written += 100_000) {
-      if (held) await held;
+      await queue.free();
       write(100_000);
       const bytes = fileBytes(`${path}-wal`);
       largest = Math.max(largest, bytes);
       if (largest > cap && bytes < cap) cutBack = true;
       await new Promise((wake) => setTimeout(wake, 2));
     }
-    assert.ok(drains > 0, 'the log was never drained');
+    assert.ok(queue.holds() > 0, 'the log was never drained');
     assert.equal(mainCheckpoints, 0, 'the main connection checkpointed');
     assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
     // As with the main connection's checkpoint: the cap and what was written before the worker answered.
@@ -153,4 +139,61 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 12_000 });
     sqlite.close();
   });
+
+  it('with the connection held for it, the worker cuts a large log file back once it has caught up; the main connection never does', async () => {
+    const { sqlite, path, write } = openWal('trimmed.db');
+    const queue = statementQueue();
+    const trimAt = 2 * 1024 * 1024;
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, {
+      intervalMs: 10,
+      startAtLogBytes: 256 * 1024,
+      capLogBytes: Number.MAX_SAFE_INTEGER,
+      trimLogBytes: trimAt,
+      holdWrites: queue.holdWrites,
+    });
+    // The commit that reuses the log would cut its file with an ftruncate on the main thread.
+    assert.equal(sqlite.pragma('journal_size_limit', { simple: true }), -1);
+    let largest = 0;
+    for (let written = 0; written < 6_000_000; written += 100_000) {
+      await queue.free();
+      write(100_000);
+      largest = Math.max(largest, fileBytes(`${path}-wal`));
+      await new Promise((wake) => setTimeout(wake, 2));
+    }
+    assert.ok(largest > trimAt, `the log file reached ${largest} bytes, not past the trim point`);
+    // A pause: the worker catches up and, in a drain, cuts the file.
+    assert.ok(await until(() => fileBytes(`${path}-wal`) < 256 * 1024, 10_000), `the log file still has ${fileBytes(`${path}-wal`)} bytes`);
+    assert.ok(queue.holds() > 0);
+    write(1_000);
+    await checkpoints.stop();
+    assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 6_001 });
+    sqlite.close();
+  });
 });
+
+/**
+ * The service's queue of statements, as Kysely's SQLite driver keeps one: a writer that
+ * awaits `free()` before each statement waits while a drain holds the connection, as the
+ * service's queries would.
+ */
+function statementQueue() {
+  let held: Promise<void> | undefined;
+  let holds = 0;
+  return {
+    holds: () => holds,
+    free: async () => {
+      while (held) await held;
+    },
+    holdWrites: async (during: () => Promise<void>) => {
+      holds++;
+      let release!: () => void;
+      held = new Promise((done) => (release = done));
+      try {
+        await during();
+      } finally {
+        held = undefined;
+        release();
+      }
+    },
+  };
+}
