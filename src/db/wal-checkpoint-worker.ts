@@ -5,9 +5,10 @@
  * the service's connection. A checkpoint another process holds answers busy and is
  * simply tried again next time.
  *
- * Asked to drain (the log past its cap, while the service holds its own connection's
- * writes), it runs a TRUNCATE checkpoint: with no writer in between it copies all of the
- * log, syncs, and cuts the file to nothing, off the main thread (decision 0116).
+ * Asked to drain (the log past its cap), it first copies what it can while the service
+ * writes on (a PASSIVE checkpoint), then, the service's connection held, runs a TRUNCATE
+ * checkpoint: with no writer in between it copies the rest, syncs, and cuts the file to
+ * nothing, off the main thread (decision 0116).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
@@ -17,14 +18,14 @@ export interface CheckpointWorkerData {
   readonly intervalMs: number;
 }
 
-/** What the service's thread sends: stop, or drain the log now (answered with `{ drained: id }`). */
-export type CheckpointWorkerRequest = 'stop' | { readonly drain: number };
+/**
+ * What the service's thread sends: stop; copy what can be copied now, writes going on
+ * (`catch-up`); or empty the log, the service's connection held (`drain`). Each answered
+ * with `{ answered: id }`.
+ */
+export type CheckpointWorkerRequest = 'stop' | { readonly op: 'catch-up' | 'drain'; readonly id: number };
 export type CheckpointWorkerReply =
-  | {
-      readonly drained: number;
-      /** The log was emptied: no other process held it (SQLite's `busy` flag was 0). */
-      readonly complete: boolean;
-    }
+  | { readonly answered: number }
   /** After each timed checkpoint: whether it copied the whole log (a drain then has nothing left to copy). */
   | { readonly caughtUp: boolean };
 
@@ -42,12 +43,11 @@ function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
       // Busy or the file gone at shutdown: nothing to keep, the next tick tries again.
     }
   };
-  const drain = (): boolean => {
+  const drain = (mode: 'PASSIVE' | 'TRUNCATE') => {
     try {
-      const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-      return result?.busy === 0;
+      sqlite.pragma(`wal_checkpoint(${mode})`);
     } catch {
-      return false;
+      // Busy (another process) or the file gone: the next tick tries again.
     }
   };
   const timer = setInterval(checkpoint, intervalMs);
@@ -58,7 +58,8 @@ function checkpointEvery({ path, intervalMs }: CheckpointWorkerData): void {
       parentPort?.close();
       return;
     }
-    parentPort?.postMessage({ drained: request.drain, complete: drain() } satisfies CheckpointWorkerReply);
+    drain(request.op === 'drain' ? 'TRUNCATE' : 'PASSIVE');
+    parentPort?.postMessage({ answered: request.id } satisfies CheckpointWorkerReply);
   });
 }
 
