@@ -66,6 +66,14 @@ function startWorker(workerData: CheckpointWorkerData): Worker {
  */
 export type HoldWrites = (during: () => Promise<void>) => Promise<void>;
 
+/** The sizes and the timer, the defaults above unless a test needs them small. */
+export interface WalCheckpointOptions {
+  readonly intervalMs?: number;
+  readonly startAtLogBytes?: number;
+  readonly capLogBytes?: number;
+  readonly trimLogBytes?: number;
+}
+
 export interface WalCheckpoints {
   /** Stops the worker; the connection's own close checkpoints what is left. */
   stop(): Promise<void>;
@@ -77,13 +85,7 @@ const logBytes = (path: string): number => statSync(`${path}-wal`, { throwIfNoEn
 export function checkpointOffTheMainThread(
   sqlite: SqliteDatabase.Database,
   path: string,
-  options: {
-    readonly intervalMs?: number;
-    readonly startAtLogBytes?: number;
-    readonly capLogBytes?: number;
-    readonly trimLogBytes?: number;
-    readonly holdWrites?: HoldWrites;
-  } = {},
+  options: WalCheckpointOptions & { readonly holdWrites?: HoldWrites } = {},
 ): WalCheckpoints {
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/database.js';
 import { checkpointOffTheMainThread } from '../../src/db/wal-checkpoints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wal-checkpoints-'));
@@ -168,6 +170,45 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     await checkpoints.stop();
     assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 6_001 });
     sqlite.close();
+  });
+});
+
+describe("the service's database drains its log through Kysely's queue", () => {
+  it('two writers through Kysely: their statements wait while the worker drains, none is lost, and the connection never cuts the file itself', async () => {
+    const path = join(dir, 'service.db');
+    const cap = 1024 * 1024;
+    const database = openDatabase(
+      { kind: 'sqlite', path, url: `sqlite:${path}` },
+      { walCheckpoints: { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap } },
+    );
+    const { db } = database;
+    // With the connection held for drains, its commits must not cut the log's file on the main thread.
+    const { rows: limit } = await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(db);
+    assert.equal(limit[0]?.journal_size_limit, -1);
+    await sql`create table rows (id integer primary key, body text)`.execute(db);
+    const body = 'x'.repeat(1000);
+    let largest = 0;
+    let cutBack = false;
+    let statements = 0;
+    // Two requests' saves, 100 rows a statement, a turn between statements as the service's
+    // loops take, until the log has been drained while they wrote (the worker takes a while to start).
+    const writer = async () => {
+      for (const end = Date.now() + 20_000; Date.now() < end && (!cutBack || statements < 120); ) {
+        const values = sql.join(Array.from({ length: 100 }, () => sql`(${body})`));
+        await sql`insert into rows (body) values ${values}`.execute(db);
+        statements++;
+        const bytes = fileBytes(`${path}-wal`);
+        largest = Math.max(largest, bytes);
+        if (largest > cap && bytes < cap) cutBack = true;
+        await new Promise((wake) => setTimeout(wake, 2));
+      }
+    };
+    await Promise.all([writer(), writer()]);
+    const { rows: count } = await sql<{ n: number }>`select count(*) as n from rows`.execute(db);
+    assert.equal(count[0]?.n, statements * 100);
+    assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
+    assert.ok(largest < 40_000_000, `the log grew to ${largest} bytes`);
+    await database.close();
   });
 });
 
