@@ -8,48 +8,32 @@
  * A leader that fails settles with undefined; its followers then translate the key
  * themselves (they may lead for it now).
  */
+import { SpreadMap } from '../event-loop/spread-map.js';
+
 export type Claim =
   | { readonly leader: true; settle(translation: string | undefined): void }
   | { readonly leader: false; readonly result: Promise<string | undefined> };
 
-/**
- * The keys in flight are spread over this many maps. A V8 Map grows (and shrinks) by
- * rehashing every entry in one step: one map of the 2,000,000 keys of 200,000 segments into
- * 10 targets rehashed ~1,000,000 entries in a single claim, 71–85 ms in a script and most of
- * the costliest turn of that request (docs/benchmarks.md, "The log drained by its worker").
- * Spread over 256, a rehash moves a few thousand entries.
- */
-const SHARDS = 256;
-
-/** A shard from the key's last characters: the end of a SHA-256 in hex for memory keys, any string works. */
-function shardOf(key: string): number {
-  const n = key.length;
-  return ((key.charCodeAt(n - 1) * 31 + key.charCodeAt(n - 2)) * 31 + key.charCodeAt(n - 3)) & (SHARDS - 1);
-}
-
 export class SingleFlight {
-  private readonly shards: (Map<string, Promise<string | undefined>> | undefined)[] = new Array(SHARDS);
-  private count = 0;
+  /** Spread over many maps: a request of 2,000,000 keys must not rehash them in one claim. */
+  private readonly inFlight = new SpreadMap<Promise<string | undefined>>();
 
   /** Leads `key` if nobody does, else follows its leader. A leader must settle exactly once. */
   claim(key: string): Claim {
-    const shard = (this.shards[shardOf(key)] ??= new Map());
-    const running = shard.get(key);
+    const running = this.inFlight.get(key);
     if (running) return { leader: false, result: running };
     let resolve!: (translation: string | undefined) => void;
     const result = new Promise<string | undefined>((done) => {
       resolve = done;
     });
-    shard.set(key, result);
-    this.count++;
+    this.inFlight.set(key, result);
     let settled = false;
     return {
       leader: true,
       settle: (translation) => {
         if (settled) return;
         settled = true;
-        shard.delete(key);
-        this.count--;
+        this.inFlight.delete(key);
         resolve(translation);
       },
     };
@@ -57,13 +41,11 @@ export class SingleFlight {
 
   /** Keys being translated now (tests and logs). */
   get size(): number {
-    return this.count;
+    return this.inFlight.size;
   }
 
   /** Keys in the fullest of the maps they are spread over: what one rehash may move (tests). */
   get largestShard(): number {
-    let largest = 0;
-    for (const shard of this.shards) if (shard && shard.size > largest) largest = shard.size;
-    return largest;
+    return this.inFlight.largestPart;
   }
 }
