@@ -121,15 +121,19 @@ export async function translateSegments(
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
     const distinctKeys = new Set<string>();
-    for (const ofTarget of keys) {
-      for (const key of ofTarget) {
-        distinctKeys.add(key);
+    // Loops that may await or yield index their arrays: a for…of there allocated its
+    // iterator and its steps on every request (decision 0121).
+    for (let t = 0; t < keys.length; t++) {
+      const ofTarget = keys[t]!;
+      for (let k = 0; k < ofTarget.length; k++) {
+        distinctKeys.add(ofTarget[k]!);
         if (turns.due()) await turns.yield();
       }
     }
     const stored = await memory.lookup([...distinctKeys]);
     const missed: Pair[] = [];
-    for (const pair of pending) {
+    for (let p = 0; p < pending.length; p++) {
+      const pair = pending[p]!;
       const hit = stored.get(keys[pair.target]![pair.unique]!);
       if (hit === undefined) missed.push(pair);
       else {
@@ -290,7 +294,8 @@ function* textsOfTarget(
   turns: Turns,
 ): Generator<void, string[][], void> {
   const byDocument: string[][] = [];
-  for (const indexes of positions) {
+  for (let d = 0; d < positions.length; d++) {
+    const indexes = positions[d]!;
     const texts = new Array<string>(indexes.length);
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
@@ -324,7 +329,8 @@ function* keySteps(
   const { glossary, instructions } = options;
   const keys: string[][] = [];
   const keysInWork = unique.length * engineTargets.length;
-  for (const target of engineTargets) {
+  for (let t = 0; t < engineTargets.length; t++) {
+    const target = engineTargets[t]!;
     const ofTarget = new Array<string>(unique.length);
     for (let u = 0; u < unique.length; u++) {
       const entry = unique[u]!;
@@ -419,7 +425,8 @@ function* distinctSteps(
     return index;
   };
   const shared: number[][] = [];
-  for (const document of documents) {
+  for (let d = 0; d < documents.length; d++) {
+    const document = documents[d]!;
     const { segments } = document;
     const indexes = new Array<number>(segments.length);
     for (let i = 0; i < segments.length; i++) {
