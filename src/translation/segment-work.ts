@@ -21,6 +21,7 @@ import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import { runInTurns } from '../event-loop/run-in-turns.js';
 import { Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
@@ -91,24 +92,11 @@ export async function translateSegments(
   const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const turns = new Turns();
-  const { unique, positions, pairs } = await distinctSegments(documents, glossary, engineTargets, turns);
-  const keys = memory ? await memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
-  const textOf = (row: readonly (string | undefined)[], index: number): string => {
-    const restore = unique[index]!.restore;
-    return restore ? restore(row[index]!) : row[index]!;
-  };
-  const translationsOf = async (target: number, row: readonly (string | undefined)[]): Promise<string[][]> => {
-    const byDocument: string[][] = [];
-    for (const indexes of positions[target]!) {
-      const texts = new Array<string>(indexes.length);
-      for (let i = 0; i < indexes.length; i++) {
-        texts[i] = textOf(row, indexes[i]!);
-        if (turns.due()) await turns.yield();
-      }
-      byDocument.push(texts);
-    }
-    return byDocument;
-  };
+  // Each awaited only when it took turns: awaiting a value makes a promise too (run-in-turns.ts).
+  const found = distinctSegments(documents, glossary, engineTargets, turns);
+  const { unique, positions, pairs } = found instanceof Promise ? await found : found;
+  const keyed = memory ? memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
+  const keys = keyed instanceof Promise ? await keyed : keyed;
   // A whole target is handed on in order of completion; its rows are built taking turns.
   let handedOn: Promise<void> | undefined;
   // Once the work has failed, a target still being put together is not handed on.
@@ -120,8 +108,8 @@ export async function translateSegments(
     onTargetTranslated &&
       ((target, row) => {
         const next = (handedOn ?? Promise.resolve()).then(async () => {
-          const rows = await translationsOf(target, row);
-          if (!failed) onTargetTranslated(target, rows);
+          const texts = await runInTurns(textsOfTarget(positions[target]!, row, unique, turns), turns);
+          if (!failed) onTargetTranslated(target, texts);
         });
         // Awaited before returning; a failure meanwhile must not count as unhandled.
         next.catch(() => {});
@@ -133,15 +121,19 @@ export async function translateSegments(
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
     const distinctKeys = new Set<string>();
-    for (const ofTarget of keys) {
-      for (const key of ofTarget) {
-        distinctKeys.add(key);
+    // Loops that may await or yield index their arrays: a for…of there allocated its
+    // iterator and its steps on every request (decision 0121).
+    for (let t = 0; t < keys.length; t++) {
+      const ofTarget = keys[t]!;
+      for (let k = 0; k < ofTarget.length; k++) {
+        distinctKeys.add(ofTarget[k]!);
         if (turns.due()) await turns.yield();
       }
     }
     const stored = await memory.lookup([...distinctKeys]);
     const missed: Pair[] = [];
-    for (const pair of pending) {
+    for (let p = 0; p < pending.length; p++) {
+      const pair = pending[p]!;
       const hit = stored.get(keys[pair.target]![pair.unique]!);
       if (hit === undefined) missed.push(pair);
       else {
@@ -162,20 +154,10 @@ export async function translateSegments(
   }
   if (handedOn) await handedOn;
 
-  // translationsOf's loops written out: a small request never yields, and then makes no promise a target.
   const byTarget: string[][][] = [];
   for (let target = 0; target < done.rows.length; target++) {
-    const row = done.rows[target]!;
-    const byDocument: string[][] = [];
-    for (const indexes of positions[target]!) {
-      const texts = new Array<string>(indexes.length);
-      for (let i = 0; i < indexes.length; i++) {
-        texts[i] = textOf(row, indexes[i]!);
-        if (turns.due()) await turns.yield();
-      }
-      byDocument.push(texts);
-    }
-    byTarget.push(byDocument);
+    const texts = runInTurns(textsOfTarget(positions[target]!, done.rows[target]!, unique, turns), turns);
+    byTarget.push(texts instanceof Promise ? await texts : texts);
   }
   return {
     translations: documents.map((_, document) => byTarget.map((target) => target[document]!)),
@@ -301,19 +283,54 @@ class TargetRows {
   }
 }
 
-/** Each unique segment's memory key per target: target → unique segment → key. */
-export async function memoryKeys(
+/**
+ * One target's translations in document order (document → segment), do-not-translate
+ * terms put back: for the target handed on as it is whole and for the answer.
+ */
+function* textsOfTarget(
+  positions: readonly (readonly number[])[],
+  row: readonly (string | undefined)[],
+  unique: readonly UniqueSegment[],
+  turns: Turns,
+): Generator<void, string[][], void> {
+  const byDocument: string[][] = [];
+  for (let d = 0; d < positions.length; d++) {
+    const indexes = positions[d]!;
+    const texts = new Array<string>(indexes.length);
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i]!;
+      const restore = unique[index]!.restore;
+      texts[i] = restore ? restore(row[index]!) : row[index]!;
+      if (turns.due()) yield;
+    }
+    byDocument.push(texts);
+  }
+  return byDocument;
+}
+
+/** Each unique segment's memory key per target: target → unique segment → key; a promise only if it took turns. */
+export function memoryKeys(
   memory: Pick<SegmentMemory, 'key'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
   turns = new Turns(),
-): Promise<string[][]> {
+): string[][] | Promise<string[][]> {
+  return runInTurns(keySteps(memory, unique, engineTargets, options, turns), turns);
+}
+
+function* keySteps(
+  memory: Pick<SegmentMemory, 'key'>,
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
+  turns: Turns,
+): Generator<void, string[][], void> {
   const { glossary, instructions } = options;
   const keys: string[][] = [];
-  // Loops written out, not mapInTurns: a small request never yields, and then makes no promise.
   const keysInWork = unique.length * engineTargets.length;
-  for (const target of engineTargets) {
+  for (let t = 0; t < engineTargets.length; t++) {
+    const target = engineTargets[t]!;
     const ofTarget = new Array<string>(unique.length);
     for (let u = 0; u < unique.length; u++) {
       const entry = unique[u]!;
@@ -332,7 +349,7 @@ export async function memoryKeys(
         plurals: entry.plurals,
         note: entry.segment.note,
       }, keysInWork);
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
     keys.push(ofTarget);
   }
@@ -351,13 +368,23 @@ export interface DistinctSegments {
  * Identical segments are translated once: by format, line rule and text. A segment with
  * counted messages is one unique segment per plural shape its targets need (Russian and
  * Ukrainian share one; German another), each translated only into its own targets.
+ * A promise only if it took turns.
  */
-export async function distinctSegments(
+export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
   targets: readonly EngineLanguage[],
   turns = new Turns(),
-): Promise<DistinctSegments> {
+): DistinctSegments | Promise<DistinctSegments> {
+  return runInTurns(distinctSteps(documents, glossary, targets, turns), turns);
+}
+
+function* distinctSteps(
+  documents: readonly PreparedDocument[],
+  glossary: AppliedGlossary | undefined,
+  targets: readonly EngineLanguage[],
+  turns: Turns,
+): Generator<void, DistinctSegments, void> {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
@@ -398,13 +425,14 @@ export async function distinctSegments(
     return index;
   };
   const shared: number[][] = [];
-  for (const document of documents) {
+  for (let d = 0; d < documents.length; d++) {
+    const document = documents[d]!;
     const { segments } = document;
     const indexes = new Array<number>(segments.length);
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
       indexes[i] = segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1;
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
     shared.push(indexes);
   }
@@ -436,7 +464,7 @@ export async function distinctSegments(
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
     for (let u = 0; u < unique.length; u++) {
       if (!needed || needed[u]) pairs.push({ target, unique: u });
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
   }
   return { unique, positions, pairs };
