@@ -39,6 +39,13 @@ const LETTER = /\p{L}/u;
 /** Answers that end with a full-width sentence mark take no space after it (ja, zh). */
 const FULL_WIDTH_END = /[。．！？]$/u;
 
+/**
+ * Longer texts are not cut: every part repeats the whole text as its note, so the input
+ * grows with parts × text, and a paragraph this long is a document's, whose other
+ * segments fill the slots anyway (about 1,000 tokens of English).
+ */
+const MAX_TEXT_CHARS = 4096;
+
 const segmenters = new Map<string, Intl.Segmenter>();
 
 /**
@@ -47,6 +54,7 @@ const segmenters = new Map<string, Intl.Segmenter>();
  * glossary terms that occur in the text (a cut never falls inside one).
  */
 export function sentenceSpans(text: string, locale: string, terms: readonly string[] = []): SentenceSpan[] | undefined {
+  if (text.length > MAX_TEXT_CHARS) return undefined;
   const blocked = blockedRanges(text, terms);
   if (blocked === undefined) return undefined;
   let segmenter = segmenters.get(locale);

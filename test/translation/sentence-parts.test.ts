@@ -52,6 +52,13 @@ describe('where a string may be cut into sentences', () => {
     assert.equal(sentences('Open Settings. Sync now.', 'en', ['settings. sync']), undefined);
   });
 
+  test('a text longer than 4,096 characters is not cut: each part would repeat it as its note', () => {
+    const sentence = 'The export of this workspace finished without errors. ';
+    const within = sentence.repeat(Math.floor(4096 / sentence.length));
+    assert.equal(sentences(within)!.length, Math.floor(4096 / sentence.length));
+    assert.equal(sentences(within + sentence), undefined);
+  });
+
   test('a part without words is not a part of its own', () => {
     assert.equal(sentences('<x1/>. Then continue with the rest.'), undefined);
   });
