@@ -73,6 +73,31 @@ describe('a string of sentences in parts, with an OpenAI-compatible model behind
     assert.ok(calls.every((call) => !JSON.stringify(call.notes ?? {}).includes(' in: ')), 'no part');
   });
 
+  test('streamed into two targets, the first has its sentences sent apart, the second its strings whole; both join back', async () => {
+    const content = JSON.stringify(FIVE, null, 2);
+    const response = await app.t.app.inject({
+      method: 'POST',
+      url: '/v1/translate',
+      headers: { authorization: app.auth, accept: 'text/event-stream' },
+      payload: { content, source: 'en', format: 'json', targets: ['de', 'fr'], memory: false },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const texts = new Map<string, string>();
+    for (const block of response.body.split('\n\n')) {
+      if (!block.includes('event: translation')) continue;
+      const data = JSON.parse(block.split('\n').find((line) => line.startsWith('data: '))!.slice(6)) as { target: string; text: string };
+      texts.set(data.target, data.text);
+    }
+    assert.deepEqual([...texts.keys()].sort(), ['de', 'fr']);
+    for (const text of texts.values()) assert.equal(unpseudo(text), content);
+
+    const calls = app.provider.requests.map(userMessage);
+    const targetsOf = (line: string) => calls.filter((call) => call.segments.includes(line)).flatMap((call) => targetCodes(call));
+    assert.deepEqual(targetsOf('You are offline.'), ['de']);
+    assert.deepEqual(targetsOf('Changes are kept on this device.'), ['de']);
+    assert.deepEqual(targetsOf(FIVE.offline), ['fr']);
+  });
+
   test('memory keeps the whole string’s translation, not its sentences', async () => {
     const content = JSON.stringify({ offline: FIVE.offline, retry: FIVE.retry, save: FIVE.save }, null, 2);
     const first = await translate({ content });
