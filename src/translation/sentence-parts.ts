@@ -46,8 +46,6 @@ const FULL_WIDTH_END = /[。．！？]$/u;
  */
 const MAX_TEXT_CHARS = 4096;
 
-const segmenters = new Map<string, Intl.Segmenter>();
-
 /**
  * The sentences of `text` that may be sent as separate parts, in order, when there are at
  * least two; undefined otherwise. `locale` is the source language's code; `terms` the
@@ -57,14 +55,13 @@ export function sentenceSpans(text: string, locale: string, terms: readonly stri
   if (text.length > MAX_TEXT_CHARS) return undefined;
   const blocked = blockedRanges(text, terms);
   if (blocked === undefined) return undefined;
-  let segmenter = segmenters.get(locale);
-  if (!segmenter) {
-    try {
-      segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
-    } catch {
-      return undefined;
-    }
-    segmenters.set(locale, segmenter);
+  // Made per text, not kept (decision 0071): only a request's few candidates are looked
+  // at, and once ICU's data is loaded a segmenter costs tens of microseconds.
+  let segmenter: Intl.Segmenter;
+  try {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+  } catch {
+    return undefined;
   }
   const spans: SentenceSpan[] = [];
   let start = -1;
