@@ -56,7 +56,7 @@ export function sentenceSpans(text: string, locale: string, terms: readonly stri
   const blocked = blockedRanges(text, terms);
   if (blocked === undefined) return undefined;
   // Made per text, not kept (decision 0071): only a request's few candidates are looked
-  // at, and once ICU's data is loaded a segmenter costs tens of microseconds.
+  // at, and once the process has loaded ICU's break rules a segmenter is cheap to make.
   let segmenter: Intl.Segmenter;
   try {
     segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
