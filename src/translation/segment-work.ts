@@ -28,6 +28,7 @@ import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
 import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
+import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from './sentence-parts.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -492,10 +493,14 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly, turns: context.turns });
+  const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, {
+    firstTargetEarly: context.firstTargetEarly,
+    turns: context.turns,
+    ...(options.source ? { source: options.source.code } : {}),
+  });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
-  // A plural message sent in parts is whole once every part's answer is in (plural-parts.ts).
+  // A segment sent in parts is whole once every part's answer is in (plural-parts.ts, sentence-parts.ts).
   const partsOfSegment = new Map<number, EngineSegment[]>();
   for (const { chunk } of calls) {
     for (const segment of chunk.segments) {
@@ -570,9 +575,11 @@ function joinedAnswer(
   answers.set(key, got);
   for (let index = 0; index < parts.length; index++) if (got[index] === undefined) return undefined;
   answers.delete(key);
-  const joined = joinParts(whole.segment, parts, got, whole.branchPairs!);
+  const joined = whole.branchPairs
+    ? joinParts(whole.segment, parts, got, whole.branchPairs)
+    : joinSentences(whole.segment.text, parts.map((part) => part.text), got);
   const problem = joined === undefined ? 'a part lost its branches' : markProblem(whole.segment.text, joined);
-  if (problem) throw new EngineError(`the model broke the plural message's parts (${problem})`, true);
+  if (problem) throw new EngineError(`the model broke the segment's parts (${problem})`, true);
   return joined;
 }
 
@@ -598,7 +605,8 @@ export async function planCalls(
   engine: TranslationEngine,
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
-  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns } = {},
+  /** `source`: the source language's code, for cutting a long string at its sentences (sentence-parts.ts). */
+  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string } = {},
 ): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
   const turns = options.turns ?? new Turns();
@@ -609,8 +617,9 @@ export async function planCalls(
   const tokensOf = (segment: EngineSegment): number => {
     const { segment: u, part } = partOf(segment.id);
     if (part === undefined) return tokensOfUnique(u);
-    let tokens = partTokens.get(segment.id);
-    if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
+    // By text: a part's id names its place, and 2 parts and 3 parts of one segment share ids.
+    let tokens = partTokens.get(segment.text);
+    if (tokens === undefined) partTokens.set(segment.text, (tokens = tokenizer.countTokens(segment.text)));
     return tokens;
   };
   // A text the document worker did not count (masked terms, a plural shape) may be a
@@ -644,18 +653,32 @@ export async function planCalls(
     const spread = await arrangeUnits(leading, units, engine.budget, tokensOf, requestTargets, true, turns);
     return spread.time < shared.time ? spread : shared;
   };
-  // A plural message whose answer alone outlasts a balanced call may go in parts
-  // (plural-parts.ts): tried with 2, 3, … parts, kept only when clearly sooner.
+  // A plural message (plural-parts.ts), or a string of several sentences in a known source
+  // language (sentence-parts.ts), whose answer alone outlasts a balanced call may go in
+  // parts: tried with 2, 3, … parts, kept only when clearly sooner.
+  const sentences = new Map<number, SentenceSpan[] | undefined>();
+  const sentencesOf = (u: number): SentenceSpan[] | undefined => {
+    const entry = unique[u]!;
+    if (options.source === undefined || entry.branchPairs !== undefined || entry.segment.pluralBranches !== undefined) return undefined;
+    if (!sentences.has(u)) sentences.set(u, sentenceSpans(entry.segment.text, options.source, entry.terms.map((term) => term.term)));
+    return sentences.get(u);
+  };
+  const cuttable = (u: number): boolean => unique[u]!.branchPairs !== undefined || sentencesOf(u) !== undefined;
+  const partsOfUnique = (u: number, count: number): EngineSegment[] | undefined => {
+    const entry = unique[u]!;
+    const sizeOf = (text: string): number => tokenizer.countTokens(text);
+    return entry.branchPairs ? pluralParts(entry.segment, entry.branchPairs, count, sizeOf) : sentenceParts(entry.segment, sentencesOf(u)!, count, sizeOf);
+  };
   const withParts = async (of: readonly Pair[], planWith: (partsOf: Parts) => Promise<PlannedCalls>, cutAlready?: Parts): Promise<PlannedCalls & { partsOf: Parts }> => {
     let best: PlannedCalls & { partsOf: Parts } = Object.assign(await planWith(undefined), { partsOf: undefined });
     // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
-    const large = slots > 1 ? (await largePluralSegments(of, unique, tokensOfUnique, slots, turns)).filter((u) => !cutAlready?.has(u)) : [];
+    const large = slots > 1 ? (await largeSegments(of, tokensOfUnique, slots, cuttable, turns)).filter((u) => !cutAlready?.has(u)) : [];
     let previous = best.time;
     for (let count = 2; large.length > 0; count++) {
       const partsOf = new Map<number, EngineSegment[]>();
       let cut = false;
       for (const u of large) {
-        const parts = pluralParts(unique[u]!.segment, unique[u]!.branchPairs!, count, (text) => tokenizer.countTokens(text));
+        const parts = partsOfUnique(u, count);
         if (parts === undefined) continue;
         partsOf.set(u, parts);
         if (parts.length === count) cut = true;
@@ -681,14 +704,15 @@ interface PlannedCalls {
 }
 
 /**
- * The unique segments with a plural message whose expected answer (one target) is larger
- * than a balanced call's share of the request's output: the ones that bound the request.
+ * The unique segments that may go in parts (`cuttable`: a plural message, a string of
+ * several sentences) whose expected answer (one target) is larger than a balanced call's
+ * share of the request's output: the ones that bound the request.
  */
-async function largePluralSegments(
+async function largeSegments(
   pairs: readonly Pair[],
-  unique: readonly UniqueSegment[],
   tokensOfUnique: (u: number) => number,
   slots: number,
+  cuttable: (u: number) => boolean,
   turns: Turns,
 ): Promise<number[]> {
   let total = 0;
@@ -699,8 +723,8 @@ async function largePluralSegments(
   const balanced = total / slots;
   const large = new Set<number>();
   for (const pair of pairs) {
-    const entry = unique[pair.unique]!;
-    if (entry.branchPairs !== undefined && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced) large.add(pair.unique);
+    // Sentences are looked for only in a segment that is large already.
+    if (!large.has(pair.unique) && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced && cuttable(pair.unique)) large.add(pair.unique);
     if (turns.due()) await turns.yield();
   }
   return [...large];
