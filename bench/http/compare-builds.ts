@@ -3,11 +3,11 @@
  * change, on what a request costs (docs/benchmarks.md, "Fourth pass"). bench/http/run.ts
  * compares the service with bare Fastify; its rounds swing by ±15 % on this machine, more
  * than most single changes move. Here each measurement is a fresh service from one build
- * on a new database (build-service.ts: SQLite with limits off, or with --backend=postgres
- * PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as run.ts): one
- * request for each key (the first alone; processes.ts firstRequestOfEachKey), WARM seconds
- * of 50-connection load not counted (JIT, first GCs, the first detection's clean-up), then
- * SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
+ * on a new database (warm-service.ts and build-service.ts: SQLite with limits off, or with
+ * --backend=postgres PostgreSQL + Redis with limits on and LIMITED_KEYS keys in rotation, as
+ * run.ts): one request for each key (the first alone; processes.ts firstRequestOfEachKey),
+ * WARM seconds of 50-connection load not counted (JIT, first GCs, the first detection's
+ * clean-up), then SECONDS counted. Builds run in balanced blocks (A B B A), so neither always goes first.
  * Printed: each run's req/s and the service's CPU µs a request (user + system, all threads,
  * /proc), what its garbage collector did in the counted seconds (young collections' time
  * a second and mean length, full collections, the old generation at the end; from its
@@ -19,8 +19,8 @@
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
 import type { Backend } from '../../test/helpers/backends.js';
-import { startBuildService } from './build-service.js';
-import { cpuSeconds, firstRequestOfEachKey, gcFigures, median, type GcFigures } from './processes.js';
+import { cpuSeconds, gcFigures, median, type GcFigures } from './processes.js';
+import { startWarmService } from './warm-service.js';
 
 const args = process.argv.slice(2);
 const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -31,7 +31,6 @@ const BLOCKS = option('blocks', '4');
 const WARM = option('warm', '5');
 const SECONDS = option('seconds', '5');
 const BACKEND = text('backend', 'sqlite') as Backend;
-const CONNECTIONS = 50;
 /**
  * --cold: the warm-up load starts on a service that has answered nothing, as after a
  * restart under traffic: its first 50 requests wait together while the language detector
@@ -41,7 +40,6 @@ const CONNECTIONS = 50;
 const COLD = args.includes('--cold');
 /** --cpu-prof=DIR: each service runs under `--cpu-prof`, its profile written to DIR/A or DIR/B (summarise with profile.ts). */
 const PROFILE_DIR = text('cpu-prof', '');
-const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 
 interface Run {
   readonly rate: number;
@@ -51,19 +49,11 @@ interface Run {
 
 async function measure(dir: string, build: 'A' | 'B'): Promise<Run> {
   const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR, build)}`] : [];
-  const service = await startBuildService(dir, BACKEND, nodeArgs);
+  const { service, load } = await startWarmService(dir, BACKEND, { duration: WARM }, { nodeArgs, cold: COLD });
   try {
-    const target = {
-      url: `${service.origin}/v1/translate`,
-      method: 'POST' as const,
-      body: BODY,
-      requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: service.headers() }) }],
-    };
-    if (!COLD) await firstRequestOfEachKey(target.url, service.keyCount, service.headers, BODY);
-    await autocannon({ ...target, connections: CONNECTIONS, duration: WARM });
     const gcBefore = await gcFigures(service.origin);
     const cpuBefore = cpuSeconds(service.process.pid!);
-    const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+    const result = await autocannon({ ...load, duration: SECONDS });
     const cpuUs = ((cpuSeconds(service.process.pid!) - cpuBefore) * 1e6) / result.requests.total;
     const gcAfter = await gcFigures(service.origin);
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);

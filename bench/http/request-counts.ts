@@ -4,8 +4,9 @@
  * a fixed number of requests), and with --count the `process.nextTick` calls by callback
  * and the async resources (promises) made a request (count-calls.mjs preloaded; that run's
  * CPU is not comparable). CPU µs a request is printed too, but it moves with the load:
- * bench/http/compare-builds.ts alternates builds for that. Same service and request as
- * compare-builds.ts (SQLite, limits off, pseudo). Needs `npm run build` in each folder.
+ * bench/http/compare-builds.ts alternates builds for that. Same service, warm-up and
+ * request as compare-builds.ts (warm-service.ts; SQLite, limits off, pseudo). Needs
+ * `npm run build` in each folder.
  *
  * With --count and --allocations=DIR, V8's sampling heap profile of the counted requests
  * (freed objects included) is written to DIR/<n>.heapprofile, one a service, for
@@ -18,8 +19,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBuildService } from './build-service.js';
-import { cpuSeconds, firstRequestOfEachKey } from './processes.js';
+import { cpuSeconds } from './processes.js';
+import { startWarmService } from './warm-service.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -29,7 +30,6 @@ const REQUESTS = option('requests', 20_000);
 const WARM = option('warm', 5_000);
 const ROUNDS = option('rounds', 1);
 const COUNT = args.includes('--count');
-const BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 const ALLOCATIONS = args.find((a) => a.startsWith('--allocations='))?.slice('--allocations='.length);
 const COUNTER = fileURLToPath(new URL('./count-calls.mjs', import.meta.url));
 
@@ -77,21 +77,13 @@ for (let round = 0; round < ROUNDS; round++) {
     const outPath = join(scratch, 'stdout');
     const out = openSync(outPath, 'w');
     const nodeArgs = ['--trace-gc-nvp', ...(COUNT ? ['--import', COUNTER] : [])];
-    const service = await startBuildService(dir, 'sqlite', nodeArgs, out);
+    const { service, load } = await startWarmService(dir, 'sqlite', { amount: WARM }, { nodeArgs, stdout: out });
     try {
-      const target = {
-        url: `${service.origin}/v1/translate`,
-        method: 'POST' as const,
-        body: BODY,
-        requests: [{ method: 'POST' as const, body: BODY, setupRequest: (request: object) => ({ ...request, headers: service.headers() }) }],
-      };
       const pid = service.process.pid!;
-      await firstRequestOfEachKey(target.url, service.keyCount, service.headers, BODY);
-      await autocannon({ ...target, connections: 50, amount: WARM });
       const countsBefore = COUNT ? await counts(pid) : undefined;
       const offset = readFileSync(outPath).length;
       const cpuBefore = cpuSeconds(pid);
-      const result = await autocannon({ ...target, connections: 50, amount: REQUESTS });
+      const result = await autocannon({ ...load, amount: REQUESTS });
       const cpu = cpuSeconds(pid) - cpuBefore;
       await new Promise((r) => setTimeout(r, 100));
       const gc = gcOf(readFileSync(outPath).subarray(offset).toString('latin1'));

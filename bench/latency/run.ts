@@ -248,6 +248,21 @@ for (const row of rows) {
     `| ${row.name} | ${row.concurrency} | ${row.seconds.toFixed(2)} s | ${row.limit.toFixed(2)} s | ${(row.seconds / row.limit).toFixed(2)} | ${row.calls} (${row.idealCalls}) | ${row.smallestCall}–${row.largestCall} (${ideal}) | ${row.firstCallMs.toFixed(0)} ms | ${(row.seconds - row.firstCallMs / 1000) / row.limit >= 0 ? ((row.seconds - row.firstCallMs / 1000) / row.limit).toFixed(2) : '–'} | ${row.maxInFlight} / ${row.meanInFlight.toFixed(1)} | ${row.input} | ${row.cached} (${percent(row.cached, row.input)}) | ${row.output} | ${row.oneCallInput} | ${(row.input / row.oneCallInput).toFixed(2)} |`,
   );
 }
+/** Issue 36's bound: every case within this many times its limit. */
+const WITHIN = 1.25;
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+console.log('');
+for (const name of [...new Set(rows.map((row) => row.name))]) {
+  const ratios = rows.filter((row) => row.name === name).map((row) => row.seconds / row.limit);
+  const inside = ratios.filter((ratio) => ratio <= WITHIN).length;
+  console.log(
+    `${name}: wall ÷ limit ${median(ratios).toFixed(2)} (median of ${ratios.length}), ${inside} of ${ratios.length} within ${WITHIN}×${median(ratios) <= WITHIN ? '' : ' — NOT within'}`,
+  );
+}
 const reference = rows.find((row) => row.name.startsWith('JSON UI file → 1 target (reference'));
 const streamed = rows.find((row) => row.firstTargetSeconds !== undefined);
 if (reference && streamed) {

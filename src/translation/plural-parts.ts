@@ -14,8 +14,8 @@
  */
 import type { EngineSegment } from '../engines/engine.js';
 
-/** Marks a part's id from its segment's (`12` → `12~0`): callModels joins the parts of one segment. */
-const PART_SEPARATOR = '~';
+/** Marks a part's id from its segment's (`12` → `12~0`): callModels joins the parts of one segment (sentence-parts.ts too). */
+export const PART_SEPARATOR = '~';
 
 /** One branch pair's span `<gN>…</gN>` in a text. */
 export interface BranchSpan {
@@ -125,7 +125,7 @@ export function joinParts(
 }
 
 /** `[from, to)` index ranges: `count` contiguous shares of `sizes` whose largest sum is as small as can be. */
-function evenShares(sizes: readonly number[], count: number): [number, number][] {
+export function evenShares(sizes: readonly number[], count: number): [number, number][] {
   const n = sizes.length;
   const prefix = [0];
   for (const size of sizes) prefix.push(prefix[prefix.length - 1]! + size);

@@ -21,6 +21,7 @@ import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import { runInTurns } from '../event-loop/run-in-turns.js';
 import { Turns } from '../event-loop/turns.js';
 import { SpreadMap } from '../event-loop/spread-map.js';
 import { markProblem } from '../segments/segment.js';
@@ -28,6 +29,7 @@ import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
 import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
+import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from './sentence-parts.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -92,24 +94,11 @@ export async function translateSegments(
   const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
   const turns = new Turns();
-  const { unique, positions, pairs } = await distinctSegments(documents, glossary, engineTargets, turns);
-  const keys = memory ? await memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
-  const textOf = (row: readonly (string | undefined)[], index: number): string => {
-    const restore = unique[index]!.restore;
-    return restore ? restore(row[index]!) : row[index]!;
-  };
-  const translationsOf = async (target: number, row: readonly (string | undefined)[]): Promise<string[][]> => {
-    const byDocument: string[][] = [];
-    for (const indexes of positions[target]!) {
-      const texts = new Array<string>(indexes.length);
-      for (let i = 0; i < indexes.length; i++) {
-        texts[i] = textOf(row, indexes[i]!);
-        if (turns.due()) await turns.yield();
-      }
-      byDocument.push(texts);
-    }
-    return byDocument;
-  };
+  // Each awaited only when it took turns: awaiting a value makes a promise too (run-in-turns.ts).
+  const found = distinctSegments(documents, glossary, engineTargets, turns);
+  const { unique, positions, pairs } = found instanceof Promise ? await found : found;
+  const keyed = memory ? memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
+  const keys = keyed instanceof Promise ? await keyed : keyed;
   // A whole target is handed on in order of completion; its rows are built taking turns.
   let handedOn: Promise<void> | undefined;
   // Once the work has failed, a target still being put together is not handed on.
@@ -121,8 +110,8 @@ export async function translateSegments(
     onTargetTranslated &&
       ((target, row) => {
         const next = (handedOn ?? Promise.resolve()).then(async () => {
-          const rows = await translationsOf(target, row);
-          if (!failed) onTargetTranslated(target, rows);
+          const texts = await runInTurns(textsOfTarget(positions[target]!, row, unique, turns), turns);
+          if (!failed) onTargetTranslated(target, texts);
         });
         // Awaited before returning; a failure meanwhile must not count as unhandled.
         next.catch(() => {});
@@ -134,15 +123,19 @@ export async function translateSegments(
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
     const distinctKeys = new Set<string>();
-    for (const ofTarget of keys) {
-      for (const key of ofTarget) {
-        distinctKeys.add(key);
+    // Loops that may await or yield index their arrays: a for…of there allocated its
+    // iterator and its steps on every request (decision 0121).
+    for (let t = 0; t < keys.length; t++) {
+      const ofTarget = keys[t]!;
+      for (let k = 0; k < ofTarget.length; k++) {
+        distinctKeys.add(ofTarget[k]!);
         if (turns.due()) await turns.yield();
       }
     }
     const stored = await memory.lookup([...distinctKeys]);
     const missed: Pair[] = [];
-    for (const pair of pending) {
+    for (let p = 0; p < pending.length; p++) {
+      const pair = pending[p]!;
       const hit = stored.get(keys[pair.target]![pair.unique]!);
       if (hit === undefined) missed.push(pair);
       else {
@@ -163,20 +156,10 @@ export async function translateSegments(
   }
   if (handedOn) await handedOn;
 
-  // translationsOf's loops written out: a small request never yields, and then makes no promise a target.
   const byTarget: string[][][] = [];
   for (let target = 0; target < done.rows.length; target++) {
-    const row = done.rows[target]!;
-    const byDocument: string[][] = [];
-    for (const indexes of positions[target]!) {
-      const texts = new Array<string>(indexes.length);
-      for (let i = 0; i < indexes.length; i++) {
-        texts[i] = textOf(row, indexes[i]!);
-        if (turns.due()) await turns.yield();
-      }
-      byDocument.push(texts);
-    }
-    byTarget.push(byDocument);
+    const texts = runInTurns(textsOfTarget(positions[target]!, done.rows[target]!, unique, turns), turns);
+    byTarget.push(texts instanceof Promise ? await texts : texts);
   }
   return {
     translations: documents.map((_, document) => byTarget.map((target) => target[document]!)),
@@ -304,19 +287,54 @@ class TargetRows {
   }
 }
 
-/** Each unique segment's memory key per target: target → unique segment → key. */
-export async function memoryKeys(
+/**
+ * One target's translations in document order (document → segment), do-not-translate
+ * terms put back: for the target handed on as it is whole and for the answer.
+ */
+function* textsOfTarget(
+  positions: readonly (readonly number[])[],
+  row: readonly (string | undefined)[],
+  unique: readonly UniqueSegment[],
+  turns: Turns,
+): Generator<void, string[][], void> {
+  const byDocument: string[][] = [];
+  for (let d = 0; d < positions.length; d++) {
+    const indexes = positions[d]!;
+    const texts = new Array<string>(indexes.length);
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i]!;
+      const restore = unique[index]!.restore;
+      texts[i] = restore ? restore(row[index]!) : row[index]!;
+      if (turns.due()) yield;
+    }
+    byDocument.push(texts);
+  }
+  return byDocument;
+}
+
+/** Each unique segment's memory key per target: target → unique segment → key; a promise only if it took turns. */
+export function memoryKeys(
   memory: Pick<SegmentMemory, 'key'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
   turns = new Turns(),
-): Promise<string[][]> {
+): string[][] | Promise<string[][]> {
+  return runInTurns(keySteps(memory, unique, engineTargets, options, turns), turns);
+}
+
+function* keySteps(
+  memory: Pick<SegmentMemory, 'key'>,
+  unique: readonly UniqueSegment[],
+  engineTargets: readonly EngineLanguage[],
+  options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
+  turns: Turns,
+): Generator<void, string[][], void> {
   const { glossary, instructions } = options;
   const keys: string[][] = [];
-  // Loops written out, not mapInTurns: a small request never yields, and then makes no promise.
   const keysInWork = unique.length * engineTargets.length;
-  for (const target of engineTargets) {
+  for (let t = 0; t < engineTargets.length; t++) {
+    const target = engineTargets[t]!;
     const ofTarget = new Array<string>(unique.length);
     for (let u = 0; u < unique.length; u++) {
       const entry = unique[u]!;
@@ -335,7 +353,7 @@ export async function memoryKeys(
         plurals: entry.plurals,
         note: entry.segment.note,
       }, keysInWork);
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
     keys.push(ofTarget);
   }
@@ -354,13 +372,23 @@ export interface DistinctSegments {
  * Identical segments are translated once: by format, line rule and text. A segment with
  * counted messages is one unique segment per plural shape its targets need (Russian and
  * Ukrainian share one; German another), each translated only into its own targets.
+ * A promise only if it took turns.
  */
-export async function distinctSegments(
+export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
   targets: readonly EngineLanguage[],
   turns = new Turns(),
-): Promise<DistinctSegments> {
+): DistinctSegments | Promise<DistinctSegments> {
+  return runInTurns(distinctSteps(documents, glossary, targets, turns), turns);
+}
+
+function* distinctSteps(
+  documents: readonly PreparedDocument[],
+  glossary: AppliedGlossary | undefined,
+  targets: readonly EngineLanguage[],
+  turns: Turns,
+): Generator<void, DistinctSegments, void> {
   const uniqueIndex = new Map<string, number>();
   const unique: UniqueSegment[] = [];
   // Built once per request: a glossary may hold thousands of terms (segments/terms.ts).
@@ -401,13 +429,14 @@ export async function distinctSegments(
     return index;
   };
   const shared: number[][] = [];
-  for (const document of documents) {
+  for (let d = 0; d < documents.length; d++) {
+    const document = documents[d]!;
     const { segments } = document;
     const indexes = new Array<number>(segments.length);
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
       indexes[i] = segment.plurals === undefined ? add(document, i, segment.text, '', undefined) : -1;
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
     shared.push(indexes);
   }
@@ -439,7 +468,7 @@ export async function distinctSegments(
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
     for (let u = 0; u < unique.length; u++) {
       if (!needed || needed[u]) pairs.push({ target, unique: u });
-      if (turns.due()) await turns.yield();
+      if (turns.due()) yield;
     }
   }
   return { unique, positions, pairs };
@@ -467,10 +496,14 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
-  const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, { firstTargetEarly: context.firstTargetEarly, turns: context.turns });
+  const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, {
+    firstTargetEarly: context.firstTargetEarly,
+    turns: context.turns,
+    ...(options.source ? { source: options.source.code } : {}),
+  });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
-  // A plural message sent in parts is whole once every part's answer is in (plural-parts.ts).
+  // A segment sent in parts is whole once every part's answer is in (plural-parts.ts, sentence-parts.ts).
   const partsOfSegment = new Map<number, EngineSegment[]>();
   for (const { chunk } of calls) {
     for (const segment of chunk.segments) {
@@ -545,9 +578,11 @@ function joinedAnswer(
   answers.set(key, got);
   for (let index = 0; index < parts.length; index++) if (got[index] === undefined) return undefined;
   answers.delete(key);
-  const joined = joinParts(whole.segment, parts, got, whole.branchPairs!);
+  const joined = whole.branchPairs
+    ? joinParts(whole.segment, parts, got, whole.branchPairs)
+    : joinSentences(whole.segment.text, parts.map((part) => part.text), got);
   const problem = joined === undefined ? 'a part lost its branches' : markProblem(whole.segment.text, joined);
-  if (problem) throw new EngineError(`the model broke the plural message's parts (${problem})`, true);
+  if (problem) throw new EngineError(`the model broke the segment's parts (${problem})`, true);
   return joined;
 }
 
@@ -573,7 +608,8 @@ export async function planCalls(
   engine: TranslationEngine,
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
-  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns } = {},
+  /** `source`: the source language's code, for cutting a long string at its sentences (sentence-parts.ts). */
+  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string } = {},
 ): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
   const turns = options.turns ?? new Turns();
@@ -584,8 +620,9 @@ export async function planCalls(
   const tokensOf = (segment: EngineSegment): number => {
     const { segment: u, part } = partOf(segment.id);
     if (part === undefined) return tokensOfUnique(u);
-    let tokens = partTokens.get(segment.id);
-    if (tokens === undefined) partTokens.set(segment.id, (tokens = tokenizer.countTokens(segment.text)));
+    // By text: a part's id names its place, and 2 parts and 3 parts of one segment share ids.
+    let tokens = partTokens.get(segment.text);
+    if (tokens === undefined) partTokens.set(segment.text, (tokens = tokenizer.countTokens(segment.text)));
     return tokens;
   };
   // A text the document worker did not count (masked terms, a plural shape) may be a
@@ -619,18 +656,32 @@ export async function planCalls(
     const spread = await arrangeUnits(leading, units, engine.budget, tokensOf, requestTargets, true, turns);
     return spread.time < shared.time ? spread : shared;
   };
-  // A plural message whose answer alone outlasts a balanced call may go in parts
-  // (plural-parts.ts): tried with 2, 3, … parts, kept only when clearly sooner.
+  // A plural message (plural-parts.ts), or a string of several sentences in a known source
+  // language (sentence-parts.ts), whose answer alone outlasts a balanced call may go in
+  // parts: tried with 2, 3, … parts, kept only when clearly sooner.
+  const sentences = new Map<number, SentenceSpan[] | undefined>();
+  const sentencesOf = (u: number): SentenceSpan[] | undefined => {
+    const entry = unique[u]!;
+    if (options.source === undefined || entry.branchPairs !== undefined || entry.segment.pluralBranches !== undefined) return undefined;
+    if (!sentences.has(u)) sentences.set(u, sentenceSpans(entry.segment.text, options.source, entry.terms.map((term) => term.term)));
+    return sentences.get(u);
+  };
+  const cuttable = (u: number): boolean => unique[u]!.branchPairs !== undefined || sentencesOf(u) !== undefined;
+  const partsOfUnique = (u: number, count: number): EngineSegment[] | undefined => {
+    const entry = unique[u]!;
+    const sizeOf = (text: string): number => tokenizer.countTokens(text);
+    return entry.branchPairs ? pluralParts(entry.segment, entry.branchPairs, count, sizeOf) : sentenceParts(entry.segment, sentencesOf(u)!, count, sizeOf);
+  };
   const withParts = async (of: readonly Pair[], planWith: (partsOf: Parts) => Promise<PlannedCalls>, cutAlready?: Parts): Promise<PlannedCalls & { partsOf: Parts }> => {
     let best: PlannedCalls & { partsOf: Parts } = Object.assign(await planWith(undefined), { partsOf: undefined });
     // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
-    const large = slots > 1 ? (await largePluralSegments(of, unique, tokensOfUnique, slots, turns)).filter((u) => !cutAlready?.has(u)) : [];
+    const large = slots > 1 ? (await largeSegments(of, tokensOfUnique, slots, cuttable, turns)).filter((u) => !cutAlready?.has(u)) : [];
     let previous = best.time;
     for (let count = 2; large.length > 0; count++) {
       const partsOf = new Map<number, EngineSegment[]>();
       let cut = false;
       for (const u of large) {
-        const parts = pluralParts(unique[u]!.segment, unique[u]!.branchPairs!, count, (text) => tokenizer.countTokens(text));
+        const parts = partsOfUnique(u, count);
         if (parts === undefined) continue;
         partsOf.set(u, parts);
         if (parts.length === count) cut = true;
@@ -656,14 +707,15 @@ interface PlannedCalls {
 }
 
 /**
- * The unique segments with a plural message whose expected answer (one target) is larger
- * than a balanced call's share of the request's output: the ones that bound the request.
+ * The unique segments that may go in parts (`cuttable`: a plural message, a string of
+ * several sentences) whose expected answer (one target) is larger than a balanced call's
+ * share of the request's output: the ones that bound the request.
  */
-async function largePluralSegments(
+async function largeSegments(
   pairs: readonly Pair[],
-  unique: readonly UniqueSegment[],
   tokensOfUnique: (u: number) => number,
   slots: number,
+  cuttable: (u: number) => boolean,
   turns: Turns,
 ): Promise<number[]> {
   let total = 0;
@@ -674,8 +726,8 @@ async function largePluralSegments(
   const balanced = total / slots;
   const large = new Set<number>();
   for (const pair of pairs) {
-    const entry = unique[pair.unique]!;
-    if (entry.branchPairs !== undefined && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced) large.add(pair.unique);
+    // Sentences are looked for only in a segment that is large already.
+    if (!large.has(pair.unique) && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced && cuttable(pair.unique)) large.add(pair.unique);
     if (turns.due()) await turns.yield();
   }
   return [...large];
