@@ -35,7 +35,7 @@ export function openDatabase(config: DatabaseConfig, options: { readonly walChec
     // Past the log's cap the checkpoint worker drains it while this connection is held:
     // the other queries wait for it in Kysely's queue, the event loop does not (decision 0116).
     const holdWrites = (during: () => Promise<void>) => db.connection().execute(() => during());
-    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path, { ...options.walCheckpoints, holdWrites });
+    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path, Object.assign({}, options.walCheckpoints, { holdWrites }));
     const close = async () => {
       await checkpoints?.stop();
       await db.destroy();
