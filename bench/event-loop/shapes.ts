@@ -15,6 +15,9 @@
  *                  over 50 ms of CPU, and the longest gap by wall time split into CPU,
  *                  queued and blocked (I/O, locks, collection helpers); with
  *                  --profile too, the samples inside the three costliest gaps.
+ *   --shared       with --loop-cpu: one server for every shape, as the plain run has (its
+ *                  history — the memory table, the log — counts); the gaps are split per
+ *                  shape after the server stopped.
  *   --trace-gc=FILE the server runs with --trace-gc, its collections written to FILE.
  *   Also printed per round: the server main thread's CPU time (from /proc), the figure
  *   that compares builds on a loaded machine.
@@ -35,6 +38,7 @@ const ROUNDS = Number(option('rounds') ?? 2);
 const PROFILE = option('profile');
 const ONLY = option('only')?.split('|');
 const LOOP_CPU = args.includes('--loop-cpu');
+const SHARED = args.includes('--shared') && !PROFILE;
 /** --trace-gc=FILE: the server runs with --trace-gc and its standard output (the collections, one a line) goes to FILE. */
 const TRACE_GC = option('trace-gc');
 
@@ -152,13 +156,36 @@ function gapsDuring(file: string, windows: readonly Window[]): LoopGap[] {
   return gaps.filter((gap) => windows.some((window) => gap.at + gap.wallMs * 1000 >= window.from && gap.at <= window.to));
 }
 
-const shared = PROFILE || LOOP_CPU ? undefined : await startServer();
+/** The loop-cpu rows of one shape: its costliest turn by CPU, and its longest gap by wall split. */
+function loopRows(shape: string, file: string, requests: readonly Window[]): LoopGap[] {
+  const gaps = gapsDuring(file, requests).sort((a, b) => b.cpuMs - a.cpuMs);
+  rows.push({
+    shape,
+    round: 'loop',
+    'longest turn cpu ms': gaps[0]?.cpuMs ?? 0,
+    'its wall ms': gaps[0]?.wallMs ?? 0,
+    'its queued ms': gaps[0]?.queuedMs ?? 0,
+    'next cpu ms': gaps.slice(1, 4).map((gap) => gap.cpuMs).join(' / '),
+    'gaps over 50 ms cpu': gaps.filter((gap) => gap.cpuMs > 50).length,
+  });
+  // The longest gap by wall time, split: on the CPU, waiting for one, blocked.
+  const longest = [...gaps].sort((a, b) => b.wallMs - a.wallMs)[0];
+  if (longest) {
+    const blocked = Math.max(0, longest.wallMs - longest.cpuMs - longest.queuedMs);
+    rows.push({ shape, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10 });
+  }
+  return gaps.slice(0, 3);
+}
+
+const sharedLoopCpuDir = SHARED && LOOP_CPU ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
+const sharedLoopCpuFile = sharedLoopCpuDir ? join(sharedLoopCpuDir, 'gaps.json') : undefined;
+const sharedRequests: { readonly shape: string; readonly requests: readonly Window[] }[] = [];
+const shared = PROFILE || (LOOP_CPU && !SHARED) ? undefined : await startServer(undefined, sharedLoopCpuFile);
 try {
   for (const shape of shapes) {
     const body = bodyOf(shape);
     const profileDir = PROFILE ? join(PROFILE, shape.name.replace(/\W+/g, '-')) : undefined;
-    const loopCpuDir = LOOP_CPU ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
-    const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
+    const loopCpuDir = LOOP_CPU && !shared ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;    const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
     const server = shared ?? (await startServer(profileDir, loopCpuFile));
     const slowByRound: Window[][] = [];
     const requests: Window[] = [];
@@ -184,24 +211,9 @@ try {
       if (!shared) await server.stop();
     }
     let costliest: LoopGap[] = [];
+    if (shared && sharedLoopCpuFile) sharedRequests.push({ shape: shape.name, requests });
     if (loopCpuFile) {
-      const gaps = gapsDuring(loopCpuFile, requests).sort((a, b) => b.cpuMs - a.cpuMs);
-      costliest = gaps.slice(0, 3);
-      rows.push({
-        shape: shape.name,
-        round: 'loop',
-        'longest turn cpu ms': gaps[0]?.cpuMs ?? 0,
-        'its wall ms': gaps[0]?.wallMs ?? 0,
-        'its queued ms': gaps[0]?.queuedMs ?? 0,
-        'next cpu ms': gaps.slice(1, 4).map((gap) => gap.cpuMs).join(' / '),
-        'gaps over 50 ms cpu': gaps.filter((gap) => gap.cpuMs > 50).length,
-      });
-      // The longest gap by wall time, split: on the CPU, waiting for one, blocked.
-      const longest = [...gaps].sort((a, b) => b.wallMs - a.wallMs)[0];
-      if (longest) {
-        const blocked = Math.max(0, longest.wallMs - longest.cpuMs - longest.queuedMs);
-        rows.push({ shape: shape.name, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10 });
-      }
+      costliest = loopRows(shape.name, loopCpuFile, requests);
       rmSync(loopCpuDir!, { recursive: true, force: true });
     }
     if (profileDir) {
@@ -224,6 +236,10 @@ try {
   }
 } finally {
   await shared?.stop();
+}
+if (sharedLoopCpuFile) {
+  for (const { shape, requests } of sharedRequests) loopRows(shape, sharedLoopCpuFile, requests);
+  rmSync(sharedLoopCpuDir!, { recursive: true, force: true });
 }
 console.table(rows);
 console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);

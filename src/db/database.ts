@@ -10,7 +10,7 @@ import type { DatabaseConfig } from '../config.js';
 import type { DatabaseSchema } from './schema.js';
 import { pgModule } from './pg-module.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
-import { checkpointOffTheMainThread } from './wal-checkpoints.js';
+import { checkpointOffTheMainThread, type WalCheckpointOptions } from './wal-checkpoints.js';
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -22,7 +22,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig): Database {
+/** `walCheckpoints`: the log's sizes and timer for an embedded file (tests; the defaults otherwise). */
+export function openDatabase(config: DatabaseConfig, options: { readonly walCheckpoints?: WalCheckpointOptions } = {}): Database {
   if (config.kind === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
     const sqlite = new SqliteDatabase(config.path);
@@ -30,8 +31,11 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma('synchronous = NORMAL');
     // Several processes (serve + worker) may share the file: wait for locks instead of failing.
     sqlite.pragma('busy_timeout = 5000');
-    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path);
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+    // Past the log's cap the checkpoint worker drains it while this connection is held:
+    // the other queries wait for it in Kysely's queue, the event loop does not (decision 0116).
+    const holdWrites = (during: () => Promise<void>) => db.connection().execute(() => during());
+    const checkpoints = config.path === ':memory:' ? undefined : checkpointOffTheMainThread(sqlite, config.path, Object.assign({}, options.walCheckpoints, { holdWrites }));
     const close = async () => {
       await checkpoints?.stop();
       await db.destroy();

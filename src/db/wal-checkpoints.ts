@@ -8,13 +8,18 @@
  * the log has grown to the size SQLite would have checkpointed at, so a process that
  * writes little (a CLI command, most tests) never starts a thread for it. In-memory
  * databases have no log to checkpoint.
+ *
+ * Past the cap (the worker cannot keep up with writes without a pause), the log is drained
+ * by the worker too, while the service's own connection is held idle (`holdWrites`, an
+ * await, not a block): the main thread no longer copies and syncs hundreds of MiB itself
+ * (decision 0116).
  */
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
-import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
+import type { CheckpointWorkerData, CheckpointWorkerReply, CheckpointWorkerRequest } from './wal-checkpoint-worker.js';
 
 /** Often enough that the log stays a few MiB under a large document's saves; a checkpoint with nothing to copy is a few syscalls. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -29,8 +34,19 @@ const START_AT_LOG_BYTES = 4 * 1024 * 1024;
  * At 64 MiB a 10,000-entry document's memory saves (random keys scatter their pages) reached
  * it within a few documents, and each such checkpoint held the loop over 100 ms
  * (decision 0110): the cap is for a worker that cannot keep up at all, not for a busy minute.
+ * With `holdWrites` (the service's database) the worker drains the log instead while the
+ * connection is held (decision 0116); the main connection checkpoints only without one, or
+ * with no worker to ask.
  */
 const CAP_LOG_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A log file this large, once the worker has copied all of it, is cut to nothing by the
+ * worker in a drain (with `holdWrites`): the service's connection no longer cuts it back
+ * itself on reuse. Well above what an ordinary busy second writes, so a steady load that the
+ * worker keeps up with is never held for it.
+ */
+const TRIM_LOG_BYTES = 64 * 1024 * 1024;
 
 /** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
 const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -44,6 +60,20 @@ function startWorker(workerData: CheckpointWorkerData): Worker {
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
+/**
+ * Runs `during` while no statement of the service's connection runs, and waits for it (for
+ * Kysely's SQLite driver: `db.connection().execute(during)`, which queues the other queries).
+ */
+export type HoldWrites = (during: () => Promise<void>) => Promise<void>;
+
+/** The sizes and the timer, the defaults above unless a test needs them small. */
+export interface WalCheckpointOptions {
+  readonly intervalMs?: number;
+  readonly startAtLogBytes?: number;
+  readonly capLogBytes?: number;
+  readonly trimLogBytes?: number;
+}
+
 export interface WalCheckpoints {
   /** Stops the worker; the connection's own close checkpoints what is left. */
   stop(): Promise<void>;
@@ -55,37 +85,95 @@ const logBytes = (path: string): number => statSync(`${path}-wal`, { throwIfNoEn
 export function checkpointOffTheMainThread(
   sqlite: SqliteDatabase.Database,
   path: string,
-  options: { readonly intervalMs?: number; readonly startAtLogBytes?: number; readonly capLogBytes?: number } = {},
+  options: WalCheckpointOptions & { readonly holdWrites?: HoldWrites } = {},
 ): WalCheckpoints {
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const startAt = options.startAtLogBytes ?? START_AT_LOG_BYTES;
   const cap = options.capLogBytes ?? CAP_LOG_BYTES;
+  const trimAt = options.trimLogBytes ?? TRIM_LOG_BYTES;
+  const holdWrites = options.holdWrites;
   sqlite.pragma('wal_autocheckpoint = 0');
   // SQLite reuses the log from its start after a complete checkpoint but keeps the file at
   // its largest size, and the cap below reads the file: once it had passed the cap, the
-  // main thread checkpointed every second for good (a large document's saves then held the
-  // loop 100 ms to a second per tick). With a limit, the commit that reuses the log cuts
-  // the file back to it, so its size is again what the log has held since.
-  sqlite.pragma(`journal_size_limit = ${startAt}`);
+  // main thread checkpointed every second for good (decision 0108). Without `holdWrites`,
+  // the commit that reuses the log cuts the file back to a limit. With it, that commit
+  // must not: cutting a file of hundreds of MiB held the main thread 33–216 ms in one
+  // `ftruncate` (decision 0116); the worker cuts it instead, in a drain, once it has caught up.
+  if (!holdWrites) sqlite.pragma(`journal_size_limit = ${startAt}`);
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
+  let exited = false;
+  let draining = false;
+  /** The worker's last checkpoint copied the whole log: a drain now only cuts the file. */
+  let caughtUp = false;
+  let stopping = false;
+  let nextRequest = 1;
+  /** Sends `request` to the worker; resolves when it answered, or went away. */
+  const ask = async (thread: Worker, gone: Promise<void>, request: Exclude<CheckpointWorkerRequest, 'stop'>) => {
+    const answered = new Promise<void>((done) => {
+      const onReply = (reply: CheckpointWorkerReply) => {
+        if (!('answered' in reply) || reply.answered !== request.id) return;
+        thread.off('message', onReply);
+        done();
+      };
+      thread.on('message', onReply);
+    });
+    // Held while it works, so a stopping process waits for the answer rather than losing it.
+    thread.ref();
+    thread.postMessage(request);
+    await Promise.race([answered, gone]);
+    if (!stopping) thread.unref();
+  };
+  /**
+   * The worker first copies what it can while writes go on, then empties the log while the
+   * connection is held: the hold covers only what was written meanwhile, the sync and the cut
+   * (one step under holding took 250–340 ms for 300–440 MiB of log under the 200,000 × 10 shape).
+   */
+  const drainInWorker = async (thread: Worker, gone: Promise<void>) => {
+    await ask(thread, gone, { op: 'catch-up', id: nextRequest++ });
+    await holdWrites!(() => ask(thread, gone, { op: 'drain', id: nextRequest++ }));
+  };
   const watch = setInterval(() => {
+    if (draining) return;
     const bytes = logBytes(path);
-    if (bytes >= cap && sqlite.open) sqlite.pragma('wal_checkpoint(PASSIVE)');
-    if (bytes < startAt || worker) return;
-    const thread = startWorker({ path, intervalMs });
-    // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
-    thread.unref();
-    thread.on('error', () => {});
-    worker = { thread, exited: new Promise<void>((done) => thread.once('exit', () => done())) };
+    if (bytes >= startAt && !worker) {
+      const thread = startWorker({ path, intervalMs });
+      // A checkpointer must not keep a finished process alive, nor crash it: at worst the log grows.
+      thread.unref();
+      thread.on('error', () => {});
+      thread.on('message', (reply: CheckpointWorkerReply) => {
+        if ('caughtUp' in reply) caughtUp = reply.caughtUp;
+      });
+      worker = {
+        thread,
+        exited: new Promise<void>((done) =>
+          thread.once('exit', () => {
+            exited = true;
+            done();
+          }),
+        ),
+      };
+    }
+    if (!sqlite.open) return;
+    if (!holdWrites || !worker || exited) {
+      if (bytes >= cap) sqlite.pragma('wal_checkpoint(PASSIVE)');
+      return;
+    }
+    if (bytes < cap && !(bytes >= trimAt && caughtUp)) return;
+    draining = true;
+    caughtUp = false;
+    drainInWorker(worker.thread, worker.exited)
+      .catch(() => {})
+      .finally(() => (draining = false));
   }, intervalMs);
   watch.unref();
   return {
     async stop() {
       clearInterval(watch);
+      stopping = true;
       if (!worker) return;
       // Held while it closes its connection: an unref'd thread's exit alone would not keep the process waiting.
       worker.thread.ref();
-      worker.thread.postMessage('stop');
+      worker.thread.postMessage('stop' satisfies CheckpointWorkerRequest);
       await worker.exited;
     },
   };

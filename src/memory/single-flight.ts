@@ -8,12 +8,15 @@
  * A leader that fails settles with undefined; its followers then translate the key
  * themselves (they may lead for it now).
  */
+import { SpreadMap } from '../event-loop/spread-map.js';
+
 export type Claim =
   | { readonly leader: true; settle(translation: string | undefined): void }
   | { readonly leader: false; readonly result: Promise<string | undefined> };
 
 export class SingleFlight {
-  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  /** Spread over many maps: a request of 2,000,000 keys must not rehash them in one claim. */
+  private readonly inFlight = new SpreadMap<Promise<string | undefined>>();
 
   /** Leads `key` if nobody does, else follows its leader. A leader must settle exactly once. */
   claim(key: string): Claim {
@@ -39,5 +42,10 @@ export class SingleFlight {
   /** Keys being translated now (tests and logs). */
   get size(): number {
     return this.inFlight.size;
+  }
+
+  /** Keys in the fullest of the maps they are spread over: what one rehash may move (tests). */
+  get largestShard(): number {
+    return this.inFlight.largestPart;
   }
 }

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/database.js';
 import { checkpointOffTheMainThread } from '../../src/db/wal-checkpoints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wal-checkpoints-'));
@@ -108,4 +110,136 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     await checkpoints.stop();
     sqlite.close();
   });
+
+  it('past the cap the worker drains the log while the connection is held: the main connection checkpoints nothing', async () => {
+    const { sqlite, path, write } = openWal('drained.db');
+    const cap = 1024 * 1024;
+    let mainCheckpoints = 0;
+    const pragma = sqlite.pragma.bind(sqlite);
+    sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
+      if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
+      return pragma(source, options);
+    }) as typeof sqlite.pragma;
+    const queue = statementQueue();
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap, holdWrites: queue.holdWrites });
+    let largest = 0;
+    let cutBack = false;
+    for (let written = 0; written < 12_000_000; written += 100_000) {
+      await queue.free();
+      write(100_000);
+      const bytes = fileBytes(`${path}-wal`);
+      largest = Math.max(largest, bytes);
+      if (largest > cap && bytes < cap) cutBack = true;
+      await new Promise((wake) => setTimeout(wake, 2));
+    }
+    assert.ok(queue.holds() > 0, 'the log was never drained');
+    assert.equal(mainCheckpoints, 0, 'the main connection checkpointed');
+    assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
+    // As with the main connection's checkpoint: the cap and what was written before the worker answered.
+    assert.ok(largest < 40_000_000, `the log grew to ${largest} bytes`);
+    await checkpoints.stop();
+    assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 12_000 });
+    sqlite.close();
+  });
+
+  it('with the connection held for it, the worker cuts a large log file back once it has caught up; the main connection never does', async () => {
+    const { sqlite, path, write } = openWal('trimmed.db');
+    const queue = statementQueue();
+    const trimAt = 2 * 1024 * 1024;
+    const checkpoints = checkpointOffTheMainThread(sqlite, path, {
+      intervalMs: 10,
+      startAtLogBytes: 256 * 1024,
+      capLogBytes: Number.MAX_SAFE_INTEGER,
+      trimLogBytes: trimAt,
+      holdWrites: queue.holdWrites,
+    });
+    // The commit that reuses the log would cut its file with an ftruncate on the main thread.
+    assert.equal(sqlite.pragma('journal_size_limit', { simple: true }), -1);
+    let largest = 0;
+    for (let written = 0; written < 6_000_000; written += 100_000) {
+      await queue.free();
+      write(100_000);
+      largest = Math.max(largest, fileBytes(`${path}-wal`));
+      await new Promise((wake) => setTimeout(wake, 2));
+    }
+    assert.ok(largest > trimAt, `the log file reached ${largest} bytes, not past the trim point`);
+    // Nothing else makes the file smaller now: once the worker has caught up (in a pause
+    // between the writes, or in this one) it cuts the file in a drain, and below the trim
+    // point it is left as it is.
+    assert.ok(
+      await until(() => fileBytes(`${path}-wal`) < Math.min(largest, trimAt), 10_000),
+      `the log file still has ${fileBytes(`${path}-wal`)} bytes`,
+    );
+    assert.ok(queue.holds() > 0);
+    write(1_000);
+    await checkpoints.stop();
+    assert.deepEqual(sqlite.prepare('select count(*) as n from rows').get(), { n: 6_001 });
+    sqlite.close();
+  });
 });
+
+describe("the service's database drains its log through Kysely's queue", () => {
+  it('two writers through Kysely: their statements wait while the worker drains, none is lost, and the connection never cuts the file itself', async () => {
+    const path = join(dir, 'service.db');
+    const cap = 1024 * 1024;
+    const database = openDatabase(
+      { kind: 'sqlite', path, url: `sqlite:${path}` },
+      { walCheckpoints: { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap } },
+    );
+    const { db } = database;
+    // With the connection held for drains, its commits must not cut the log's file on the main thread.
+    const { rows: limit } = await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(db);
+    assert.equal(limit[0]?.journal_size_limit, -1);
+    await sql`create table rows (id integer primary key, body text)`.execute(db);
+    const body = 'x'.repeat(1000);
+    let largest = 0;
+    let cutBack = false;
+    let statements = 0;
+    // Two requests' saves, 100 rows a statement, a turn between statements as the service's
+    // loops take, until the log has been drained while they wrote (the worker takes a while to start).
+    const writer = async () => {
+      for (const end = Date.now() + 20_000; Date.now() < end && (!cutBack || statements < 120); ) {
+        const values = sql.join(Array.from({ length: 100 }, () => sql`(${body})`));
+        await sql`insert into rows (body) values ${values}`.execute(db);
+        statements++;
+        const bytes = fileBytes(`${path}-wal`);
+        largest = Math.max(largest, bytes);
+        if (largest > cap && bytes < cap) cutBack = true;
+        await new Promise((wake) => setTimeout(wake, 2));
+      }
+    };
+    await Promise.all([writer(), writer()]);
+    const { rows: count } = await sql<{ n: number }>`select count(*) as n from rows`.execute(db);
+    assert.equal(count[0]?.n, statements * 100);
+    assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
+    assert.ok(largest < 40_000_000, `the log grew to ${largest} bytes`);
+    await database.close();
+  });
+});
+
+/**
+ * The service's queue of statements, as Kysely's SQLite driver keeps one: a writer that
+ * awaits `free()` before each statement waits while a drain holds the connection, as the
+ * service's queries would.
+ */
+function statementQueue() {
+  let held: Promise<void> | undefined;
+  let holds = 0;
+  return {
+    holds: () => holds,
+    free: async () => {
+      while (held) await held;
+    },
+    holdWrites: async (during: () => Promise<void>) => {
+      holds++;
+      let release!: () => void;
+      held = new Promise((done) => (release = done));
+      try {
+        await during();
+      } finally {
+        held = undefined;
+        release();
+      }
+    },
+  };
+}
