@@ -23,5 +23,5 @@ test('once the services are made, a sentence segmenter builds no rule tables', (
   // Without this, the measure could not tell loaded rules from rules that cost nothing.
   assert.ok(bare >= 100, `a bare process's first segmenter touched ${bare} new pages; loading the rules should touch hundreds`);
   const afterServices = pagesTouched('services');
-  assert.ok(afterServices < 50, `after createServices the first segmenter touched ${afterServices} new pages (a bare process: ${bare})`);
+  assert.ok(afterServices < 25, `after createServices the first segmenter touched ${afterServices} new pages (a bare process: ${bare})`);
 });
