@@ -22,6 +22,7 @@ import { createLogger } from './logger.js';
 import { TranslationMemory } from './memory/translation-memory.js';
 import { createRateLimiter } from './ratelimit/create.js';
 import { createDocumentProcessing } from './translation/document-processing.js';
+import { loadSentenceRules } from './translation/sentence-parts.js';
 import { Tokenizer } from './tokens.js';
 import { GroupCommit } from './usage/group-commit.js';
 
@@ -39,6 +40,9 @@ export async function createServices(
   const limiter = await createRateLimiter(config, logger);
   const documents = createDocumentProcessing(config, overrides.largeDocumentChars);
   const detector = new LanguageDetector();
+  // The first request that looks for sentences (decision 0122) would otherwise wait for
+  // ICU to load its sentence rules, once per process (decision 0124).
+  loadSentenceRules();
   const tokenizer = new Tokenizer();
   // Every process that caches hears the database's changes, API and worker alike (docs/caches.md).
   const changes = new ChangeFeed();
