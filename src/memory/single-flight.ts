@@ -7,36 +7,60 @@
  *
  * A leader that fails settles with undefined; its followers then translate the key
  * themselves (they may lead for it now).
+ *
+ * A request leads every key it needs that nobody else is translating: 2,000,000 for
+ * 200,000 segments into 10 targets, while followers are rare. So a lead is one small
+ * object, and the promise followers wait on is made only when the first one asks
+ * (decision 0118): a promise, its resolver and a settle closure per key were the largest
+ * part of that request's heap, whose collections held the event loop.
  */
 import { SpreadMap } from '../event-loop/spread-map.js';
 
-export type Claim =
-  | { readonly leader: true; settle(translation: string | undefined): void }
-  | { readonly leader: false; readonly result: Promise<string | undefined> };
+export type Claim = Lead | { readonly leader: false; readonly result: Promise<string | undefined> };
+
+/** A key this process is translating, held by the request that leads it. */
+export class Lead {
+  #result: Promise<string | undefined> | undefined;
+  #resolve: ((translation: string | undefined) => void) | undefined;
+  #settled = false;
+
+  constructor(
+    private readonly flights: SpreadMap<Lead>,
+    private readonly key: string,
+  ) {}
+
+  get leader(): true {
+    return true;
+  }
+
+  /** What a follower waits for: made when the first follower asks. */
+  get result(): Promise<string | undefined> {
+    this.#result ??= new Promise<string | undefined>((resolve) => {
+      this.#resolve = resolve;
+    });
+    return this.#result;
+  }
+
+  /** The leader's answer (undefined when it failed); once, later calls do nothing. */
+  settle(translation: string | undefined): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.flights.delete(this.key);
+    this.#resolve?.(translation);
+  }
+}
 
 export class SingleFlight {
   /** Spread over many maps: a request of 2,000,000 keys must not rehash them in one claim. */
-  private readonly inFlight = new SpreadMap<Promise<string | undefined>>();
+  private readonly inFlight = new SpreadMap<Lead>();
 
   /** Leads `key` if nobody does, else follows its leader. A leader must settle exactly once. */
   claim(key: string): Claim {
     const running = this.inFlight.get(key);
-    if (running) return { leader: false, result: running };
-    let resolve!: (translation: string | undefined) => void;
-    const result = new Promise<string | undefined>((done) => {
-      resolve = done;
-    });
-    this.inFlight.set(key, result);
-    let settled = false;
-    return {
-      leader: true,
-      settle: (translation) => {
-        if (settled) return;
-        settled = true;
-        this.inFlight.delete(key);
-        resolve(translation);
-      },
-    };
+    if (running) return { leader: false, result: running.result };
+    const lead = new Lead(this.inFlight, key);
+    this.inFlight.set(key, lead);
+    return lead;
   }
 
   /** Keys being translated now (tests and logs). */

@@ -24,7 +24,7 @@ import { SingleFlight, type Claim } from './single-flight.js';
 import { deleteExpiredMemory, forgetMemory, LookupShapes, lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
 export type { MemoryEntry } from './store.js';
-export type { Claim } from './single-flight.js';
+export type { Claim, Lead } from './single-flight.js';
 
 /** One user's memory for one request. */
 export interface SegmentMemory {

@@ -20,7 +20,7 @@ import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
-import type { MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import type { Lead, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { runInTurns } from '../event-loop/run-in-turns.js';
 import { Turns } from '../event-loop/turns.js';
 import { SpreadMap } from '../event-loop/spread-map.js';
@@ -191,7 +191,7 @@ async function translatePending(
   const onAbort = (): void => cancel.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) cancel.abort(signal.reason);
-  const settles: ((translation: string | undefined) => void)[] = [];
+  const settles: Lead[] = [];
   try {
     // Each round sends what nobody else is translating and waits for what somebody is;
     // a pair whose leader failed comes round again (and is led by this request then).
@@ -200,7 +200,7 @@ async function translatePending(
       const waits: Promise<void>[] = [];
       // A key per pair this request leads (2,000,000 for 200,000 segments into 10 targets):
       // spread over many maps, so that no single set rehashes them all in one turn.
-      const leads = new SpreadMap<(translation: string | undefined) => void>();
+      const leads = new SpreadMap<Lead>();
       for (const pair of pending) {
         if (work.turns.due()) await work.turns.yield();
         const key = keys?.[pair.target]![pair.unique];
@@ -211,8 +211,8 @@ async function translatePending(
         const claim = memory.claim(key);
         if (claim.leader) {
           mine.push(pair);
-          leads.set(key, claim.settle);
-          settles.push(claim.settle);
+          leads.set(key, claim);
+          settles.push(claim);
         } else {
           waits.push(
             untilAborted(claim.result, cancel.signal).then((translation) => {
@@ -246,8 +246,8 @@ async function translatePending(
     signal?.removeEventListener('abort', onAbort);
     // Followers of a key this request led but did not translate translate it themselves.
     // One per pair led (2,000,000 for 200,000 segments into 10 targets): taking turns.
-    for (const settle of settles) {
-      settle(undefined);
+    for (const lead of settles) {
+      lead.settle(undefined);
       if (work.turns.due()) await work.turns.yield();
     }
   }
@@ -485,7 +485,7 @@ interface CallContext {
   /** Pairs this request may save to memory in all (a large request does not fill the recent entries; memory/). */
   readonly keysToSave: number;
   /** Keys this request leads: settled with each validated translation. */
-  readonly leads: { get(key: string): ((translation: string | undefined) => void) | undefined };
+  readonly leads: { get(key: string): Pick<Lead, 'settle'> | undefined };
   readonly turns: Turns;
   /** The caller streams targets as they finish: plan the first one ahead of the rest. */
   readonly firstTargetEarly: boolean;
@@ -835,7 +835,7 @@ async function remember(validated: readonly { target: number; unique: number; te
   if (!keys || !options.memory) return;
   const entries: MemoryEntry[] = validated.map(({ target, unique: u, text }) => ({ key: keys[target]![u]!, translation: text }));
   await options.memory.save(entries, context.keysToSave);
-  for (const entry of entries) leads.get(entry.key)?.(entry.translation);
+  for (const entry of entries) leads.get(entry.key)?.settle(entry.translation);
 }
 
 /** The glossary entries whose term occurs in some segment of the chunk, once each. */
