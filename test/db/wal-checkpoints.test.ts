@@ -32,6 +32,17 @@ function openWal(name: string): { sqlite: SqliteDatabase.Database; path: string;
 }
 
 const fileBytes = (path: string) => statSync(path).size;
+
+/** The service's connection, counted: each of its checkpoints is work on the main thread. */
+function countCheckpoints(sqlite: SqliteDatabase.Database): { readonly count: number } {
+  const counted = { count: 0 };
+  const pragma = sqlite.pragma.bind(sqlite);
+  sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
+    if (source.startsWith('wal_checkpoint')) counted.count++;
+    return pragma(source, options);
+  }) as typeof sqlite.pragma;
+  return counted;
+}
 const until = async (what: () => boolean, ms: number) => {
   for (const end = Date.now() + ms; Date.now() < end && !what(); ) await new Promise((wake) => setTimeout(wake, 20));
   return what();
@@ -82,13 +93,7 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
   it('once the log is reused, its file is cut back and the main connection checkpoints no more', async () => {
     const { sqlite, path, write } = openWal('reused.db');
     const cap = 1024 * 1024;
-    // The service's connection, counted: each of its checkpoints is work on the main thread.
-    let mainCheckpoints = 0;
-    const pragma = sqlite.pragma.bind(sqlite);
-    sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
-      if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
-      return pragma(source, options);
-    }) as typeof sqlite.pragma;
+    const mainCheckpoints = countCheckpoints(sqlite);
     const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap });
     let largest = 0;
     for (let written = 0; written < 6_000_000; written += 100_000) {
@@ -99,14 +104,14 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
     assert.ok(largest > cap, `the log file reached ${largest} bytes, not past the cap`);
     // Written slowly, the worker keeps up and every commit may reuse the log from its start.
     await new Promise((wake) => setTimeout(wake, 300));
-    const before = mainCheckpoints;
+    const before = mainCheckpoints.count;
     for (let i = 0; i < 50; i++) {
       write(1_000);
       await new Promise((wake) => setTimeout(wake, 10));
     }
     // SQLite keeps a reused log's file at its largest size unless told a limit: the cap read that size.
     assert.ok(fileBytes(`${path}-wal`) < cap, `the log file still has ${fileBytes(`${path}-wal`)} bytes`);
-    assert.equal(mainCheckpoints - before, 0, 'the main connection checkpointed while the log held little');
+    assert.equal(mainCheckpoints.count - before, 0, 'the main connection checkpointed while the log held little');
     await checkpoints.stop();
     sqlite.close();
   });
@@ -114,12 +119,7 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
   it('past the cap the worker drains the log while the connection is held: the main connection checkpoints nothing', async () => {
     const { sqlite, path, write } = openWal('drained.db');
     const cap = 1024 * 1024;
-    let mainCheckpoints = 0;
-    const pragma = sqlite.pragma.bind(sqlite);
-    sqlite.pragma = ((source: string, options?: SqliteDatabase.PragmaOptions) => {
-      if (source.startsWith('wal_checkpoint')) mainCheckpoints++;
-      return pragma(source, options);
-    }) as typeof sqlite.pragma;
+    const mainCheckpoints = countCheckpoints(sqlite);
     const queue = statementQueue();
     const checkpoints = checkpointOffTheMainThread(sqlite, path, { intervalMs: 10, startAtLogBytes: 256 * 1024, capLogBytes: cap, holdWrites: queue.holdWrites });
     let largest = 0;
@@ -133,7 +133,7 @@ describe('the write-ahead log is checkpointed off the main thread', () => {
       await new Promise((wake) => setTimeout(wake, 2));
     }
     assert.ok(queue.holds() > 0, 'the log was never drained');
-    assert.equal(mainCheckpoints, 0, 'the main connection checkpointed');
+    assert.equal(mainCheckpoints.count, 0, 'the main connection checkpointed');
     assert.ok(cutBack, `the log's file was never cut back below the cap (largest ${largest} bytes)`);
     // As with the main connection's checkpoint: the cap and what was written before the worker answered.
     assert.ok(largest < 40_000_000, `the log grew to ${largest} bytes`);
