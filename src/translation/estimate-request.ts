@@ -41,9 +41,9 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;
     let cachedSegments = 0;
+    // What /translate would use: in the memory keys, and for cutting a string at its sentences.
+    const { source } = await resolveSource(input.source, [prepared], deps.detector);
     if (context.memory && pending.length > 0) {
-      // The source in the memory key is what /translate would use.
-      const { source } = await resolveSource(input.source, [prepared], deps.detector);
       const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await context.memory.lookup([...new Set(keys.flat())]);
       pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
@@ -59,11 +59,13 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     }
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer);
+    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer, { source: source?.code });
+    // A part of a segment (a plural message's branches, a string's sentences) is a text of its own.
+    const tokensOf = (segment: EngineSegment): number => tokens.get(segment) ?? deps.tokenizer.countTokens(segment.text);
     for (const { chunk } of calls) {
-      const source = chunk.segments.reduce((sum, segment) => sum + tokens.get(segment)!, 0);
-      const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokens.get(segment)!), 0);
-      inputTokens += fixed + source;
+      const sourceTokens = chunk.segments.reduce((sum, segment) => sum + tokensOf(segment), 0);
+      const output = chunk.segments.reduce((sum, segment) => sum + expectedOutputTokens(tokensOf(segment)), 0);
+      inputTokens += fixed + sourceTokens;
       outputTokens += Math.round(output * chunk.targets.length);
     }
     const precheck = await viewPreCheck(deps, user, estimateTokens(input.content.length, input.targets.length));

@@ -499,7 +499,7 @@ async function callModels(pairs: readonly Pair[], context: CallContext): Promise
   const calls = await planCalls(pairs, unique, engineTargets, engine, options.tokenizer, {
     firstTargetEarly: context.firstTargetEarly,
     turns: context.turns,
-    ...(options.source ? { source: options.source.code } : {}),
+    source: options.source?.code,
   });
   const targetIndex = new Map(engineTargets.map((target, i) => [target.code, i]));
   const caller = options.caller ?? {};
@@ -609,7 +609,7 @@ export async function planCalls(
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
   /** `source`: the source language's code, for cutting a long string at its sentences (sentence-parts.ts). */
-  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string } = {},
+  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string | undefined } = {},
 ): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
   const turns = options.turns ?? new Turns();

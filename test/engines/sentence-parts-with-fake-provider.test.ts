@@ -62,6 +62,17 @@ describe('a string of sentences in parts, with an OpenAI-compatible model behind
     }
   });
 
+  test('the estimate plans the sentences as /translate does: the calls it names are the calls made', async () => {
+    const payload = { content: JSON.stringify(FIVE, null, 2), source: 'en', format: 'json', targets: ['de'], memory: false };
+    const estimate = await app.t.app.inject({ method: 'POST', url: '/v1/translate/estimate', headers: { authorization: app.auth }, payload });
+    assert.equal(estimate.statusCode, 200, estimate.body);
+    const response = await translate(payload);
+    assert.equal(response.statusCode, 200, response.body);
+    const made = app.provider.requests.length;
+    assert.ok(made > 5, `the five strings went in sentences (${made} calls)`);
+    assert.equal(json(estimate).model_calls, made);
+  });
+
   test('a string whose markup spans a sentence end is sent whole', async () => {
     const spanning = 'Reload <b>the page now. Please</b> wait until every file on this device has been synced again.';
     const content = JSON.stringify({ save: 'Save', reload: spanning }, null, 2);
