@@ -5,6 +5,10 @@
  * alone reached 117 ms while the planner's turns stayed short. The CPU the thread spent
  * between two timer firings is what the turns in between cost, whatever the machine's
  * load (decision 0114, docs/event-loop.md).
+ *
+ * The kernel adds a running thread's time at scheduler ticks and switches, so a reading is
+ * a tick (a few ms) behind: fine against bounds of 100 ms and more, useless for a step of
+ * a few ms (process.cpuUsage, which counts every thread, is exact there).
  */
 import { readFileSync } from 'node:fs';
 
