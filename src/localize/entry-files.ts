@@ -173,7 +173,7 @@ export function mergeEntries(
     const insertion =
       layout === 'nested'
         ? nestedInsertion(key, at, existing, targetEntries, answer, answerEntries, sourceOrder, placed)
-        : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
+        : flatInsertion(at, existing, targetEntries, answer, from, sourceOrder);
     let block = insertion.text;
     if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
     // Before a root's end tag that shares the entry's line (`<resources></resources>`), the tag goes on a line of its own.
@@ -190,7 +190,6 @@ export function mergeEntries(
 }
 
 function flatInsertion(
-  key: string,
   at: number,
   existing: string,
   targetEntries: FileEntries,

@@ -78,9 +78,6 @@ export function readCatalog(content: string, limits: DocumentLimits): { root: No
   return { root, sourceLanguage: sourceLanguage.value as string, strings };
 }
 
-/** A localization's tree with each string unit's value replaced by its value index. */
-type Template = { readonly [key: string]: XcodeValue | Template | number };
-
 class CatalogReader {
   constructor(
     private readonly out: EntriesDocumentBuilder,
