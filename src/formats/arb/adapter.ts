@@ -10,22 +10,16 @@
  */
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import { ServiceError } from '../../errors.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { isProse } from '../json.js';
 import { arbLocale } from './locale.js';
-
-function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
+import { invalidContent } from '../core/invalid.js';
 
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid ARB file: line ${lineAt(content, at)}: ${what}.`);
+  return invalidContent('a valid ARB file', content, at, what);
 }
 
 /**

@@ -11,7 +11,6 @@
  */
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import { ServiceError } from '../../errors.js';
 import { appleLanguageCode } from '../../languages.js';
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
@@ -26,17 +25,12 @@ import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { isPluralCategory } from '../../plurals/index.js';
 import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
 import type { XcodeValue } from './xcode-json.js';
+import { invalidContent } from '../core/invalid.js';
 
 type Json = { readonly [key: string]: XcodeValue };
 
-function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid String Catalog: line ${lineAt(content, at)}: ${what}.`);
+  return invalidContent('a valid String Catalog', content, at, what);
 }
 
 function property(object: Node, name: string): Node | undefined {
