@@ -17,7 +17,7 @@ import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import type { EntryTarget } from '../entries/entry.js';
 import { entryNote } from '../entries/note.js';
-import { tooComplex } from '../core/limits.js';
+import { checkJsonNesting } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
 import { appleCategories } from '../stringsdict/adapter.js';
@@ -42,25 +42,8 @@ function columnOf(content: string, at: number): number {
   return at - (content.lastIndexOf('\n', at - 1) + 1);
 }
 
-/**
- * Refuses nesting deeper than the limit before parsing: jsonc-parser's parseTree recurses
- * once per level, so a hostile `[[[[…` would overflow the stack (a 500) instead of
- * being refused. One linear pass that skips strings.
- */
-function checkDepth(content: string, limit: number): void {
-  let depth = 0;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c === 34 /* " */) {
-      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
-    } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-  }
-}
-
 export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
-  checkDepth(content, limits.maxNestingDepth);
+  checkJsonNesting(content, limits.maxNestingDepth);
   const errors: ParseError[] = [];
   const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0) invalid(content, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)} (a catalog is JSON)`);
