@@ -96,10 +96,6 @@ export async function insertJob(
   });
 }
 
-export function newJobId(): string {
-  return randomUUID();
-}
-
 /** The job if it exists and belongs to `userId`; another user's job is indistinguishable from none. */
 export async function findJobForUser(db: Db, id: string, userId: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
