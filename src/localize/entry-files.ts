@@ -15,7 +15,7 @@ import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
 import type { FileEntries, FileEntry, Insertion, Splice } from './file-entry.js';
 import { mergeJsonEntries, partialJsonDocument } from './json-entry-merge.js';
-import { emptiedMappings, insertionIndent, nestedInsertion } from './nested-entries.js';
+import { emptiedMappings, insertionIndent, isBlank, lineStart, nestedInsertion } from './nested-entries.js';
 
 export type { FileEntries, FileEntry } from './file-entry.js';
 
@@ -113,10 +113,6 @@ function endOfEntries(text: string, entriesEnd: number | undefined): number {
   const from = lineStart(text, entriesEnd);
   return /^[ \t]*$/.test(text.slice(from, entriesEnd)) ? from : entriesEnd;
 }
-
-const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
-
-const isBlank = (line: string): boolean => line.trim() === '';
 
 function applySplices(text: string, splices: Splice[]): string {
   splices.sort((a, b) => a.start - b.start || a.end - b.end || (b.indent ?? 0) - (a.indent ?? 0));
