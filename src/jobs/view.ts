@@ -94,6 +94,9 @@ export function jobViewOf(job: JobState): JobViewJson {
       };
     case 'completed': {
       const { cachedSegments, glossaryMisses } = job.usage;
+      const usage = usageJson(job.usage);
+      usage.cached_segments = cachedSegments;
+      if (glossaryMisses !== undefined) usage.glossary_misses = glossaryMisses;
       return {
         job_id: job.id,
         status: 'completed',
@@ -101,11 +104,7 @@ export function jobViewOf(job: JobState): JobViewJson {
         updated_at: job.updatedAt.toISOString(),
         completed_at: job.completedAt.toISOString(),
         translations: job.translations,
-        usage: {
-          ...usageJson(job.usage),
-          cached_segments: cachedSegments,
-          ...(glossaryMisses !== undefined ? { glossary_misses: glossaryMisses } : {}),
-        },
+        usage,
       };
     }
     case 'failed':
