@@ -50,6 +50,11 @@ export class ServiceError extends Error {
   }
 }
 
+/** The 400 for a request that is not as documented; `message` says what is wrong. */
+export function invalidRequest(message: string): ServiceError {
+  return new ServiceError('invalid_request', message);
+}
+
 export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof ServiceError;
 }

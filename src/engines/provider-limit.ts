@@ -29,7 +29,6 @@ export class FairLimiter {
   /** When each caller last got a slot (a counter, not a clock). */
   private readonly servedAt = new WeakMap<object, number>();
   private served = 0;
-  private peak = 0;
 
   constructor(public concurrency: number) {}
 
@@ -45,11 +44,6 @@ export class FairLimiter {
     return count;
   }
 
-  /** The most calls that held a slot at once since the process started. */
-  get peakActive(): number {
-    return this.peak;
-  }
-
   /**
    * Runs `task` when a slot is free for `caller`. An abort while waiting rejects at once
    * and gives up the place in the queue; an abort while running is the task's business.
@@ -59,7 +53,6 @@ export class FairLimiter {
     return new Promise<T>((resolve, reject) => {
       const start = (): void => {
         this.running++;
-        this.peak = Math.max(this.peak, this.running);
         this.holding.set(caller, (this.holding.get(caller) ?? 0) + 1);
         this.servedAt.set(caller, ++this.served);
         signal?.removeEventListener('abort', onAbort);

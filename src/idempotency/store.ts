@@ -41,9 +41,6 @@ export type Begun = { readonly kind: 'replay'; readonly answer: StoredAnswer } |
 
 export interface IdempotencyStoreOptions {
   readonly clock: () => number;
-  readonly ttlMs?: number;
-  readonly leaseMs?: number;
-  readonly sweepEveryMs?: number;
   /** Told about sweeps that failed (the database was away); the next sweep tries again. */
   readonly onSweepError?: (error: unknown) => void;
 }
@@ -54,9 +51,6 @@ const MAX_BEGIN_ROUNDS = 4;
 export class IdempotencyStore {
   readonly #db: Db;
   readonly #clock: () => number;
-  readonly #ttlMs: number;
-  readonly #leaseMs: number;
-  readonly #sweepEveryMs: number;
   readonly #onSweepError: (error: unknown) => void;
   readonly #renewals = new Set<NodeJS.Timeout>();
   #sweepTimer: NodeJS.Timeout | undefined;
@@ -65,9 +59,6 @@ export class IdempotencyStore {
   constructor(db: Db, options: IdempotencyStoreOptions) {
     this.#db = db;
     this.#clock = options.clock;
-    this.#ttlMs = options.ttlMs ?? TTL_MS;
-    this.#leaseMs = options.leaseMs ?? LEASE_MS;
-    this.#sweepEveryMs = options.sweepEveryMs ?? SWEEP_EVERY_MS;
     this.#onSweepError = options.onSweepError ?? (() => {});
   }
 
@@ -81,7 +72,7 @@ export class IdempotencyStore {
           .finally(() => {
             if (!this.#closed) schedule();
           });
-      }, this.#sweepEveryMs * (0.5 + Math.random()));
+      }, SWEEP_EVERY_MS * (0.5 + Math.random()));
       this.#sweepTimer.unref();
     };
     schedule();
@@ -98,12 +89,12 @@ export class IdempotencyStore {
           idempotency_key: key,
           fingerprint,
           owner,
-          locked_until: now + this.#leaseMs,
+          locked_until: now + LEASE_MS,
           status_code: null,
           content_type: null,
           response_body: null,
           created_at: now,
-          expires_at: now + this.#ttlMs,
+          expires_at: now + TTL_MS,
         })
         .onConflict((conflict) => conflict.columns(['user_id', 'idempotency_key']).doNothing())
         .returning('owner')
@@ -147,7 +138,7 @@ export class IdempotencyStore {
       // Its owner stopped renewing (the process died): the request runs again, under a new owner.
       const taken = await this.#db
         .updateTable('idempotency_keys')
-        .set({ owner, locked_until: now + this.#leaseMs })
+        .set({ owner, locked_until: now + LEASE_MS })
         .where('user_id', '=', userId)
         .where('idempotency_key', '=', key)
         .where('status_code', 'is', null)
@@ -181,13 +172,13 @@ export class IdempotencyStore {
         .where('status_code', 'is', null);
     const renewal = setInterval(() => {
       void ours()
-        .set({ locked_until: this.#clock() + this.#leaseMs })
+        .set({ locked_until: this.#clock() + LEASE_MS })
         .execute()
         .catch(() => {
           // The database is away: the lease lapses and a retry may run the request again,
           // which is what a client without a key would get.
         });
-    }, this.#leaseMs / 3);
+    }, LEASE_MS / 3);
     renewal.unref();
     this.#renewals.add(renewal);
     let settled = false;

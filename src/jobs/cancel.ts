@@ -8,10 +8,8 @@
  */
 import type { Db } from '../db/database.js';
 import type { Usage } from '../usage/ledger.js';
-import { releaseJobReservation } from '../usage/ledger.js';
 import { writeCharges } from '../usage/group-commit.js';
-import { enqueueEvents } from '../webhooks/outbox.js';
-import { adjustQueueCounts } from './queue-counts.js';
+import { endUncompleted, heldBy } from './queue.js';
 
 export type CancelRequestOutcome = 'canceled' | 'requested' | 'finished' | 'not_found';
 
@@ -31,9 +29,7 @@ export async function requestCancel(db: Db, options: { jobId: string; userId: st
         .returning(['created_at'])
         .executeTakeFirst();
       if (!row) return false;
-      await releaseJobReservation(trx, jobId);
-      await adjustQueueCounts(trx, row.created_at, -1);
-      await enqueueEvents(trx, [{ userId, type: 'job.canceled', subjectId: jobId }], now);
+      await endUncompleted(trx, [{ id: jobId, user_id: userId, created_at: row.created_at }], 'job.canceled', now);
       return true;
     });
     if (canceled) return 'canceled';
@@ -79,16 +75,12 @@ export async function recordCanceled(db: Db, options: { jobId: string; workerId:
         locked_by: null,
         lease_expires_at: null,
       })
-      .where('id', '=', jobId)
-      .where('locked_by', '=', workerId)
-      .where('status', '=', 'processing')
+      .where(heldBy(jobId, workerId))
       .returning(['created_at', 'user_id'])
       .executeTakeFirst();
     if (!row) return false;
     if (usage.inputTokens > 0 || usage.outputTokens > 0) await writeCharges(trx, [{ userId: row.user_id, usage, now }]);
-    await releaseJobReservation(trx, jobId);
-    await adjustQueueCounts(trx, row.created_at, -1);
-    await enqueueEvents(trx, [{ userId: row.user_id, type: 'job.canceled', subjectId: jobId }], now);
+    await endUncompleted(trx, [{ id: jobId, ...row }], 'job.canceled', now);
     return true;
   });
 }

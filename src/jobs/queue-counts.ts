@@ -74,7 +74,7 @@ export async function releaseQueueCounts(trx: Transaction<DatabaseSchema>, creat
 }
 
 /** 1 + live jobs of all users created strictly before this one (ties by id). */
-export async function countedQueuePosition(db: Db, job: { id: string; created_at: number }): Promise<number> {
+export async function queuePosition(db: Db, job: { id: string; created_at: number }): Promise<number> {
   const fine = fineBucket(job.created_at);
   const coarse = coarseBucket(job.created_at);
   const row = await db

@@ -7,16 +7,39 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { Format } from '../formats/format.js';
 import type { PublicModel } from '../engines/registry.js';
-import type { Transaction } from 'kysely';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionBatcher } from '../db/transaction-batcher.js';
 import { writeCharges } from '../usage/group-commit.js';
 import { releaseJobReservation, type Usage } from '../usage/ledger.js';
 import type { Formality } from '../engines/engine.js';
 import type { JobRow } from './dialect.js';
-import { adjustQueueCounts, countedQueuePosition, releaseQueueCounts } from './queue-counts.js';
+import { adjustQueueCounts, releaseQueueCounts } from './queue-counts.js';
 import { isLive } from './status-filters.js';
 import { enqueueEvents } from '../webhooks/outbox.js';
+
+export { queuePosition } from './queue-counts.js';
+
+/** The job while `workerId` holds its lease: every write after a claim is guarded by it. */
+export const heldBy = (jobId: string, workerId: string) => (eb: ExpressionBuilder<DatabaseSchema, 'jobs'>) =>
+  eb.and({ id: jobId, locked_by: workerId, status: 'processing' });
+
+/**
+ * What every way a job ends without completing writes in its transaction: its token
+ * reservation released, its place in the queue counts given up, its webhook event.
+ */
+export async function endUncompleted(
+  trx: Transaction<DatabaseSchema>,
+  jobs: readonly Pick<JobRow, 'id' | 'created_at' | 'user_id'>[],
+  event: 'job.failed' | 'job.canceled',
+  now: number,
+): Promise<void> {
+  for (const job of jobs) {
+    await releaseJobReservation(trx, job.id);
+    await adjustQueueCounts(trx, job.created_at, -1);
+  }
+  await enqueueEvents(trx, jobs.map((job) => ({ userId: job.user_id, type: event, subjectId: job.id })), now);
+}
 
 /** What POST /jobs accepted, replayed by the worker. */
 export interface JobRequest {
@@ -73,18 +96,9 @@ export async function insertJob(
   });
 }
 
-export function newJobId(): string {
-  return randomUUID();
-}
-
 /** The job if it exists and belongs to `userId`; another user's job is indistinguishable from none. */
 export async function findJobForUser(db: Db, id: string, userId: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-}
-
-/** 1 + pending or processing jobs of all users created strictly before this one (ties by id). */
-export async function queuePosition(db: Db, job: Pick<JobRow, 'id' | 'created_at'>): Promise<number> {
-  return countedQueuePosition(db, job);
 }
 
 export function parseJobRequest(job: JobRow): JobRequest {
@@ -96,9 +110,7 @@ export async function renewLease(db: Db, jobId: string, workerId: string, leaseM
   const result = await db
     .updateTable('jobs')
     .set({ lease_expires_at: now + leaseMs })
-    .where('id', '=', jobId)
-    .where('locked_by', '=', workerId)
-    .where('status', '=', 'processing')
+    .where(heldBy(jobId, workerId))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -153,9 +165,7 @@ async function completeJobsIn(trx: Transaction<DatabaseSchema>, completions: rea
         locked_by: null,
         lease_expires_at: null,
       })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', workerId)
-      .where('status', '=', 'processing')
+      .where(heldBy(job.id, workerId))
       .executeTakeFirst();
     done.push(result.numUpdatedRows > 0n);
   }
@@ -188,15 +198,11 @@ export async function failJob(
     const failed = await trx
       .updateTable('jobs')
       .set({ status: 'failed', error, updated_at: now, locked_by: null, lease_expires_at: null })
-      .where('id', '=', jobId)
-      .where('locked_by', '=', workerId)
-      .where('status', '=', 'processing')
+      .where(heldBy(jobId, workerId))
       .returning(['created_at', 'user_id'])
       .executeTakeFirst();
     if (!failed) return false;
-    await releaseJobReservation(trx, jobId);
-    await adjustQueueCounts(trx, failed.created_at, -1);
-    await enqueueEvents(trx, [{ userId: failed.user_id, type: 'job.failed', subjectId: jobId }], now);
+    await endUncompleted(trx, [{ id: jobId, ...failed }], 'job.failed', now);
     return true;
   });
 }
@@ -220,9 +226,7 @@ export async function returnJobToQueue(
       lease_expires_at: null,
       attempts: options.refundAttempt ? eb('attempts', '-', 1) : eb.ref('attempts'),
     }))
-    .where('id', '=', jobId)
-    .where('locked_by', '=', workerId)
-    .where('status', '=', 'processing')
+    .where(heldBy(jobId, workerId))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -5,9 +5,7 @@
  * older than the retention period are deleted.
  */
 import type { Db } from '../db/database.js';
-import { releaseJobReservation } from '../usage/ledger.js';
-import { enqueueEvents } from '../webhooks/outbox.js';
-import { adjustQueueCounts } from './queue-counts.js';
+import { endUncompleted } from './queue.js';
 import { isFinished, isProcessing } from './status-filters.js';
 
 export const INTERRUPTED_TOO_OFTEN = 'the job was interrupted too many times and was not completed';
@@ -25,11 +23,7 @@ export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeu
       .where('cancel_requested_at', 'is not', null)
       .returning(['id', 'created_at', 'user_id'])
       .execute();
-    for (const job of canceled) {
-      await releaseJobReservation(trx, job.id);
-      await adjustQueueCounts(trx, job.created_at, -1);
-    }
-    await enqueueEvents(trx, canceled.map((job) => ({ userId: job.user_id, type: 'job.canceled', subjectId: job.id })), now);
+    await endUncompleted(trx, canceled, 'job.canceled', now);
     const exhausted = await trx
       .updateTable('jobs')
       .set({ status: 'failed', error: INTERRUPTED_TOO_OFTEN, updated_at: now, locked_by: null, lease_expires_at: null })
@@ -38,11 +32,7 @@ export async function recoverLapsedLeases(db: Db, now: number): Promise<{ requeu
       .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
       .returning(['id', 'created_at', 'user_id'])
       .execute();
-    for (const job of exhausted) {
-      await releaseJobReservation(trx, job.id);
-      await adjustQueueCounts(trx, job.created_at, -1);
-    }
-    await enqueueEvents(trx, exhausted.map((job) => ({ userId: job.user_id, type: 'job.failed', subjectId: job.id })), now);
+    await endUncompleted(trx, exhausted, 'job.failed', now);
     const requeued = await trx
       .updateTable('jobs')
       .set({ status: 'pending', run_at: now, updated_at: now, locked_by: null, lease_expires_at: null })

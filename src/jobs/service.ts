@@ -3,6 +3,7 @@
  * request, its pre-check reservation is held until it finishes, and workers are
  * nudged as soon as it is stored.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -18,7 +19,7 @@ import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
 import { listJobsOf, type JobPage } from './list.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
-import { findJobForUser, insertJob, newJobId, queuePosition, type JobRequest } from './queue.js';
+import { findJobForUser, insertJob, queuePosition, type JobRequest } from './queue.js';
 import { stateOfRow, type JobState } from './view.js';
 
 export type { JobState } from './view.js';
@@ -43,7 +44,7 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
   // A named source is checked now; a detected one when the job runs (the engine fails it).
   if (input.source) assertDirections(deps.engines[input.model], input.source, input.targets);
   const { db } = deps.database;
-  const jobId = newJobId();
+  const jobId = randomUUID();
   const reservationId = await reserveForPreCheck(deps, user, estimateTokens(input.content.length, input.targets.length), jobId);
   const request: JobRequest = {
     content: input.content,

@@ -93,7 +93,10 @@ export function jobViewOf(job: JobState): JobViewJson {
         ...(job.cancelRequestedAt ? { cancel_requested_at: job.cancelRequestedAt.toISOString() } : {}),
       };
     case 'completed': {
-      const { inputTokens, outputTokens, model, cachedSegments, glossaryMisses } = job.usage;
+      const { cachedSegments, glossaryMisses } = job.usage;
+      const usage = usageJson(job.usage);
+      usage.cached_segments = cachedSegments;
+      if (glossaryMisses !== undefined) usage.glossary_misses = glossaryMisses;
       return {
         job_id: job.id,
         status: 'completed',
@@ -101,14 +104,7 @@ export function jobViewOf(job: JobState): JobViewJson {
         updated_at: job.updatedAt.toISOString(),
         completed_at: job.completedAt.toISOString(),
         translations: job.translations,
-        usage: {
-          input_tokens: inputTokens,
-          output_tokens: outputTokens,
-          total_tokens: inputTokens + outputTokens,
-          model: model as UsageJson['model'],
-          cached_segments: cachedSegments,
-          ...(glossaryMisses !== undefined ? { glossary_misses: glossaryMisses } : {}),
-        },
+        usage,
       };
     }
     case 'failed':
@@ -120,14 +116,13 @@ export function jobViewOf(job: JobState): JobViewJson {
         created_at: job.createdAt.toISOString(),
         updated_at: job.updatedAt.toISOString(),
         canceled_at: job.canceledAt.toISOString(),
-        usage: {
-          input_tokens: job.usage.inputTokens,
-          output_tokens: job.usage.outputTokens,
-          total_tokens: job.usage.inputTokens + job.usage.outputTokens,
-          model: job.usage.model as UsageJson['model'],
-        },
+        usage: usageJson(job.usage),
       };
   }
+}
+
+function usageJson({ inputTokens, outputTokens, model }: { inputTokens: number; outputTokens: number; model: string }): UsageJson {
+  return { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, model: model as UsageJson['model'] };
 }
 
 /** A finished job's view by id, for a webhook event's `data`; undefined when the job is gone. */

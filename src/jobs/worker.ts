@@ -107,10 +107,6 @@ export class JobWorker extends EventEmitter {
     this.claims.nudge();
   }
 
-  get runningCount(): number {
-    return this.running.size;
-  }
-
   private schedulePoll(): void {
     const interval = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
     // Deliberately not unref'd: a worker keeps its process alive until stop().

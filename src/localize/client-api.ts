@@ -24,8 +24,6 @@ export interface ClientApiOptions {
   readonly apiKey: string;
   /** Attempts per request in all (first try included). Default 4. */
   readonly attempts?: number;
-  /** A Retry-After longer than this is not waited for; the error is reported instead. Default 90 s. */
-  readonly maxRetryWaitMs?: number;
   /** The cap of the first retry's random wait (doubling each retry). Default 500 ms. */
   readonly baseDelayMs?: number;
 }
@@ -46,7 +44,8 @@ export function createClientApi(options: ClientApiOptions): LocalizeApi {
     apiKey: options.apiKey,
     retry: {
       maxAttempts: options.attempts ?? 4,
-      maxDelayMs: options.maxRetryWaitMs ?? 90_000,
+      // A Retry-After longer than this is not waited for; the error is reported instead.
+      maxDelayMs: 90_000,
       ...(options.baseDelayMs !== undefined ? { baseDelayMs: options.baseDelayMs } : {}),
     },
   });

@@ -15,7 +15,7 @@ import { getAdapter } from '../formats/index.js';
 import type { LocaleEntry } from '../formats/entries/entry.js';
 import type { FileEntries, FileEntry, Insertion, Splice } from './file-entry.js';
 import { mergeJsonEntries, partialJsonDocument } from './json-entry-merge.js';
-import { emptiedMappings, insertionIndent, nestedInsertion } from './nested-entries.js';
+import { emptiedMappings, insertionIndent, isBlank, lineStart, nestedInsertion } from './nested-entries.js';
 
 export type { FileEntries, FileEntry } from './file-entry.js';
 
@@ -114,10 +114,6 @@ function endOfEntries(text: string, entriesEnd: number | undefined): number {
   return /^[ \t]*$/.test(text.slice(from, entriesEnd)) ? from : entriesEnd;
 }
 
-const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
-
-const isBlank = (line: string): boolean => line.trim() === '';
-
 function applySplices(text: string, splices: Splice[]): string {
   splices.sort((a, b) => a.start - b.start || a.end - b.end || (b.indent ?? 0) - (a.indent ?? 0));
   let out = '';
@@ -173,7 +169,7 @@ export function mergeEntries(
     const insertion =
       layout === 'nested'
         ? nestedInsertion(key, at, existing, targetEntries, answer, answerEntries, sourceOrder, placed)
-        : flatInsertion(key, at, existing, targetEntries, answer, from, sourceOrder);
+        : flatInsertion(at, existing, targetEntries, answer, from, sourceOrder);
     let block = insertion.text;
     if (insertion.at > 0 && existing[insertion.at - 1] !== '\n') block = `\n${block}`;
     // Before a root's end tag that shares the entry's line (`<resources></resources>`), the tag goes on a line of its own.
@@ -190,7 +186,6 @@ export function mergeEntries(
 }
 
 function flatInsertion(
-  key: string,
   at: number,
   existing: string,
   targetEntries: FileEntries,

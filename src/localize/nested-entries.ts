@@ -5,8 +5,8 @@
  */
 import type { FileEntry, Insertion, Splice } from './file-entry.js';
 
-const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1);
-const isBlank = (line: string): boolean => line.trim() === '';
+export const lineStart = (text: string, at: number): number => (at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1);
+export const isBlank = (line: string): boolean => line.trim() === '';
 
 /**
  * A new entry of a nested file (YAML): the deepest parent mapping of its key that the

@@ -13,8 +13,12 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { TransactionBatcher } from '../db/transaction-batcher.js';
-import type { Usage } from './charge-usage.js';
 import { periodOf } from './period.js';
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
 
 export interface Charge {
   readonly userId: string;

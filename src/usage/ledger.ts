@@ -9,12 +9,10 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { ServiceError } from '../errors.js';
-import type { GroupCommit } from './group-commit.js';
+import type { GroupCommit, Usage } from './group-commit.js';
 import { periodOf } from './period.js';
 
-import type { Usage } from './charge-usage.js';
-
-export { chargeUsage, type Usage } from './charge-usage.js';
+export type { Usage } from './group-commit.js';
 
 /** A synchronous request's reservation outlives a crashed process by at most this. */
 export const REQUEST_RESERVATION_TTL_MS = 15 * 60 * 1000;
@@ -40,13 +38,7 @@ export async function reserveTokens(
       .onConflict((oc) => oc.columns(['user_id', 'period']).doUpdateSet({ tokens_used: sql`usage_monthly.tokens_used` }))
       .returning('tokens_used')
       .executeTakeFirstOrThrow();
-    const held = await trx
-      .selectFrom('token_reservations')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.val(0)).as('tokens'))
-      .where('user_id', '=', userId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .executeTakeFirstOrThrow();
-    const remaining = included - Number(month.tokens_used) - Number(held.tokens);
+    const remaining = included - Number(month.tokens_used) - (await heldTokens(trx, userId, now));
     if (estimate > remaining) {
       throw new ServiceError(
         'token_limit_reached',
@@ -92,7 +84,7 @@ export async function chargeRequest(
 }
 
 /** Tokens held by live reservations of the user (the pre-check counts them as spent). */
-export async function heldTokens(db: Db, userId: string, now: number): Promise<number> {
+export async function heldTokens(db: DbOrTrx, userId: string, now: number): Promise<number> {
   const held = await db
     .selectFrom('token_reservations')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('tokens'), eb.val(0)).as('tokens'))

@@ -131,15 +131,3 @@ export async function deleteExpiredDeliveries(db: Db, retentionMs: number, now: 
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** Whether any delivery is due now: the sender's cheap look before it claims. */
-export async function nextDueAt(db: Db): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select('next_attempt_at')
-    .where(isPending)
-    .orderBy('next_attempt_at')
-    .limit(1)
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.next_attempt_at);
-}

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { decodeCursor, encodeCursor } from '../db/page-cursor.js';
-import { ServiceError } from '../errors.js';
+import { invalidRequest, ServiceError } from '../errors.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from './events.js';
 import { newSigningSecret } from './signing.js';
 import { checkWebhookUrl, resolvePublicAddress, UrlRefused, type Resolver } from './url-guard.js';
@@ -167,28 +167,24 @@ export async function listDeliveries(
 
 /** `{url, events}`: a string URL and a non-empty list of known event names, nothing else. */
 function parseWebhookBody(body: unknown): { url: string; events: WebhookEvent[] } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object with url and events');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('the body must be a JSON object with url and events');
   const { url, events, ...rest } = body as Record<string, unknown>;
   const extra = Object.keys(rest);
-  if (extra.length > 0) throw invalid(`unknown field ${JSON.stringify(extra[0]!.slice(0, 40))}; a webhook has url and events`);
-  if (typeof url !== 'string' || url === '') throw invalid('url must be a non-empty string');
-  if (!Array.isArray(events) || events.length === 0) throw invalid(`events must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
+  if (extra.length > 0) throw invalidRequest(`unknown field ${JSON.stringify(extra[0]!.slice(0, 40))}; a webhook has url and events`);
+  if (typeof url !== 'string' || url === '') throw invalidRequest('url must be a non-empty string');
+  if (!Array.isArray(events) || events.length === 0) throw invalidRequest(`events must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
   for (const event of events) {
     if (!isWebhookEvent(event)) {
       const shown = typeof event === 'string' ? JSON.stringify(event.slice(0, 40)) : 'a non-string';
-      throw invalid(`unknown event ${shown}; events are ${WEBHOOK_EVENTS.join(', ')}`);
+      throw invalidRequest(`unknown event ${shown}; events are ${WEBHOOK_EVENTS.join(', ')}`);
     }
   }
-  if (new Set(events).size !== events.length) throw invalid('events must not repeat a name');
+  if (new Set(events).size !== events.length) throw invalidRequest('events must not repeat a name');
   return { url, events: events as WebhookEvent[] };
 }
 
 function webhookOf(row: { id: string; url: string; events: string; created_at: number }): Webhook {
   return { id: row.id, url: row.url, events: JSON.parse(row.events) as WebhookEvent[], createdAt: new Date(Number(row.created_at)) };
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
 }
 
 function notFound(): ServiceError {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { findPlaceholders } from '../../src/formats/core/placeholders.js';
+import { findPlaceholders } from '../helpers/placeholders.js';
 import { fixtures, identityRender, LTR, pseudoRender, RTL, unpseudo } from './helpers.js';
 import { htmlShape, markdownShape } from './structure.js';
 

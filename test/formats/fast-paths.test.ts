@@ -19,7 +19,8 @@ import { ServiceError } from '../../src/errors.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { isProse, isProseException, NON_PROSE } from '../../src/formats/json.js';
-import { findPlaceholders, scanRange, SpanList } from '../../src/formats/core/placeholders.js';
+import { SpanList } from '../../src/formats/core/placeholders.js';
+import { findPlaceholders, scanRange } from '../helpers/placeholders.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 
 const RUNS = propertyRuns(300);

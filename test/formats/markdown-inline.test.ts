@@ -11,7 +11,7 @@ import type { Nodes } from 'mdast';
 import { scanInline } from '../../src/formats/markdown/inline.js';
 import type { ScanNode } from '../../src/formats/markdown/nodes.js';
 import { markdownDrafts, mdastTree } from '../../src/formats/markdown/adapter.js';
-import { MarkedMapper } from '../../src/formats/markdown/blocks.js';
+import { markedBlocks } from '../helpers/markdown-blocks.js';
 import { TemplateDocument } from '../../src/formats/core/document.js';
 import { identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 import { propertyRuns } from '../helpers/property-runs.js';
@@ -261,7 +261,7 @@ describe('markdown inline reader on hostile input', () => {
 
 describe('markdown inline reader in the marked path', () => {
   const docOf = (source: string, parser: 'mdast' | 'marked') => new TemplateDocument('markdown', source, markdownDrafts(source, { parser }));
-  const fallbacks = (source: string) => new MarkedMapper(source, 0).run().blocks.filter((b) => b.type === 'fallback').length;
+  const fallbacks = (source: string) => markedBlocks(source).filter((b) => b.type === 'fallback').length;
 
   it('blocks with emphasis runs of three, nested links and breaks need no fallback and equal mdast', () => {
     const source = [

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { pseudoTranslate } from '../../src/engines/pseudo.js';
 import { getAdapter } from '../../src/formats/index.js';
 import { markdownDrafts } from '../../src/formats/markdown/adapter.js';
-import { MarkedMapper } from '../../src/formats/markdown/blocks.js';
+import { markedBlocks } from '../helpers/markdown-blocks.js';
 import { TemplateDocument } from '../../src/formats/core/document.js';
 import { fixtures, identityRender, LTR, pseudoRender, RTL } from './helpers.js';
 import { markdownShape } from './structure.js';
@@ -26,7 +26,7 @@ function assertSameAsMdast(source: string): void {
 }
 
 /** How many top-level blocks the marked path handed to mdast. */
-const fallbacks = (source: string) => new MarkedMapper(source, 0).run().blocks.filter((b) => b.type === 'fallback').length;
+const fallbacks = (source: string) => markedBlocks(source).filter((b) => b.type === 'fallback').length;
 
 const word = fc.constantFrom('Hello', 'world', 'café', 'Save', 'the', 'a', '42', "don't", '日本語', 'Привет', 'x_y');
 const placeholder = fc.constantFrom('{name}', '%s', '{{x}}', 'https://ex.com/a?b=1', 'me@ex.com', '<g1>', '{c, plural, one {# item} other {# items}}');
@@ -151,7 +151,7 @@ describe('markdown: marked path fallbacks', () => {
 
   it('only the blocks that need it are parsed by mdast (list items one by one)', () => {
     const source = '# Title\n\n- one\n- two[^n]\n- three\n\nText.\n\n[^n]: Note.\n';
-    const { blocks } = new MarkedMapper(source, 0).run();
+    const blocks = markedBlocks(source);
     const fallback = blocks.filter((b) => b.type === 'fallback');
     assert.equal(fallback.length, 2); // the `two[^n]` item and the footnote definition
     assert.ok(fallback.every((b) => 'start' in b && source.slice(b.start, b.end).includes('[^n]')));

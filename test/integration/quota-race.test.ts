@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chargeUsage } from '../../src/usage/ledger.js';
 import { json, startTestApp } from '../helpers/app.js';
 import { skipUnless, testBackends } from '../helpers/backends.js';
 
@@ -20,7 +19,7 @@ for (const backend of testBackends()) {
       const t = await startTestApp({ backend, env: { FREE_TIER_MONTHLY_TOKENS: String(GRANT), RATE_LIMIT_STORE: 'none' } });
       try {
         const { auth, userId } = await t.key('free');
-        await chargeUsage(t.services.database.db, userId, { inputTokens: 600, outputTokens: 500 }, Date.now());
+        await t.services.charges.charge({ userId, usage: { inputTokens: 600, outputTokens: 500 }, now: Date.now() });
         const remaining = GRANT - ALREADY_USED;
         const responses = await Promise.all(
           Array.from({ length: 50 }, () =>

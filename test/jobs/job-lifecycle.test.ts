@@ -10,7 +10,7 @@ import { completeJob, renewLease } from '../../src/jobs/queue.js';
 import { deleteExpiredJobs, INTERRUPTED_TOO_OFTEN, recoverLapsedLeases } from '../../src/jobs/recover.js';
 import { tokensUsedInMonth } from '../../src/usage/ledger.js';
 import { skipUnless, testBackends } from '../helpers/backends.js';
-import { engines, FlakyEngine, openQueueFixture, waitForEvents, type QueueFixture } from './queue-setup.js';
+import { claimOne, engines, FlakyEngine, openQueueFixture, waitForEvents, type QueueFixture } from './queue-setup.js';
 
 const DAY = 24 * 3600_000;
 
@@ -29,7 +29,7 @@ for (const backend of testBackends()) {
       const job = await q.enqueue(userId, 'Hello', Date.now() - 10_000);
       const now = Date.now() - 5_000;
       // A worker claims it and dies (no heartbeat, no release).
-      const claimed = await q.dialect.claim(q.database.db, 'dead-worker', 1_000, now);
+      const claimed = await claimOne(q.dialect, q.database.db, 'dead-worker', 1_000, now);
       assert.equal(claimed?.id, job.id);
       assert.equal(claimed?.attempts, 1, 'the attempt is counted when claiming');
 
@@ -54,10 +54,10 @@ for (const backend of testBackends()) {
       const userId = await q.user();
       const job = await q.enqueue(userId);
       const now = Date.now();
-      const first = await q.dialect.claim(q.database.db, 'slow-worker', 1_000, now);
+      const first = await claimOne(q.dialect, q.database.db, 'slow-worker', 1_000, now);
       assert.equal(first?.id, job.id);
       await recoverLapsedLeases(q.database.db, now + 2_000);
-      const second = await q.dialect.claim(q.database.db, 'other-worker', 60_000, now + 2_000);
+      const second = await claimOne(q.dialect, q.database.db, 'other-worker', 60_000, now + 2_000);
       assert.equal(second?.id, job.id);
       assert.equal(second?.attempts, 2);
 
@@ -81,7 +81,7 @@ for (const backend of testBackends()) {
       const job = await q.enqueue(userId);
       const now = Date.now();
       for (let attempt = 1; attempt <= 3; attempt++) {
-        const claimed = await q.dialect.claim(q.database.db, `dying-${attempt}`, 1_000, now + attempt * 10_000);
+        const claimed = await claimOne(q.dialect, q.database.db, `dying-${attempt}`, 1_000, now + attempt * 10_000);
         assert.equal(claimed?.id, job.id);
         const swept = await recoverLapsedLeases(q.database.db, now + attempt * 10_000 + 2_000);
         assert.deepEqual(swept, attempt < 3 ? { requeued: 1, failed: 0, canceled: 0 } : { requeued: 0, failed: 1, canceled: 0 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { skipUnless, testBackends } from '../helpers/backends.js';
-import { openQueueFixture, type QueueFixture } from './queue-setup.js';
+import { claimOne, openQueueFixture, type QueueFixture } from './queue-setup.js';
 
 const skip = testBackends().includes('postgres')
   ? await skipUnless({ backend: 'postgres' })
@@ -33,7 +33,7 @@ describe('postgres job dialect', { skip }, () => {
       Array.from({ length: 24 }, async (_, n) => {
         const { database, dialect } = pools[n % pools.length]!;
         for (;;) {
-          const job = await dialect.claim(database.db, `w${n}`, 60_000, Date.now());
+          const job = await claimOne(dialect, database.db, `w${n}`, 60_000, Date.now());
           if (!job) return;
           claimed.push(job.id);
         }
@@ -46,7 +46,7 @@ describe('postgres job dialect', { skip }, () => {
     // With nothing else pending the first claim of a fresh queue is its oldest job.
     const next = await q.enqueue(userId, 'later', base - 1);
     await q.enqueue(userId, 'latest', base + 1_000);
-    assert.equal((await q.dialect.claim(q.database.db, 'w', 60_000, Date.now()))?.id, next.id);
+    assert.equal((await claimOne(q.dialect, q.database.db, 'w', 60_000, Date.now()))?.id, next.id);
   });
 
   test('a job that is not due yet (retry backoff) is not claimed', async () => {
@@ -54,8 +54,8 @@ describe('postgres job dialect', { skip }, () => {
     const userId = await q.user();
     const job = await q.enqueue(userId);
     await q.database.db.updateTable('jobs').set({ run_at: Date.now() + 60_000 }).where('id', '=', job.id).execute();
-    assert.equal(await q.dialect.claim(q.database.db, 'w', 60_000, Date.now()), undefined);
-    assert.equal((await q.dialect.claim(q.database.db, 'w', 60_000, Date.now() + 61_000))?.id, job.id);
+    assert.equal(await claimOne(q.dialect, q.database.db, 'w', 60_000, Date.now()), undefined);
+    assert.equal((await claimOne(q.dialect, q.database.db, 'w', 60_000, Date.now() + 61_000))?.id, job.id);
   });
 
   test('notify from one process wakes a subscriber in another within milliseconds', async () => {

@@ -9,6 +9,7 @@ import { pruneQueueCounts, rebuildQueueCounts } from '../../src/jobs/queue-count
 import { recoverLapsedLeases } from '../../src/jobs/recover.js';
 import { createJobDialect } from '../../src/jobs/create-dialect.js';
 import { pino } from 'pino';
+import { claimOne } from './queue-setup.js';
 import { createTestDatabase, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
 
 /** A deterministic PRNG so a failure can be replayed. */
@@ -70,7 +71,7 @@ for (const backend of testBackends()) {
 
       let now = base + 3_000_000;
       for (let round = 0; round < 60; round++) {
-        const job = await dialect.claim(database.db, `w${round % 3}`, 1_000, now);
+        const job = await claimOne(dialect, database.db, `w${round % 3}`, 1_000, now);
         assert.ok(job);
         const roll = next();
         if (roll < 0.45) {

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { createKey } from '../../src/accounts/keys.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { EngineError, type ChunkTranslation, type TranslateChunkInput, type TranslationEngine } from '../../src/engines/engine.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
@@ -117,4 +117,9 @@ export function waitForEvents(worker: JobWorker, event: string, ids: readonly st
     };
     worker.on(event, onEvent);
   });
+}
+
+/** The oldest runnable pending job claimed for `workerId`, as a worker's claim of one. */
+export async function claimOne(dialect: JobDialect, db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
+  return (await dialect.claimBatch(db, workerId, leaseMs, now, 1))[0];
 }

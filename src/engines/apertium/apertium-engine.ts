@@ -57,13 +57,6 @@ export interface ApertiumEngineOptions {
   readonly timeoutMs: number;
   /** Chunks translated at once (config.engineConcurrency). */
   readonly concurrency: number;
-  /**
-   * Pipelines one mode may run; default: `concurrency`, but no more than the machine has
-   * cores — a pipeline keeps a core busy, and each holds its pair's transducers (about
-   * 200 MB of resident memory for eng-spa). Chunks beyond share pipelines, their texts
-   * queued in the pipe.
-   */
-  readonly pipelinesPerMode?: number;
   /** A pipeline with no text in it this long is stopped (config.apertiumIdleMs); 0 or absent: never. */
   readonly idleMs?: number;
   /** Counts usage, as for every engine (services.ts makes one per process). */
@@ -78,7 +71,12 @@ export class ApertiumEngine implements TranslationEngine {
   readonly #limit: FairLimiter;
   /** mode name → its chain's shell text, read once from apertium-wblank-mode. */
   readonly #chains = new Map<string, Promise<string>>();
-  /** mode name → its pipelines, started as chunks need them, at most `pipelinesPerMode`. */
+  /**
+   * mode name → its pipelines, started as chunks need them: at most `concurrency`, and no
+   * more than the machine has cores — a pipeline keeps a core busy, and each holds its
+   * pair's transducers (about 200 MB of resident memory for eng-spa). Chunks beyond share
+   * pipelines, their texts queued in the pipe.
+   */
   readonly #pools = new Map<string, ApertiumPipeline[]>();
 
   constructor(options: ApertiumEngineOptions) {
@@ -190,7 +188,7 @@ export class ApertiumEngine implements TranslationEngine {
     if (!pool) this.#pools.set(mode.name, (pool = []));
     const idle = pool.find((pipeline) => pipeline.inFlight === 0);
     if (idle) return idle;
-    if (pool.length < (this.#options.pipelinesPerMode ?? Math.min(this.#options.concurrency, availableParallelism()))) {
+    if (pool.length < Math.min(this.#options.concurrency, availableParallelism())) {
       const pipeline = new ApertiumPipeline({ chain: await this.#chainOf(mode), timeoutMs: this.#options.timeoutMs, idleMs: this.#options.idleMs ?? 0 });
       pool.push(pipeline);
       return pipeline;

@@ -8,9 +8,9 @@
  * tag, or left open, is refused with its line.
  */
 import { Parser } from 'htmlparser2';
-import { ServiceError } from '../../errors.js';
 import { tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
+import { invalidContent, lineAt } from '../core/invalid.js';
 
 export type ResourceKind = 'string' | 'string-array' | 'plurals';
 
@@ -50,14 +50,8 @@ export interface AndroidFile {
 
 const RESOURCE_KINDS: ReadonlySet<string> = new Set(['string', 'string-array', 'plurals']);
 
-export function lineOf(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid Android strings.xml: line ${lineOf(content, at)}: ${what}.`);
+  return invalidContent('a valid Android strings.xml', content, at, what);
 }
 
 export function readAndroid(content: string, limits: DocumentLimits): AndroidFile {
@@ -109,7 +103,7 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidFil
         const start = parser.startIndex;
         const end = parser.endIndex + 1;
         const selfClosing = content.charCodeAt(parser.endIndex - 1) === 47;
-        if (implied && !selfClosing) invalid(content, opened[opened.length - 1] ?? start, `<${name}> is not closed before its parent's end tag (line ${lineOf(content, start)})`);
+        if (implied && !selfClosing) invalid(content, opened[opened.length - 1] ?? start, `<${name}> is not closed before its parent's end tag (line ${lineAt(content, start)})`);
         const depth = stack.length;
         stack.pop();
         opened.pop();
@@ -136,7 +130,7 @@ export function readAndroid(content: string, limits: DocumentLimits): AndroidFil
   parser.onclosetag = (start: number, endIndex: number): void => {
     const name = content.slice(start, endIndex);
     const open = stack[stack.length - 1];
-    if (open !== name) invalid(content, start, open === undefined ? `</${name}> closes no element` : `</${name}> found where </${open}> (opened on line ${lineOf(content, opened[opened.length - 1]!)}) was expected`);
+    if (open !== name) invalid(content, start, open === undefined ? `</${name}> closes no element` : `</${name}> found where </${open}> (opened on line ${lineAt(content, opened[opened.length - 1]!)}) was expected`);
     closeTag(start, endIndex);
   };
   parser.write(content);

@@ -10,38 +10,16 @@
  */
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import { ServiceError } from '../../errors.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
+import { checkJsonNesting, DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { isProse } from '../json.js';
 import { arbLocale } from './locale.js';
-
-function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
+import { invalidContent } from '../core/invalid.js';
 
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid ARB file: line ${lineAt(content, at)}: ${what}.`);
-}
-
-/**
- * Refuses nesting past the limit before the tree is built (jsonc-parser recurses per
- * level): one linear pass over brackets outside strings.
- */
-function checkNesting(content: string, limit: number): void {
-  let depth = 0;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c === 34 /* " */) {
-      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92) i++;
-    } else if (c === 123 || c === 91) {
-      if (++depth > limit) throw tooComplex('the nesting of JSON values', limit);
-    } else if (c === 125 || c === 93) depth--;
-  }
+  return invalidContent('a valid ARB file', content, at, what);
 }
 
 /** The string value of `property` in an object node, with its node. */
@@ -56,7 +34,7 @@ function member(object: Node | undefined, property: string): Node | undefined {
 export const arbAdapter: FormatAdapter = {
   format: 'arb',
   extract(content, limits = DEFAULT_DOCUMENT_LIMITS) {
-    checkNesting(content, limits.maxNestingDepth);
+    checkJsonNesting(content, limits.maxNestingDepth);
     const errors: ParseError[] = [];
     const root = parseTree(content, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     if (errors.length > 0) invalid(content, errors[0]!.offset, printParseErrorCode(errors[0]!.error));

@@ -10,6 +10,15 @@ const { AMPERSAND, CASE_BIT, DIGIT_0, DIGIT_9, EXCLAMATION, GREATER_THAN, HASH, 
 
 export const plainEscape: Escaper = (run) => run;
 
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with each character `pattern` (global) matches written as a C-style escape: `\"`,
+ * `\\`, `\n`, `\r` or `\t`, any other as `other` writes its code (PO and YAML differ there).
+ */
+export function backslashEscaped(text: string, pattern: RegExp, other: (code: number) => string): string {
+  return text.replace(pattern, (c) => SHORT_ESCAPES[c] ?? other(c.charCodeAt(0)));
+}
 
 function isAsciiAlphanumeric(c: number): boolean {
   return (c >= DIGIT_0 && c <= DIGIT_9) || ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z);

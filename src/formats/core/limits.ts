@@ -23,6 +23,23 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = Object.freeze({
   maxSegments: 200_000,
 });
 
+/**
+ * Refuses JSON nested deeper than `limit` before a recursive parser sees it (jsonc-parser's
+ * parseTree recurses once per level: a hostile `[[[[…` would overflow the stack, a 500,
+ * instead of being refused). One linear pass that skips strings.
+ */
+export function checkJsonNesting(content: string, limit: number): void {
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+}
+
 /** The error a reader throws when a document goes past one of its limits. */
 export function tooComplex(what: string, limit: number): ServiceError {
   return new ServiceError(

@@ -13,14 +13,6 @@ import * as charCodes from './char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: char-codes.ts).
 const { AMPERSAND, ASCII_END, AT, BACKSLASH, CASE_BIT, COLON, COMMA, DASH, DIGIT_0, DIGIT_9, DOLLAR, DOT, EQUALS, GREATER_THAN, HASH, LEFT_BRACE, LESS_THAN, LOWER_A, LOWER_F, LOWER_H, LOWER_O, LOWER_W, LOWER_Z, PERCENT, PLUS, RIGHT_BRACE, SLASH, SPACE, UNDERSCORE } = charCodes;
 
-export interface Span {
-  readonly start: number;
-  readonly end: number;
-  readonly type: 'atom' | 'open' | 'close';
-  /** Pair id for open/close spans (unique across the process). */
-  readonly pair?: number;
-}
-
 export interface PlaceholderOptions {
   /** `:name` markers (Laravel style) are placeholders in JSON string values only. */
   readonly colonMarkers?: boolean;
@@ -156,48 +148,14 @@ export class SpanList {
     this.length = n + 4;
   }
 }
-const TYPE_NAMES = ['atom', 'open', 'close'] as const;
 /** Numbers a reused array (a SpanList, the branch stack) keeps between texts. */
 const KEPT_STORAGE = 4096;
-
-/**
- * The spans of `text`, in order, with a scanner of its own (for tests and tools; adapters
- * mask through their document's `PlaceholderScanner`). ICU messages nest, so `{` is
- * handled by a small recursive-descent reader rather than the regex.
- */
-export function findPlaceholders(text: string, options: PlaceholderOptions = {}): Span[] {
-  const list = new SpanList();
-  new PlaceholderScanner(options).scan(text, list);
-  const spans: Span[] = [];
-  const data = list.data;
-  for (let k = 0; k < list.length; k += 4) {
-    const type = TYPE_NAMES[data[k + 2]!]!;
-    spans.push(type === 'atom' ? { start: data[k]!, end: data[k + 1]!, type } : { start: data[k]!, end: data[k + 1]!, type, pair: data[k + 3]! });
-  }
-  return spans;
-}
-
 
 const isAlphanumeric = (c: number): boolean => (c >= DIGIT_0 && c <= DIGIT_9) || ((c | CASE_BIT) >= LOWER_A && (c | CASE_BIT) <= LOWER_Z);
 /** A character some pattern's lookbehind tests for: `[\w.+%:/\\-]`. */
 const isLookbehind = (c: number): boolean =>
   isAlphanumeric(c) || c === UNDERSCORE || c === DOT || c === PLUS || c === PERCENT || c === COLON || c === SLASH || c === BACKSLASH || c === DASH; /* - */
 
-/**
- * `PlaceholderScanner.scanRange` with a scanner of its own (for tests and tools).
- *
- * The spans of `text[from, to)`, as offsets into `text`, into `list` (emptied first), the
- * same as a scan of `text.slice(from, to)` gives shifted by `from` — without the
- * slice. Reading a flat source in place is about twice as fast per character as reading
- * a slice of it (a sliced string is one more indirection per read). Returns false, with
- * `list` undefined, when the answer could differ or cost a search past `to`: a match that
- * would end past `to`, a candidate that needs a regex search (`:`, `@`, `%` or `www.`
- * before an `@`), or a neighbouring character a lookaround would see; the caller then
- * scans the slice.
- */
-export function scanRange(text: string, from: number, to: number, options: PlaceholderOptions, list: SpanList): boolean {
-  return new PlaceholderScanner(options).scanRange(text, from, to, list);
-}
 
 /** The character code at `i`, or -1 at or past the end of the text as the scan sees it. */
 function codeAt(state: ScanState, text: string, i: number): number {
@@ -374,8 +332,12 @@ export class PlaceholderScanner {
   }
 
   /**
-   * The spans of `text[from, to)` read in place, as offsets into `text`, into `list`; false
-   * (with `list` undefined) when only a scan of the slice can say (see `scanRange` above).
+   * The spans of `text[from, to)`, as offsets into `text`, into `list` (emptied first), the
+   * same as a scan of `text.slice(from, to)` gives shifted by `from` — without the slice
+   * (a sliced string is one more indirection per read). Returns false, with `list`
+   * undefined, when the answer could differ or cost a search past `to`: a match that would
+   * end past `to`, a candidate that needs a regex search (`:`, `@`, `%` or `www.` before an
+   * `@`), or a neighbouring character a lookaround would see; the caller then scans the slice.
    */
   scanRange(text: string, from: number, to: number, list: SpanList): boolean {
     list.clear();

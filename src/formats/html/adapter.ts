@@ -12,7 +12,7 @@
  * each, and the allocations were most of the cost.
  */
 import { decodeHTML } from 'entities/decode';
-import { htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './text.js';
+import { hasSpaceToCollapse, htmlSourceText, skipLeadingSpace, skipTrailingSpace } from './text.js';
 import type { FormatAdapter } from '../format.js';
 import { AttributeList, directionPatches } from './attributes.js';
 import { DraftCollector } from '../core/segment-sink.js';
@@ -29,16 +29,7 @@ import { ATOM, CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.
 import type { Patch, SegmentDraft } from '../core/document.js';
 import * as charCodes from '../core/char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
-const { CARRIAGE_RETURN, FORM_FEED, LINE_FEED, LOWER_H, SPACE, TAB } = charCodes;
-
-/** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
-function hasSpaceToCollapse(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === SPACE ? text.charCodeAt(i + 1) === SPACE : c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN || c === FORM_FEED) return true;
-  }
-  return false;
-}
+const { CARRIAGE_RETURN, LINE_FEED, LOWER_H, SPACE, TAB } = charCodes;
 
 /** Decoded text with whitespace runs shown as one space (most runs need neither step). */
 function collapse(text: string): string {

@@ -287,8 +287,8 @@ const singleSpaced: Escaper = (run, at) => {
 
 const SPACE_RUNS = /[ \t\n\r\f]+/g;
 
-/** Whether a whitespace run in `text` is not already one space. */
-function hasSpaceToCollapse(text: string): boolean {
+/** Whether collapsing would change `text`: a tab, line break, form feed or two spaces in a row. */
+export function hasSpaceToCollapse(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === SPACE ? text.charCodeAt(i + 1) === SPACE : isSpaceCode(c)) return true;

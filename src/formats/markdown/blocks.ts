@@ -27,12 +27,6 @@ import * as charCodes from '../core/char-codes.js';
 // Module-local constants, not imported bindings, for the inner loops (why: core/char-codes.ts).
 const { BACKSLASH, CARRIAGE_RETURN, GREATER_THAN, LEFT_BRACKET, LINE_FEED, RIGHT_BRACKET, SPACE, TAB } = charCodes;
 
-export interface MarkedResult {
-  readonly blocks: InlineBlock[];
-  /** Labels of every reference and footnote definition (for mdast fallbacks). */
-  readonly definitions: string;
-}
-
 /** Block-text offsets → source: the block's raw lines and where each was found. */
 interface LineMap {
   /** Offset of the block text in its raw. */
@@ -173,14 +167,6 @@ export class MarkedMapper {
         emit({ type: 'fallback', start: this.orig(start), end: this.orig(end) });
       } else this.#unit(token, start, offset, emit, false);
     }
-  }
-
-  /** lex() and map() into one array (tests). */
-  run(): MarkedResult {
-    const definitions = this.lex();
-    const blocks: InlineBlock[] = [];
-    this.map((block) => blocks.push(block));
-    return { blocks, definitions };
   }
 
   /** Blocks of the unit being mapped (reused), given out once it is proven. */

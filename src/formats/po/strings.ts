@@ -3,6 +3,7 @@
  * back. Writing escapes exactly what a PO string must (`\\`, `\"`, control characters);
  * UTF-8 text stays as it is.
  */
+import { backslashEscaped } from '../core/escape.js';
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v', '?': '?', "'": "'" };
 
@@ -45,22 +46,7 @@ const ESCAPE_ONE = /["\\\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 /** The inside of a PO string literal for `text`. */
 export function escapeLiteral(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
-  return text.replace(ESCAPE_ONE, (c) => {
-    switch (c) {
-      case '"':
-        return '\\"';
-      case '\\':
-        return '\\\\';
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      default:
-        return `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`;
-    }
-  });
+  return backslashEscaped(text, ESCAPE_ONE, (code) => `\\${code.toString(8).padStart(3, '0')}`);
 }
 
 /**

@@ -15,8 +15,3 @@ export function appleDirectiveSpans(text: string): [number, number][] {
   for (const match of text.matchAll(DIRECTIVE)) spans.push([match.index, match.index + match[0].length]);
   return spans;
 }
-
-/** The `%#@name@` variables a format key refers to, by name, in order. */
-export function variableNames(text: string): string[] {
-  return [...text.matchAll(/%(?:\d+\$)?#@([A-Za-z_][A-Za-z0-9_]*)@/g)].map((match) => match[1]!);
-}

@@ -7,7 +7,7 @@
  * lies, and the comments before it are its notes. A file that does not parse is
  * refused with its line.
  */
-import { ServiceError } from '../../errors.js';
+import { invalidContent } from '../core/invalid.js';
 
 export interface StringsToken {
   readonly start: number;
@@ -30,14 +30,8 @@ const UNQUOTED = /[A-Za-z0-9_$+/:.\-]/;
 const UNQUOTED_RUN = /[A-Za-z0-9_$+/:.\-]+/y;
 const UNQUOTED_WORD = /^[A-Za-z0-9_$+/:.\-]+$/;
 
-export function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid Apple .strings file: line ${lineAt(content, at)}: ${what}.`);
+  return invalidContent('a valid Apple .strings file', content, at, what);
 }
 
 export function readStrings(content: string): StringsPair[] {

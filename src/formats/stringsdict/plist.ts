@@ -7,9 +7,9 @@
  * XML's five are refused; nothing is ever expanded.
  */
 import { Parser } from 'htmlparser2';
-import { ServiceError } from '../../errors.js';
 import { tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
+import { invalidContent } from '../core/invalid.js';
 
 export interface PlistNode {
   readonly name: string;
@@ -29,14 +29,8 @@ export interface DictPair {
   readonly value: PlistNode;
 }
 
-export function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 export function invalidPlist(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid .stringsdict property list: line ${lineAt(content, at)}: ${what}.`);
+  return invalidContent('a valid .stringsdict property list', content, at, what);
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

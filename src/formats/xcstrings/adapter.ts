@@ -11,14 +11,13 @@
  */
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import { ServiceError } from '../../errors.js';
 import { appleLanguageCode } from '../../languages.js';
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import type { EntryTarget } from '../entries/entry.js';
 import { entryNote } from '../entries/note.js';
-import { tooComplex } from '../core/limits.js';
+import { checkJsonNesting } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
 import { appleCategories } from '../stringsdict/adapter.js';
@@ -26,17 +25,12 @@ import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { isPluralCategory } from '../../plurals/index.js';
 import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
 import type { XcodeValue } from './xcode-json.js';
+import { invalidContent } from '../core/invalid.js';
 
 type Json = { readonly [key: string]: XcodeValue };
 
-function lineAt(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 function invalid(content: string, at: number, what: string): never {
-  throw new ServiceError('invalid_request', `The content is not a valid String Catalog: line ${lineAt(content, at)}: ${what}.`);
+  return invalidContent('a valid String Catalog', content, at, what);
 }
 
 function property(object: Node, name: string): Node | undefined {
@@ -48,25 +42,8 @@ function columnOf(content: string, at: number): number {
   return at - (content.lastIndexOf('\n', at - 1) + 1);
 }
 
-/**
- * Refuses nesting deeper than the limit before parsing: jsonc-parser's parseTree recurses
- * once per level, so a hostile `[[[[…` would overflow the stack (a 500) instead of
- * being refused. One linear pass that skips strings.
- */
-function checkDepth(content: string, limit: number): void {
-  let depth = 0;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c === 34 /* " */) {
-      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
-    } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-  }
-}
-
 export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
-  checkDepth(content, limits.maxNestingDepth);
+  checkJsonNesting(content, limits.maxNestingDepth);
   const errors: ParseError[] = [];
   const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0) invalid(content, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)} (a catalog is JSON)`);
@@ -77,9 +54,6 @@ export function readCatalog(content: string, limits: DocumentLimits): { root: No
   if (strings?.type !== 'object') invalid(content, root.offset, 'expected "strings" : { … }');
   return { root, sourceLanguage: sourceLanguage.value as string, strings };
 }
-
-/** A localization's tree with each string unit's value replaced by its value index. */
-type Template = { readonly [key: string]: XcodeValue | Template | number };
 
 class CatalogReader {
   constructor(

@@ -8,9 +8,9 @@
  * their line.
  */
 import { Parser } from 'htmlparser2';
-import { ServiceError } from '../../errors.js';
 import { tooComplex } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
+import { invalidContent, lineAt } from '../core/invalid.js';
 
 export interface TagRange {
   /** The start tag `<name …>` (or the whole empty element `<name …/>`). */
@@ -70,15 +70,8 @@ class EndTagCheckingParser extends Parser {
   }
 }
 
-function lineOf(content: string, at: number): number {
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 function invalid(content: string, at: number, what: string): never {
-  const line = lineOf(content, at);
-  throw new ServiceError('invalid_request', `The content is not valid XLIFF: line ${line}: ${what}.`);
+  return invalidContent('valid XLIFF', content, at, what);
 }
 
 export function readXliff(content: string, limits: DocumentLimits): XliffFile {
@@ -158,7 +151,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
         const start = parser.startIndex;
         const end = parser.endIndex + 1;
         const selfClosing = content.charCodeAt(parser.endIndex - 1) === 47;
-        if (implied && !selfClosing) invalid(content, opened[opened.length - 1] ?? start, `<${name}> is not closed before its parent's end tag (line ${lineOf(content, start)})`);
+        if (implied && !selfClosing) invalid(content, opened[opened.length - 1] ?? start, `<${name}> is not closed before its parent's end tag (line ${lineAt(content, start)})`);
         stack.pop();
         opened.pop();
         const local = name.replace(/^.*:/, '');

@@ -71,8 +71,7 @@ function checkNesting(content: string, limit: number): void {
     if (c === '\n') {
       lineStart = true;
       indent = 0;
-      if (quote === "'" || quote === '"') continue; // (quoted scalars may span lines)
-      continue;
+      continue; // (a quoted scalar may span lines: its quote stays open)
     }
     if (lineStart) {
       if (c === ' ') {

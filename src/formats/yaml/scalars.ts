@@ -5,6 +5,7 @@
  * quoted; single quoted with `''`; double quoted with escapes; block scalars line by line
  * at the block's indentation.
  */
+import { backslashEscaped } from '../core/escape.js';
 
 /**
  * Plain text that YAML would read as something else, or not read. Anywhere in a line:
@@ -46,22 +47,7 @@ export function isPlainSafe(text: string, inFlow: boolean, continuation = false)
 const DOUBLE_ESCAPE = /["\\\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/g;
 
 export function doubleQuoted(text: string): string {
-  return `"${text.replace(DOUBLE_ESCAPE, (c) => {
-    switch (c) {
-      case '"':
-        return '\\"';
-      case '\\':
-        return '\\\\';
-      case '\n':
-        return '\\n';
-      case '\t':
-        return '\\t';
-      case '\r':
-        return '\\r';
-      default:
-        return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    }
-  })}"`;
+  return `"${backslashEscaped(text, DOUBLE_ESCAPE, (code) => `\\u${code.toString(16).padStart(4, '0')}`)}"`;
 }
 
 export function singleQuoted(text: string): string {

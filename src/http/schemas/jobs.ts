@@ -27,6 +27,14 @@ const WaitingJob = Type.Object(
   strict,
 );
 
+/** A finished job's tokens: charged for a completed one, for the calls made before it stopped for a canceled one. */
+const JobTokens = {
+  input_tokens: Type.Integer({ minimum: 0 }),
+  output_tokens: Type.Integer({ minimum: 0 }),
+  total_tokens: Type.Integer({ minimum: 0 }),
+  model: ModelName,
+};
+
 const CompletedJob = Type.Object(
   {
     job_id: JobId,
@@ -35,16 +43,7 @@ const CompletedJob = Type.Object(
     updated_at: Timestamp,
     completed_at: Timestamp,
     translations: Translations,
-    usage: Type.Object(
-      {
-        input_tokens: Type.Integer({ minimum: 0 }),
-        output_tokens: Type.Integer({ minimum: 0 }),
-        total_tokens: Type.Integer({ minimum: 0 }),
-        model: ModelName,
-        ...MemoryCounts,
-      },
-      strict,
-    ),
+    usage: Type.Object({ ...JobTokens, ...MemoryCounts }, strict),
   },
   strict,
 );
@@ -58,14 +57,7 @@ const CanceledJob = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     canceled_at: Timestamp,
-    usage: Type.Object(
-      {
-        input_tokens: Type.Integer({ minimum: 0 }),
-        output_tokens: Type.Integer({ minimum: 0 }),
-        total_tokens: Type.Integer({ minimum: 0 }),
-        model: ModelName,
-      },
-      { ...strict, description: 'What the model calls made before the job stopped cost, charged; zero when it never ran.' },
+    usage: Type.Object(JobTokens, { ...strict, description: 'What the model calls made before the job stopped cost, charged; zero when it never ran.' },
     ),
   },
   strict,

@@ -5,7 +5,7 @@
  * cannot express that order or those codes, hence plain code (docs/decisions/0001).
  */
 import type { PublicModel } from '../../engines/registry.js';
-import { ServiceError } from '../../errors.js';
+import { invalidRequest, ServiceError } from '../../errors.js';
 import { FORMATS, isFormat, type Format } from '../../formats/format.js';
 import { findLanguage, type Language } from '../../languages.js';
 import {
@@ -69,29 +69,29 @@ export function parseBatchBody(body: unknown): BatchInput {
 
 function asObject(body: unknown): Body {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid('the request body must be a JSON object');
+    throw invalidRequest('the request body must be a JSON object');
   }
   return body as Body;
 }
 
 function parseContent(value: unknown, name: string): string {
-  if (value === undefined || value === null) throw invalid(`${name} is required`);
-  if (typeof value !== 'string') throw invalid(`${name} must be a string`);
-  if (value.length === 0) throw invalid(`${name} must not be empty`);
+  if (value === undefined || value === null) throw invalidRequest(`${name} is required`);
+  if (typeof value !== 'string') throw invalidRequest(`${name} must be a string`);
+  if (value.length === 0) throw invalidRequest(`${name} must not be empty`);
   return value;
 }
 
 function parseItems(value: unknown): Body[] {
-  if (value === undefined || value === null) throw invalid('items is required');
-  if (!Array.isArray(value)) throw invalid('items must be an array');
-  if (value.length === 0) throw invalid('items must have at least 1 element');
-  if (value.length > MAX_BATCH_ITEMS) throw invalid(`items may have at most ${MAX_BATCH_ITEMS} elements, got ${value.length}`);
+  if (value === undefined || value === null) throw invalidRequest('items is required');
+  if (!Array.isArray(value)) throw invalidRequest('items must be an array');
+  if (value.length === 0) throw invalidRequest('items must have at least 1 element');
+  if (value.length > MAX_BATCH_ITEMS) throw invalidRequest(`items may have at most ${MAX_BATCH_ITEMS} elements, got ${value.length}`);
   const seen = new Set<string>();
   return value.map((item: unknown, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalid(`items[${i}] must be an object`);
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalidRequest(`items[${i}] must be an object`);
     const { id } = item as Body;
-    if (typeof id !== 'string' || id.length === 0) throw invalid(`items[${i}].id must be a non-empty string`);
-    if (seen.has(id)) throw invalid(`items[${i}].id ${quote(id)} is used by another item; ids must be unique`);
+    if (typeof id !== 'string' || id.length === 0) throw invalidRequest(`items[${i}].id must be a non-empty string`);
+    if (seen.has(id)) throw invalidRequest(`items[${i}].id ${quote(id)} is used by another item; ids must be unique`);
     seen.add(id);
     parseContent((item as Body).content, `items[${i}].content`);
     return item as Body;
@@ -99,16 +99,16 @@ function parseItems(value: unknown): Body[] {
 }
 
 function parseTargets(value: unknown): RequestedTarget[] {
-  if (value === undefined || value === null) throw invalid('targets is required');
-  if (!Array.isArray(value)) throw invalid('targets must be an array of language codes');
-  if (value.length === 0) throw invalid('targets must have at least one language code');
-  if (value.length > MAX_TARGETS) throw invalid(`targets may have at most ${MAX_TARGETS} codes, got ${value.length}`);
+  if (value === undefined || value === null) throw invalidRequest('targets is required');
+  if (!Array.isArray(value)) throw invalidRequest('targets must be an array of language codes');
+  if (value.length === 0) throw invalidRequest('targets must have at least one language code');
+  if (value.length > MAX_TARGETS) throw invalidRequest(`targets may have at most ${MAX_TARGETS} codes, got ${value.length}`);
   const seen = new Set<string>();
   for (const [i, code] of value.entries()) {
-    if (typeof code !== 'string') throw invalid(`targets[${i}] must be a string`);
-    if (!LANGUAGE_TAG.test(code)) throw invalid(`targets[${i}] ${quote(code)} is not a language code`);
+    if (typeof code !== 'string') throw invalidRequest(`targets[${i}] must be a string`);
+    if (!LANGUAGE_TAG.test(code)) throw invalidRequest(`targets[${i}] ${quote(code)} is not a language code`);
     const key = code.toLowerCase();
-    if (seen.has(key)) throw invalid(`targets has ${quote(code)} more than once`);
+    if (seen.has(key)) throw invalidRequest(`targets has ${quote(code)} more than once`);
     seen.add(key);
   }
   return (value as string[]).map((code) => {
@@ -120,7 +120,7 @@ function parseTargets(value: unknown): RequestedTarget[] {
 
 function parseSource(value: unknown): Language | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !LANGUAGE_TAG.test(value)) throw invalid('source must be a language code');
+  if (typeof value !== 'string' || !LANGUAGE_TAG.test(value)) throw invalidRequest('source must be a language code');
   const language = findLanguage(value);
   if (!language) throw new ServiceError('invalid_language', `source ${quote(value)} is not a supported language; see GET /v1/languages`);
   return language;
@@ -136,21 +136,21 @@ function parseFormat(value: unknown, name: string): Format | undefined {
 
 function parseModel(value: unknown): PublicModel {
   if (value === undefined || value === null) return 'standard';
-  if (value !== 'standard' && value !== 'advanced') throw invalid('model must be "standard" or "advanced"');
+  if (value !== 'standard' && value !== 'advanced') throw invalidRequest('model must be "standard" or "advanced"');
   return value;
 }
 
 /** Translation memory is on unless the request says `"memory": false`. */
 function parseMemory(value: unknown): boolean {
   if (value === undefined || value === null) return true;
-  if (typeof value !== 'boolean') throw invalid('memory must be true or false');
+  if (typeof value !== 'boolean') throw invalidRequest('memory must be true or false');
   return value;
 }
 
 /** Any non-empty string of sane length: an id that names no glossary of the caller's is 404 later. */
 function parseGlossaryId(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || value.length > 100) throw invalid('glossary_id must be a glossary id (a string)');
+  if (typeof value !== 'string' || value.length === 0 || value.length > 100) throw invalidRequest('glossary_id must be a glossary id (a string)');
   return value;
 }
 
@@ -158,13 +158,9 @@ function parseGlossaryId(value: unknown): string | undefined {
 function parseInstructions(fields: Body, targets: readonly RequestedTarget[]): TranslationInstructions | undefined {
   const value = fields.formality;
   if (value !== undefined && value !== null && (typeof value !== 'string' || !isFormalityValue(value))) {
-    throw invalid(`formality must be one of ${FORMALITY_VALUES.join(', ')}`);
+    throw invalidRequest(`formality must be one of ${FORMALITY_VALUES.join(', ')}`);
   }
   const formality = resolveFormality((value ?? undefined) as FormalityValue | undefined, targets.map((t) => t.language), 'formality');
   const context = parseContext(fields.context, 'context');
   return instructionsOf(formality, context);
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
 }

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { NotificationListener } from '../../db/notifications.js';
-import type { JobDialect, JobRow } from '../dialect.js';
+import { oldestFirst, type JobDialect, type JobRow } from '../dialect.js';
 
 export const JOBS_CHANNEL = 'translate_jobs';
 
@@ -29,10 +29,6 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const dialect: JobDialect = {
-    async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
-      return (await dialect.claimBatch(db, workerId, leaseMs, now, 1))[0];
-    },
-
     async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
       const result = await sql<JobRow>`
         with next as (
@@ -52,7 +48,6 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
         where jobs.id = next.id
         returning jobs.*
       `.execute(db);
-      // UPDATE … RETURNING keeps no order: oldest first, as claimed.
       return result.rows.sort(oldestFirst);
     },
 
@@ -65,8 +60,4 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
     },
   };
   return dialect;
-}
-
-function oldestFirst(a: JobRow, b: JobRow): number {
-  return a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from '../../db/database.js';
-import type { JobDialect, JobRow } from '../dialect.js';
+import { oldestFirst, type JobDialect, type JobRow } from '../dialect.js';
 import { isPending } from '../status-filters.js';
 
 export function createSqliteJobDialect(): JobDialect {
@@ -18,11 +18,6 @@ export function createSqliteJobDialect(): JobDialect {
 
 class SqliteJobDialect implements JobDialect {
   constructor(private readonly signal: EventEmitter) {}
-
-  async claim(db: Db, workerId: string, leaseMs: number, now: number): Promise<JobRow | undefined> {
-    return (await this.claimBatch(db, workerId, leaseMs, now, 1))[0];
-  }
-
 
   async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
     const rows = await db
@@ -47,8 +42,7 @@ class SqliteJobDialect implements JobDialect {
       .where('status', '=', 'pending')
       .returningAll()
       .execute();
-    // RETURNING keeps no promised order: oldest first, as claimed.
-    return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return rows.sort(oldestFirst);
   }
 
   async subscribe(onNudge: () => void): Promise<() => Promise<void>> {

@@ -8,7 +8,7 @@
  * DeepL API lists it nowhere and answers 404 for its id (it stays fully usable on /v1).
  * Creating through DeepL makes a glossary of ours with entries for the one target.
  */
-import { ServiceError } from '../../../errors.js';
+import { invalidRequest, ServiceError } from '../../../errors.js';
 import type { Glossary } from '../../../glossaries/glossary.js';
 import { findLanguage, LANGUAGES, type Language } from '../../../languages.js';
 import { quote } from '../../quote.js';
@@ -64,17 +64,17 @@ export function requirePair(glossary: Glossary): DeeplGlossaryPair {
 
 /** POST /glossaries' fields as the body our glossary service takes (it validates terms and limits). */
 export function createBodyFromDeepl(fields: FormOrJson | undefined): { body: Record<string, unknown>; lines: number[] } {
-  if (!fields) throw invalid('the body must be form-encoded or a JSON object with "name", "source_lang", "target_lang" and "entries"');
+  if (!fields) throw invalidRequest('the body must be form-encoded or a JSON object with "name", "source_lang", "target_lang" and "entries"');
   const name = text(fields, 'name');
   const sourceCode = text(fields, 'source_lang');
   const targetCode = text(fields, 'target_lang');
   const source = sourceFromDeepl(sourceCode);
-  if (!source) throw invalid(`Value for "source_lang" not supported: ${quote(sourceCode)}`);
+  if (!source) throw invalidRequest(`Value for "source_lang" not supported: ${quote(sourceCode)}`);
   const target = targetFromDeepl(targetCode);
-  if (!target) throw invalid(`Value for "target_lang" not supported: ${quote(targetCode)}`);
-  if (target.code.split('-')[0] === source.code) throw invalid('Parameters "source_lang" and "target_lang" must name different languages');
+  if (!target) throw invalidRequest(`Value for "target_lang" not supported: ${quote(targetCode)}`);
+  if (target.code.split('-')[0] === source.code) throw invalidRequest('Parameters "source_lang" and "target_lang" must name different languages');
   const format = fields.entries_format === undefined || fields.entries_format === '' ? 'tsv' : text(fields, 'entries_format').toLowerCase();
-  if (format !== 'tsv' && format !== 'csv') throw invalid(`Value for "entries_format" not supported: ${quote(format)}; use tsv or csv`);
+  if (format !== 'tsv' && format !== 'csv') throw invalidRequest(`Value for "entries_format" not supported: ${quote(format)}; use tsv or csv`);
   const entries = parseEntriesText(text(fields, 'entries'), format as EntriesFormat, { source: source.code, target: target.code });
   return {
     body: { name, source: source.code, entries: entries.map((entry) => ({ term: entry.source, translations: { [target.code]: entry.target } })) },
@@ -101,20 +101,16 @@ export const GLOSSARY_LANGUAGE_PAIRS = LANGUAGES.filter((l) => !l.code.includes(
 
 function text(fields: FormOrJson, name: string): string {
   const value = fields[name];
-  if (value === undefined || value === null || value === '') throw invalid(`Parameter "${name}" is required`);
-  if (typeof value !== 'string') throw invalid(`Parameter "${name}" must be a single string`);
+  if (value === undefined || value === null || value === '') throw invalidRequest(`Parameter "${name}" is required`);
+  if (typeof value !== 'string') throw invalidRequest(`Parameter "${name}" must be a single string`);
   return value;
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
 }
 
 /** DeepL refuses a glossary whose pair is not the request's; a base target serves its regions. */
 export function assertPairFits(pair: DeeplGlossaryPair, source: Language, target: Language): void {
   const fits = pair.source.code === source.code && (pair.target.code === target.code || pair.target.code === target.code.split('-')[0]);
   if (!fits) {
-    throw invalid(
+    throw invalidRequest(
       `The glossary's languages (${pair.source.code} → ${pair.target.code}) do not match "source_lang" and "target_lang" (${source.code} → ${target.code})`,
     );
   }

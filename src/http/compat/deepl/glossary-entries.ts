@@ -5,7 +5,7 @@
  * trimmed, as DeepL does; each problem names its line. Term rules (length, control
  * characters, duplicates) are the glossary validator's (glossaries/validate.ts).
  */
-import { ServiceError } from '../../../errors.js';
+import { invalidRequest } from '../../../errors.js';
 
 export interface TextEntry {
   readonly line: number;
@@ -22,18 +22,18 @@ export function parseEntriesText(text: string, format: EntriesFormat, languages:
     if (raw.trim().length === 0) continue;
     const line = i + 1;
     const fields = format === 'tsv' ? raw.split('\t') : csvFields(raw, line);
-    if (format === 'tsv' && fields.length !== 2) throw invalid(`Entry on line ${line} must be a source term and a target term separated by one tab`);
+    if (format === 'tsv' && fields.length !== 2) throw invalidRequest(`Entry on line ${line} must be a source term and a target term separated by one tab`);
     if (format === 'csv' && fields.length !== 2 && fields.length !== 4) {
-      throw invalid(`Entry on line ${line} must have 2 fields (source,target) or 4 (source,target,source_lang,target_lang)`);
+      throw invalidRequest(`Entry on line ${line} must have 2 fields (source,target) or 4 (source,target,source_lang,target_lang)`);
     }
     if (fields.length === 4 && (!sameLanguage(fields[2]!, languages.source) || !sameLanguage(fields[3]!, languages.target))) {
-      throw invalid(`Entry on line ${line} names languages other than the glossary's ${languages.source} → ${languages.target}`);
+      throw invalidRequest(`Entry on line ${line} names languages other than the glossary's ${languages.source} → ${languages.target}`);
     }
     const [source, target] = [fields[0]!.trim(), fields[1]!.trim()];
-    if (source.length === 0 || target.length === 0) throw invalid(`Entry on line ${line} has an empty term`);
+    if (source.length === 0 || target.length === 0) throw invalidRequest(`Entry on line ${line} has an empty term`);
     entries.push({ line, source, target });
   }
-  if (entries.length === 0) throw invalid('Parameter "entries" holds no entry');
+  if (entries.length === 0) throw invalidRequest('Parameter "entries" holds no entry');
   return entries;
 }
 
@@ -55,7 +55,7 @@ function csvFields(line: string, number: number): string[] {
     if (line[i] === '"') {
       i++;
       for (;;) {
-        if (i >= line.length) throw invalid(`Entry on line ${number} has an unclosed quote`);
+        if (i >= line.length) throw invalidRequest(`Entry on line ${number} has an unclosed quote`);
         if (line[i] === '"' && line[i + 1] === '"') {
           field += '"';
           i += 2;
@@ -64,7 +64,7 @@ function csvFields(line: string, number: number): string[] {
           break;
         } else field += line[i++];
       }
-      if (i < line.length && line[i] !== ',') throw invalid(`Entry on line ${number} has text after a closing quote`);
+      if (i < line.length && line[i] !== ',') throw invalidRequest(`Entry on line ${number} has text after a closing quote`);
     } else {
       const end = line.indexOf(',', i);
       field = line.slice(i, end === -1 ? line.length : end);
@@ -74,8 +74,4 @@ function csvFields(line: string, number: number): string[] {
     if (i >= line.length) return fields;
     i++; // the comma
   }
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
 }

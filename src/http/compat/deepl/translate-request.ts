@@ -7,7 +7,7 @@
  * values and otherwise have nothing to steer: the model sees whole segments.
  */
 import type { PublicModel } from '../../../engines/registry.js';
-import { ServiceError } from '../../../errors.js';
+import { invalidRequest } from '../../../errors.js';
 import type { Format } from '../../../formats/format.js';
 import type { Language } from '../../../languages.js';
 import { FORMALITY_VALUES, instructionsOf, parseContext, resolveFormality, type FormalityValue, type TranslationInstructions } from '../../../translation/instructions.js';
@@ -36,19 +36,19 @@ export interface DeeplTranslateRequest {
 }
 
 export function parseDeeplTranslate(fields: FormOrJson | undefined): DeeplTranslateRequest {
-  if (!fields) throw invalid('the body must be form-encoded or a JSON object with "text" and "target_lang"');
+  if (!fields) throw invalidRequest('the body must be form-encoded or a JSON object with "text" and "target_lang"');
   const texts = parseTexts(fields.text);
   const targetCode = single(fields, 'target_lang');
-  if (targetCode === undefined) throw invalid('Parameter "target_lang" is required');
+  if (targetCode === undefined) throw invalidRequest('Parameter "target_lang" is required');
   const target = targetFromDeepl(targetCode);
-  if (!target) throw invalid(`Value for "target_lang" not supported: ${quote(targetCode)}`);
+  if (!target) throw invalidRequest(`Value for "target_lang" not supported: ${quote(targetCode)}`);
   const sourceCode = single(fields, 'source_lang');
   const source = sourceCode === undefined || sourceCode === '' ? undefined : sourceFromDeepl(sourceCode);
-  if (sourceCode && !source) throw invalid(`Value for "source_lang" not supported: ${quote(sourceCode)}`);
+  if (sourceCode && !source) throw invalidRequest(`Value for "source_lang" not supported: ${quote(sourceCode)}`);
   const glossaryId = single(fields, 'glossary_id') || undefined;
   // DeepL's rule (its clients check it too): a glossary is for one source, so name it.
-  if (glossaryId !== undefined && !source) throw invalid('Parameter "source_lang" is required when "glossary_id" is given');
-  if (glossaryId !== undefined && glossaryId.length > 100) throw invalid('Parameter "glossary_id" is not a glossary id');
+  if (glossaryId !== undefined && !source) throw invalidRequest('Parameter "source_lang" is required when "glossary_id" is given');
+  if (glossaryId !== undefined && glossaryId.length > 100) throw invalidRequest('Parameter "glossary_id" is not a glossary id');
   const format = parseTagHandling(single(fields, 'tag_handling'));
   const formality = resolveFormality(oneOf(fields, 'formality', FORMALITY_VALUES) as FormalityValue | undefined, [target], 'Value for "formality"');
   const modelType = oneOf(fields, 'model_type', MODEL_TYPES) as ModelType | undefined;
@@ -77,13 +77,13 @@ export function modelFor(modelType: ModelType | undefined, advancedAllowed: bool
 }
 
 function parseTexts(value: unknown): string[] {
-  if (value === undefined || value === null) throw invalid('Parameter "text" is required');
+  if (value === undefined || value === null) throw invalidRequest('Parameter "text" is required');
   const texts = Array.isArray(value) ? value : [value];
-  if (texts.length === 0) throw invalid('Parameter "text" must hold at least one text');
-  if (texts.length > MAX_TEXTS) throw invalid(`Parameter "text" may hold at most ${MAX_TEXTS} texts, got ${texts.length}`);
+  if (texts.length === 0) throw invalidRequest('Parameter "text" must hold at least one text');
+  if (texts.length > MAX_TEXTS) throw invalidRequest(`Parameter "text" may hold at most ${MAX_TEXTS} texts, got ${texts.length}`);
   return texts.map((text: unknown, i) => {
-    if (typeof text !== 'string') throw invalid(`Parameter "text" must be a string or an array of strings (text[${i}] is not)`);
-    if (text.length === 0) throw invalid(`Parameter "text" must not hold an empty text (text[${i}] is empty)`);
+    if (typeof text !== 'string') throw invalidRequest(`Parameter "text" must be a string or an array of strings (text[${i}] is not)`);
+    if (text.length === 0) throw invalidRequest(`Parameter "text" must not hold an empty text (text[${i}] is empty)`);
     return text;
   });
 }
@@ -92,7 +92,7 @@ function parseTagHandling(value: string | undefined): Format {
   if (value === undefined || value === '') return 'plain';
   // xml keeps tags and translates the text between them, which is what the html format does.
   if (value === 'html' || value === 'xml') return 'html';
-  throw invalid(`Value for "tag_handling" not supported: ${quote(value)}; use "html" or "xml"`);
+  throw invalidRequest(`Value for "tag_handling" not supported: ${quote(value)}; use "html" or "xml"`);
 }
 
 /** A field that takes one value: a string (numbers and booleans of a JSON body are read as text). */
@@ -101,14 +101,14 @@ function single(fields: FormOrJson, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw invalid(`Parameter "${name}" must be a single value`);
+  throw invalidRequest(`Parameter "${name}" must be a single value`);
 }
 
 function oneOf(fields: FormOrJson, name: string, allowed: readonly string[]): string | undefined {
   const value = single(fields, name);
   if (value === undefined || value === '') return undefined;
   const lower = value.toLowerCase();
-  if (!allowed.includes(lower)) throw invalid(`Value for "${name}" not supported: ${quote(value)}; use one of ${allowed.join(', ')}`);
+  if (!allowed.includes(lower)) throw invalidRequest(`Value for "${name}" not supported: ${quote(value)}; use one of ${allowed.join(', ')}`);
   return lower;
 }
 
@@ -117,9 +117,5 @@ function flag(fields: FormOrJson, name: string): boolean | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;
-  throw invalid(`Value for "${name}" not supported: ${quote(value)}; use 0 or 1`);
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
+  throw invalidRequest(`Value for "${name}" not supported: ${quote(value)}; use 0 or 1`);
 }

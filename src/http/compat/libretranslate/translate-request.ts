@@ -5,7 +5,7 @@
  * does; `source` is required (`auto` to detect); `format` is `text` (default) or `html`.
  * Messages follow LibreTranslate's ("Invalid request: missing q parameter").
  */
-import { ServiceError } from '../../../errors.js';
+import { invalidRequest, ServiceError } from '../../../errors.js';
 import type { Format } from '../../../formats/format.js';
 import type { Language } from '../../../languages.js';
 import { quote } from '../../quote.js';
@@ -55,12 +55,12 @@ function parseQ(fields: FormOrJson | undefined, isForm: boolean): { texts: strin
   const q = isForm && Array.isArray(raw) ? raw[0] : raw;
   if (q === undefined || q === null || q === '') throw missing('q');
   if (typeof q === 'string') return { texts: [q], batch: false };
-  if (!Array.isArray(q)) throw invalid('Invalid request: q must be a string or an array of strings');
+  if (!Array.isArray(q)) throw invalidRequest('Invalid request: q must be a string or an array of strings');
   if (q.length === 0) throw missing('q');
-  if (q.length > MAX_TEXTS) throw invalid(`Invalid request: request (${q.length}) exceeds text limit (${MAX_TEXTS})`);
+  if (q.length > MAX_TEXTS) throw invalidRequest(`Invalid request: request (${q.length}) exceeds text limit (${MAX_TEXTS})`);
   const texts = q.map((item: unknown, i) => {
-    if (typeof item !== 'string') throw invalid(`Invalid request: q[${i}] must be a string`);
-    if (item.length === 0) throw invalid(`Invalid request: q[${i}] is empty`);
+    if (typeof item !== 'string') throw invalidRequest(`Invalid request: q[${i}] must be a string`);
+    if (item.length === 0) throw invalidRequest(`Invalid request: q[${i}] is empty`);
     return item;
   });
   return { texts, batch: true };
@@ -71,32 +71,28 @@ function text(fields: FormOrJson | undefined, name: string, isForm: boolean): st
   const raw = fields?.[name];
   const value = isForm && Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalid(`Invalid request: ${name} must be a string`);
+  if (typeof value !== 'string') throw invalidRequest(`Invalid request: ${name} must be a string`);
   return value;
 }
 
 function parseFormat(value: string | undefined): Format {
   if (value === undefined || value === '' || value === 'text') return 'plain';
   if (value === 'html') return 'html';
-  throw invalid(`${quote(value)} format is not supported`);
+  throw invalidRequest(`${quote(value)} format is not supported`);
 }
 
 function parseAlternatives(raw: unknown, isForm: boolean): number {
   const value = isForm && Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value === null || value === '') return 0;
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 0) throw invalid('Invalid request: alternatives parameter is not a number');
+  if (!Number.isInteger(n) || n < 0) throw invalidRequest('Invalid request: alternatives parameter is not a number');
   return n;
 }
 
 function missing(name: string): ServiceError {
-  return invalid(`Invalid request: missing ${name} parameter`);
+  return invalidRequest(`Invalid request: missing ${name} parameter`);
 }
 
 function notSupported(code: string): ServiceError {
   return new ServiceError('invalid_language', `${quote(code)} is not supported`);
-}
-
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
 }
