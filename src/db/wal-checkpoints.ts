@@ -15,9 +15,8 @@
  * (decision 0116).
  */
 import { statSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import type SqliteDatabase from 'better-sqlite3';
 import type { CheckpointWorkerData, CheckpointWorkerReply, CheckpointWorkerRequest } from './wal-checkpoint-worker.js';
 
@@ -48,17 +47,8 @@ const CAP_LOG_BYTES = 256 * 1024 * 1024;
  */
 const TRIM_LOG_BYTES = 64 * 1024 * 1024;
 
-/** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
-const WORKER_URL = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-
-function startWorker(workerData: CheckpointWorkerData): Worker {
-  if (WORKER_URL.pathname.endsWith('.js')) return new Worker(WORKER_URL, { workerData });
-  // Under tsx (tests, benches) Node 20 runs no `--import` preload in a worker thread, so
-  // the worker registers tsx's loader first (as translation/document-pool.ts does).
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData });
-}
+const WORKER_SCRIPT = scriptBeside(import.meta.url, 'wal-checkpoint-worker');
+const startWorker = (workerData: CheckpointWorkerData) => startWorkerScript(WORKER_SCRIPT, { workerData });
 
 /**
  * Runs `during` while no statement of the service's connection runs, and waits for it (for

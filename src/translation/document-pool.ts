@@ -17,9 +17,8 @@
  *   busy and the pool is below `maxSize`, another one starts.
  */
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import { ServiceError } from '../errors.js';
 import type { Format } from '../formats/format.js';
 import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/format.js';
@@ -34,17 +33,8 @@ import type { Segment } from '../segments/segment.js';
 import { unpackSegments } from './packed-segments.js';
 import type { PreparedDocument, RenderRequest } from './prepared-document.js';
 
-/** The worker script beside this module, with this module's extension: `.js` from dist/, `.ts` under tsx. */
-const WORKER_URL = new URL(`./document-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-
-function startWorker(resourceLimits: ResourceLimits): Worker {
-  if (WORKER_URL.pathname.endsWith('.js')) return new Worker(WORKER_URL, { resourceLimits });
-  // Under tsx (tests, benches): a worker inherits execArgv, but Node 20 runs no `--import`
-  // preload in worker threads, so the worker registers tsx's loader itself first.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
-}
+const WORKER_SCRIPT = scriptBeside(import.meta.url, 'document-worker');
+const startWorker = (resourceLimits: ResourceLimits) => startWorkerScript(WORKER_SCRIPT, { resourceLimits });
 
 /** Renders in flight per document: keeps the worker busy without cloning every target's strings at once. */
 const RENDERS_IN_FLIGHT = 2;
