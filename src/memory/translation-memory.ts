@@ -20,11 +20,11 @@ import type { Db } from '../db/database.js';
 import { Turns } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
 import { MemoryKeys, type MemoryKeyParts } from './key.js';
-import { SingleFlight, type Claim } from './single-flight.js';
+import { SingleFlight, type Flight } from './single-flight.js';
 import { deleteExpiredMemory, forgetMemory, LookupShapes, lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
 export type { MemoryEntry } from './store.js';
-export type { Claim, Lead } from './single-flight.js';
+export type { Flight } from './single-flight.js';
 
 /** One user's memory for one request. */
 export interface SegmentMemory {
@@ -37,7 +37,8 @@ export interface SegmentMemory {
    * each other (and everything else kept).
    */
   save(entries: readonly MemoryEntry[], keysInWork?: number): Promise<void>;
-  claim(key: string): Claim;
+  /** What one request leads and follows among the keys this process is translating (single-flight.ts). */
+  flight(): Flight;
 }
 
 /** How long an entry is kept while the change feed is not heard: the bound on a deletion elsewhere. */
@@ -115,7 +116,7 @@ export class TranslationMemory {
       key: (parts, keysInWork) => this.keys.key(parts, keysInWork),
       lookup: (keys) => this.lookup(userId, keys),
       save: (entries, keysInWork) => this.save(userId, entries, keysInWork),
-      claim: (key) => this.flights.claim(userEntry(userId, key)),
+      flight: () => this.flights.flight(userId),
     };
   }
 

@@ -20,10 +20,9 @@ import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
-import type { Lead, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import type { Flight, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { runInTurns } from '../event-loop/run-in-turns.js';
 import { Turns } from '../event-loop/turns.js';
-import { SpreadMap } from '../event-loop/spread-map.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -181,7 +180,7 @@ export async function translateSegments(
  */
 async function translatePending(
   initial: Pair[],
-  work: Omit<CallContext, 'cancel' | 'leads' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
+  work: Omit<CallContext, 'cancel' | 'flight' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
 ): Promise<void> {
   const { done, options, tally, keys, memory } = work;
   const signal = options.cancellation?.signal;
@@ -191,31 +190,22 @@ async function translatePending(
   const onAbort = (): void => cancel.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) cancel.abort(signal.reason);
-  const settles: Lead[] = [];
+  // The keys this request leads, however many, and its waits on other requests' (decision 0125).
+  const flight = keys ? memory?.flight() : undefined;
   try {
     // Each round sends what nobody else is translating and waits for what somebody is;
     // a pair whose leader failed comes round again (and is led by this request then).
     while (pending.length > 0) {
       const mine: Pair[] = [];
       const waits: Promise<void>[] = [];
-      // A key per pair this request leads (2,000,000 for 200,000 segments into 10 targets):
-      // spread over many maps, so that no single set rehashes them all in one turn.
-      const leads = new SpreadMap<Lead>();
-      for (const pair of pending) {
+      for (let p = 0; p < pending.length; p++) {
         if (work.turns.due()) await work.turns.yield();
-        const key = keys?.[pair.target]![pair.unique];
-        if (!memory || key === undefined) {
-          mine.push(pair);
-          continue;
-        }
-        const claim = memory.claim(key);
-        if (claim.leader) {
-          mine.push(pair);
-          leads.set(key, claim);
-          settles.push(claim);
-        } else {
+        const pair = pending[p]!;
+        const claim = flight?.claim(keys![pair.target]![pair.unique]!) ?? true;
+        if (claim === true) mine.push(pair);
+        else {
           waits.push(
-            untilAborted(claim.result, cancel.signal).then((translation) => {
+            untilAborted(claim, cancel.signal).then((translation) => {
               if (translation === undefined) return;
               done.fill(pair.target, pair.unique, translation);
               tally.cached++;
@@ -223,13 +213,14 @@ async function translatePending(
           );
         }
       }
-      const own = callModels(mine, { cancel, leads, keysToSave: initial.length, ...work });
+      const own = callModels(mine, { cancel, flight, keysToSave: initial.length, ...work });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;
       });
       const left: Pair[] = [];
-      for (const pair of pending) {
+      for (let p = 0; p < pending.length; p++) {
+        const pair = pending[p]!;
         if (!done.has(pair.target, pair.unique)) left.push(pair);
         if (work.turns.due()) await work.turns.yield();
       }
@@ -244,11 +235,15 @@ async function translatePending(
     throw error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // Followers of a key this request led but did not translate translate it themselves.
-    // One per pair led (2,000,000 for 200,000 segments into 10 targets): taking turns.
-    for (const lead of settles) {
-      lead.settle(undefined);
-      if (work.turns.due()) await work.turns.yield();
+    // Followers of a key this request led but did not translate translate it themselves;
+    // a key it did not lead, or settled already, is left alone. Taking turns: 2,000,000
+    // pairs for 200,000 segments into 10 targets.
+    if (flight) {
+      for (let p = 0; p < initial.length; p++) {
+        const pair = initial[p]!;
+        flight.settle(keys![pair.target]![pair.unique]!, undefined);
+        if (work.turns.due()) await work.turns.yield();
+      }
     }
   }
 }
@@ -484,8 +479,8 @@ interface CallContext {
   readonly keys: string[][] | undefined;
   /** Pairs this request may save to memory in all (a large request does not fill the recent entries; memory/). */
   readonly keysToSave: number;
-  /** Keys this request leads: settled with each validated translation. */
-  readonly leads: { get(key: string): Pick<Lead, 'settle'> | undefined };
+  /** What this request leads (single-flight.ts): each key settled with its validated translation. */
+  readonly flight: Flight | undefined;
   readonly turns: Turns;
   /** The caller streams targets as they finish: plan the first one ahead of the rest. */
   readonly firstTargetEarly: boolean;
@@ -831,11 +826,11 @@ async function planUnits(
 
 /** Saves a call's validated translations and hands them to the requests waiting for them. */
 async function remember(validated: readonly { target: number; unique: number; text: string }[], context: CallContext): Promise<void> {
-  const { keys, leads, options } = context;
+  const { keys, flight, options } = context;
   if (!keys || !options.memory) return;
   const entries: MemoryEntry[] = validated.map(({ target, unique: u, text }) => ({ key: keys[target]![u]!, translation: text }));
   await options.memory.save(entries, context.keysToSave);
-  for (const entry of entries) leads.get(entry.key)?.settle(entry.translation);
+  for (const entry of entries) flight?.settle(entry.key, entry.translation);
 }
 
 /** The glossary entries whose term occurs in some segment of the chunk, once each. */

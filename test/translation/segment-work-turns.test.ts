@@ -58,7 +58,7 @@ function memoryHoldingEverything(): SegmentMemory {
     key: (parts, keysInWork) => keys.key(parts, keysInWork),
     lookup: (wanted) => Promise.resolve(new Map(wanted.map((key) => [key, `remembered ${key.slice(0, 8)}`]))),
     save: () => Promise.resolve(),
-    claim: () => assert.fail('nothing is left to translate'),
+    flight: () => assert.fail('nothing is left to translate'),
   };
 }
 
