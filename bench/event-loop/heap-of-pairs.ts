@@ -5,7 +5,7 @@
  * and the collections since, and at the end the longest collection pause and the largest
  * heap seen; with --sample=FILE, a sampling heap profile (live objects by allocation
  * site) taken when the heap in use is largest, written to FILE and summarised.
- * Run: npm run build && node --trace-gc --import tsx bench/event-loop/heap-of-pairs.ts [DIR=.] [--segments=50000] [--targets=10] [--interval=1000] [--sample=/tmp/heap.json]
+ * Run: npm run build && node --trace-gc --import tsx bench/event-loop/heap-of-pairs.ts [DIR=.] [--segments=50000] [--targets=10] [--interval=1000] [--live] [--sample=/tmp/heap.json]
  * (--trace-gc: each collection's pause and the heap after it, the figure that compares builds.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { resolve } from 'node:path';
 import type * as ChangeFeedModule from '../../src/cache/change-feed.js';
 import type * as ConfigModule from '../../src/config.js';
@@ -30,6 +32,10 @@ const SEGMENTS = Number(option('segments') ?? 50_000);
 const CODES = ['fr', 'de', 'es', 'it', 'pt-BR', 'ru', 'ja', 'zh', 'ar', 'ko'].slice(0, Number(option('targets') ?? 10));
 const SAMPLE = option('sample');
 const INTERVAL = Number(option('interval') ?? 1000);
+/** --live: a full collection before each reading, so the heap read is what is live (the collections' own pauses are then not the work's). */
+const LIVE = args.includes('--live');
+if (LIVE) setFlagsFromString('--expose-gc');
+const collectGarbage = LIVE ? (runInNewContext('gc') as () => void) : () => {};
 /** The built tree to run (DIR/dist), so that builds compare and profiles name lines of the built files. */
 const DIR = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
 const load = <T>(path: string): Promise<T> => import(join(DIR, 'dist', path)) as Promise<T>;
@@ -71,6 +77,7 @@ let largest = 0;
 let sampling: Promise<void> | undefined;
 const started = performance.now();
 const timer = setInterval(() => {
+  collectGarbage();
   const used = process.memoryUsage().heapUsed;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`${seconds} s: heap ${(used / 1e6).toFixed(0)} MB, ${pauses.length} collections, longest ${Math.max(0, ...pauses).toFixed(1)} ms`);

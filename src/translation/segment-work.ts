@@ -121,17 +121,20 @@ export async function translateSegments(
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
-    const distinctKeys = new Set<string>();
+    // Every key in one array made at its size. Not a Set to drop repeats (a pair's key is
+    // its own but where do-not-translate terms mask two texts alike, and a repeat costs a
+    // lookup nothing): a Set of 2,000,000 keys grows by rehashing a million in one step.
     // Loops that may await or yield index their arrays: a for…of there allocated its
     // iterator and its steps on every request (decision 0121).
+    const allKeys = new Array<string>(keys.length * unique.length);
     for (let t = 0; t < keys.length; t++) {
       const ofTarget = keys[t]!;
       for (let k = 0; k < ofTarget.length; k++) {
-        distinctKeys.add(ofTarget[k]!);
+        allKeys[t * unique.length + k] = ofTarget[k]!;
         if (turns.due()) await turns.yield();
       }
     }
-    const stored = await memory.lookup([...distinctKeys]);
+    const stored = await memory.lookup(allKeys);
     const missed: Pair[] = [];
     for (let p = 0; p < pending.length; p++) {
       const pair = pending[p]!;
@@ -309,7 +312,7 @@ function* textsOfTarget(
 
 /** Each unique segment's memory key per target: target → unique segment → key; a promise only if it took turns. */
 export function memoryKeys(
-  memory: Pick<SegmentMemory, 'key'>,
+  memory: Pick<SegmentMemory, 'keyOf'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -319,7 +322,7 @@ export function memoryKeys(
 }
 
 function* keySteps(
-  memory: Pick<SegmentMemory, 'key'>,
+  memory: Pick<SegmentMemory, 'keyOf'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -331,28 +334,40 @@ function* keySteps(
   for (let t = 0; t < engineTargets.length; t++) {
     const target = engineTargets[t]!;
     const ofTarget = new Array<string>(unique.length);
+    // The parts but the text are joined once for a run of segments that share them (most
+    // documents: every segment), not once per key.
+    let shared: UniqueSegment | undefined;
+    let keyOf: (text: string) => string = () => '';
     for (let u = 0; u < unique.length; u++) {
       const entry = unique[u]!;
-      ofTarget[u] = memory.key({
-        text: entry.segment.text,
-        format: entry.format,
-        singleLine: entry.segment.singleLine === true,
-        source: options.source?.code,
-        target: target.code,
-        engine: options.engine.id,
-        promptVersion: PROMPT_VERSION,
-        glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
-        formality: instructions?.formality,
-        context: instructions?.context,
-        // '' (no counted messages) leaves the key as it was, like an absent member.
-        plurals: entry.plurals,
-        note: entry.segment.note,
-      }, keysInWork);
+      if (shared === undefined || !sameKeyHead(shared, entry)) {
+        shared = entry;
+        keyOf = memory.keyOf({
+          format: entry.format,
+          singleLine: entry.segment.singleLine === true,
+          source: options.source?.code,
+          target: target.code,
+          engine: options.engine.id,
+          promptVersion: PROMPT_VERSION,
+          glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
+          formality: instructions?.formality,
+          context: instructions?.context,
+          // '' (no counted messages) leaves the key as it was, like an absent member.
+          plurals: entry.plurals,
+          note: entry.segment.note,
+        }, keysInWork);
+      }
+      ofTarget[u] = keyOf(entry.segment.text);
       if (turns.due()) yield;
     }
     keys.push(ofTarget);
   }
   return keys;
+}
+
+/** Whether two segments' memory keys differ only by their text. */
+function sameKeyHead(a: UniqueSegment, b: UniqueSegment): boolean {
+  return a.format === b.format && (a.segment.singleLine === true) === (b.segment.singleLine === true) && a.plurals === b.plurals && a.segment.note === b.segment.note;
 }
 
 export interface DistinctSegments {
