@@ -29,6 +29,7 @@ import type { Tokenizer } from '../tokens.js';
 import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
 import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from './sentence-parts.js';
+import { pairOf, targetOf, uniqueOf, type Pair } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -67,11 +68,7 @@ export interface UniqueSegment {
   readonly branchPairs?: ReadonlySet<number>;
 }
 
-/** A (target, unique segment) pair by index. */
-export interface Pair {
-  readonly target: number;
-  readonly unique: number;
-}
+export type { Pair } from './pairs.js';
 
 /**
  * Told the moment every segment of one target is translated (the planner finishes targets
@@ -138,10 +135,10 @@ export async function translateSegments(
     const missed: Pair[] = [];
     for (let p = 0; p < pending.length; p++) {
       const pair = pending[p]!;
-      const hit = stored.get(keys[pair.target]![pair.unique]!);
+      const hit = stored.get(keys[targetOf(pair)]![uniqueOf(pair)]!);
       if (hit === undefined) missed.push(pair);
       else {
-        done.fill(pair.target, pair.unique, hit);
+        done.fill(targetOf(pair), uniqueOf(pair), hit);
         tally.cached++;
       }
       if (turns.due()) await turns.yield();
@@ -204,13 +201,13 @@ async function translatePending(
       for (let p = 0; p < pending.length; p++) {
         if (work.turns.due()) await work.turns.yield();
         const pair = pending[p]!;
-        const claim = flight?.claim(keys![pair.target]![pair.unique]!) ?? true;
+        const claim = flight?.claim(keys![targetOf(pair)]![uniqueOf(pair)]!) ?? true;
         if (claim === true) mine.push(pair);
         else {
           waits.push(
             untilAborted(claim, cancel.signal).then((translation) => {
               if (translation === undefined) return;
-              done.fill(pair.target, pair.unique, translation);
+              done.fill(targetOf(pair), uniqueOf(pair), translation);
               tally.cached++;
             }),
           );
@@ -224,7 +221,7 @@ async function translatePending(
       const left: Pair[] = [];
       for (let p = 0; p < pending.length; p++) {
         const pair = pending[p]!;
-        if (!done.has(pair.target, pair.unique)) left.push(pair);
+        if (!done.has(targetOf(pair), uniqueOf(pair))) left.push(pair);
         if (work.turns.due()) await work.turns.yield();
       }
       pending = left;
@@ -244,7 +241,7 @@ async function translatePending(
     if (flight) {
       for (let p = 0; p < initial.length; p++) {
         const pair = initial[p]!;
-        flight.settle(keys![pair.target]![pair.unique]!, undefined);
+        flight.settle(keys![targetOf(pair)]![uniqueOf(pair)]!, undefined);
         if (work.turns.due()) await work.turns.yield();
       }
     }
@@ -268,7 +265,7 @@ class TargetRows {
     this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
     // A target needs only its own pairs: another target's plural shapes are not its segments.
     this.#missing = new Array<number>(targets).fill(0);
-    for (const pair of pairs) this.#missing[pair.target]!++;
+    for (let p = 0; p < pairs.length; p++) this.#missing[targetOf(pairs[p]!)]!++;
     // A target without segments is whole before any work.
     for (let target = 0; target < targets; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
   }
@@ -477,7 +474,7 @@ function* distinctSteps(
     const needed = counted ? new Uint8Array(unique.length) : undefined;
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
     for (let u = 0; u < unique.length; u++) {
-      if (!needed || needed[u]) pairs.push({ target, unique: u });
+      if (!needed || needed[u]) pairs.push(pairOf(target, u));
       if (turns.due()) yield;
     }
   }
@@ -637,15 +634,16 @@ export async function planCalls(
   };
   // A text the document worker did not count (masked terms, a plural shape) may be a
   // single 2 MB segment: counted here in slices, not by the planner's count in one go.
-  for (const { unique: u } of pairs) {
+  for (const pair of pairs) {
+    const u = uniqueOf(pair);
     if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
       counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
     }
     if (turns.due()) await turns.yield();
   }
-  const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
-  const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => pair.target !== lead, turns);
-  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => pair.target === lead, turns) : [];
+  const lead = options.firstTargetEarly === true ? targetOf(pairs[0]!) : undefined;
+  const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => targetOf(pair) !== lead, turns);
+  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => targetOf(pair) === lead, turns) : [];
   const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
   // Every call's answer wrapper follows from the request's target count (engines/prompt.ts keyedAnswer).
@@ -730,14 +728,15 @@ async function largeSegments(
 ): Promise<number[]> {
   let total = 0;
   for (const pair of pairs) {
-    total += expectedOutputTokens(tokensOfUnique(pair.unique));
+    total += expectedOutputTokens(tokensOfUnique(uniqueOf(pair)));
     if (turns.due()) await turns.yield();
   }
   const balanced = total / slots;
   const large = new Set<number>();
   for (const pair of pairs) {
     // Sentences are looked for only in a segment that is large already.
-    if (!large.has(pair.unique) && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced && cuttable(pair.unique)) large.add(pair.unique);
+    const u = uniqueOf(pair);
+    if (!large.has(u) && expectedOutputTokens(tokensOfUnique(u)) > balanced && cuttable(u)) large.add(u);
     if (turns.due()) await turns.yield();
   }
   return [...large];
@@ -807,7 +806,9 @@ async function planUnits(
   turns: Turns,
 ): Promise<PlanUnit[]> {
   const targetsOf = new Map<number, number[]>();
-  for (const { target, unique: u } of pairs) {
+  for (const pair of pairs) {
+    const target = targetOf(pair);
+    const u = uniqueOf(pair);
     const list = targetsOf.get(u);
     if (list) list.push(target);
     else targetsOf.set(u, [target]);
