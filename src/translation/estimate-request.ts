@@ -46,7 +46,8 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const { source } = await resolveSource(input.source, [prepared], deps.detector);
     if (context.memory && pending.length > 0) {
       const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
-      const stored = await context.memory.lookup([...new Set(keys.flat())]);
+      // Not through a Set: one of 2,000,000 keys grows by rehashing a million in one step (segment-work.ts).
+      const stored = await context.memory.lookup(keys.flat());
       pending = pending.filter((pair) => !stored.has(keys[targetOf(pair)]![uniqueOf(pair)]!));
       cachedSegments = pairs.length - pending.length;
     }
