@@ -104,7 +104,7 @@ prepared.release();
 memory.close();
 await database.close();
 rmSync(dir, { recursive: true, force: true });
-if (SAMPLE) summarise(SAMPLE);
+if (SAMPLE) await summarise(SAMPLE);
 
 interface Node {
   callFrame: { functionName: string; url: string; lineNumber: number };
