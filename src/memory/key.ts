@@ -44,6 +44,25 @@ const KEY_LAYOUT = 'tm2';
 const NOTED_KEY_LAYOUT = 'tm2n';
 
 export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => string = sha256Hex): string {
+  // One-shot hash of the joined string: the same digest as updating a Hash with the head,
+  // NUL and the text in turn, without a Hash object per key (which showed in the request profile).
+  return digest(keyHead(parts, digest) + parts.text);
+}
+
+/** The parts other than the text. */
+export type KeyHeadParts = Omit<MemoryKeyParts, 'text'>;
+
+/**
+ * memoryKey of each text with the other parts fixed: the head is joined once, not per key
+ * (a request keys every segment into every target, and the head is the same for most of them).
+ */
+export function memoryKeyOf(parts: KeyHeadParts, digest: (input: string) => string = sha256Hex): (text: string) => string {
+  const head = keyHead(parts, digest);
+  return (text) => digest(head + text);
+}
+
+/** Every part but the text, joined, and the separator before the text. */
+function keyHead(parts: KeyHeadParts, digest: (input: string) => string): string {
   const head = [
     parts.note === undefined ? KEY_LAYOUT : NOTED_KEY_LAYOUT,
     parts.engine,
@@ -61,9 +80,7 @@ export function memoryKey(parts: MemoryKeyParts, digest: (input: string) => stri
   if (parts.note !== undefined) head.push(digest(parts.note));
   // Last and only when present, so keys of segments without plurals are unchanged.
   if (parts.plurals) head.push(`plurals:${parts.plurals}`);
-  // One-shot hash of the joined string: the same digest as updating a Hash with the head,
-  // NUL and the text in turn, without a Hash object per key (which showed in the request profile).
-  return digest(`${head.join('\u0000')}\u0000${parts.text}`);
+  return `${head.join('\u0000')}\u0000`;
 }
 
 /**
@@ -86,6 +103,11 @@ export class MemoryKeys {
    */
   key(parts: MemoryKeyParts, keysInWork = 1): string {
     return memoryKey(parts, keysInWork > MAX_CACHED_DIGESTS ? sha256Hex : this.digest);
+  }
+
+  /** `key` of each text with the other parts fixed (memoryKeyOf). */
+  keyOf(parts: KeyHeadParts, keysInWork = 1): (text: string) => string {
+    return memoryKeyOf(parts, keysInWork > MAX_CACHED_DIGESTS ? sha256Hex : this.digest);
   }
 
   /** Digests remembered now, for tests. */

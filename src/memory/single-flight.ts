@@ -9,67 +9,104 @@
  * themselves (they may lead for it now).
  *
  * A request leads every key it needs that nobody else is translating: 2,000,000 for
- * 200,000 segments into 10 targets, while followers are rare. So a lead is one small
- * object, and the promise followers wait on is made only when the first one asks
- * (decision 0118): a promise, its resolver and a settle closure per key were the largest
- * part of that request's heap, whose collections held the event loop.
+ * 200,000 segments into 10 targets, while followers are rare. So the table holds, for
+ * each key, the leading request's one `Flight` (no object per key), under its user's own
+ * table (no user id joined to each key), and the promise followers wait on is made only
+ * when the first one asks (decisions 0118, 0125): per-key objects and strings were most of
+ * that request's heap, whose collections held the event loop.
  */
 import { SpreadMap } from '../event-loop/spread-map.js';
 
-export type Claim = Lead | { readonly leader: false; readonly result: Promise<string | undefined> };
+/** A follower's wait: what the leader settles the key with. */
+interface Waiting {
+  readonly result: Promise<string | undefined>;
+  readonly resolve: (translation: string | undefined) => void;
+}
 
-/** A key this process is translating, held by the request that leads it. */
-export class Lead {
-  #result: Promise<string | undefined> | undefined;
-  #resolve: ((translation: string | undefined) => void) | undefined;
-  #settled = false;
+/**
+ * The keys one request leads, and its claims on keys other requests lead. `claim` answers
+ * `true` when this flight leads the key now — it must then `settle` it, with the answer or
+ * with undefined — and otherwise the leader's result to wait for.
+ */
+export class Flight {
+  /** Followers' waits, by key: made when the first follower of a key asks. */
+  #waiting: Map<string, Waiting> | undefined;
 
   constructor(
-    private readonly flights: SpreadMap<Lead>,
-    private readonly key: string,
+    private readonly table: SingleFlight,
+    private readonly userId: string,
   ) {}
 
-  get leader(): true {
+  claim(key: string): true | Promise<string | undefined> {
+    const keys = this.table.keysOf(this.userId, true);
+    const leader = keys.get(key);
+    if (leader) return leader.#resultOf(key);
+    keys.set(key, this);
     return true;
   }
 
-  /** What a follower waits for: made when the first follower asks. */
-  get result(): Promise<string | undefined> {
-    this.#result ??= new Promise<string | undefined>((resolve) => {
-      this.#resolve = resolve;
-    });
-    return this.#result;
+  /** The answer to a key this flight leads (undefined when it failed): once; a key it does not lead (settled already, or led by another) is left alone. */
+  settle(key: string, translation: string | undefined): void {
+    const keys = this.table.keysOf(this.userId, false);
+    if (keys?.get(key) !== this) return;
+    keys.delete(key);
+    if (keys.size === 0) this.table.forget(this.userId);
+    const waiting = this.#waiting?.get(key);
+    if (waiting === undefined) return;
+    this.#waiting!.delete(key);
+    waiting.resolve(translation);
   }
 
-  /** The leader's answer (undefined when it failed); once, later calls do nothing. */
-  settle(translation: string | undefined): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.flights.delete(this.key);
-    this.#resolve?.(translation);
+  #resultOf(key: string): Promise<string | undefined> {
+    this.#waiting ??= new Map();
+    let waiting = this.#waiting.get(key);
+    if (waiting === undefined) {
+      let resolve!: Waiting['resolve'];
+      const result = new Promise<string | undefined>((done) => (resolve = done));
+      this.#waiting.set(key, (waiting = { result, resolve }));
+    }
+    return waiting.result;
   }
 }
 
 export class SingleFlight {
-  /** Spread over many maps: a request of 2,000,000 keys must not rehash them in one claim. */
-  private readonly inFlight = new SpreadMap<Lead>();
+  /**
+   * Per user, the keys in flight and the flight leading each. Spread over many maps: a
+   * request of 2,000,000 keys must not rehash them in one claim. A user's table goes when
+   * its last key is settled.
+   */
+  readonly #byUser = new Map<string, SpreadMap<Flight>>();
 
-  /** Leads `key` if nobody does, else follows its leader. A leader must settle exactly once. */
-  claim(key: string): Claim {
-    const running = this.inFlight.get(key);
-    if (running) return { leader: false, result: running.result };
-    const lead = new Lead(this.inFlight, key);
-    this.inFlight.set(key, lead);
-    return lead;
+  /** What one request of `userId` leads and follows. */
+  flight(userId: string): Flight {
+    return new Flight(this, userId);
   }
 
-  /** Keys being translated now (tests and logs). */
+  /** The user's keys in flight; made when `create`. For flights. */
+  keysOf(userId: string, create: true): SpreadMap<Flight>;
+  keysOf(userId: string, create: false): SpreadMap<Flight> | undefined;
+  keysOf(userId: string, create: boolean): SpreadMap<Flight> | undefined {
+    let keys = this.#byUser.get(userId);
+    if (keys === undefined && create) this.#byUser.set(userId, (keys = new SpreadMap()));
+    return keys;
+  }
+
+  /** Drops a user's table once it is empty. For flights. */
+  forget(userId: string): void {
+    this.#byUser.delete(userId);
+  }
+
+  /** Keys being translated now, all users (tests and logs). */
   get size(): number {
-    return this.inFlight.size;
+    let size = 0;
+    for (const keys of this.#byUser.values()) size += keys.size;
+    return size;
   }
 
   /** Keys in the fullest of the maps they are spread over: what one rehash may move (tests). */
   get largestShard(): number {
-    return this.inFlight.largestPart;
+    let largest = 0;
+    for (const keys of this.#byUser.values()) largest = Math.max(largest, keys.largestPart);
+    return largest;
   }
 }

@@ -19,17 +19,18 @@ import { ValidatedCache } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
 import { Turns } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
-import { MemoryKeys, type MemoryKeyParts } from './key.js';
-import { SingleFlight, type Claim } from './single-flight.js';
+import { MemoryKeys, type KeyHeadParts } from './key.js';
+import { SingleFlight, type Flight } from './single-flight.js';
 import { deleteExpiredMemory, forgetMemory, LookupShapes, lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
 export type { MemoryEntry } from './store.js';
-export type { Claim, Lead } from './single-flight.js';
+export type { Flight } from './single-flight.js';
 
 /** One user's memory for one request. */
 export interface SegmentMemory {
   /** `keysInWork`: how many keys the request makes in all (a large one does not fill the digest cache; key.ts). */
-  key(parts: MemoryKeyParts, keysInWork?: number): string;
+  /** The memory key of each text with the other parts fixed: they are joined once (key.ts memoryKeyOf). */
+  keyOf(parts: KeyHeadParts, keysInWork?: number): (text: string) => string;
   lookup(keys: readonly string[]): Promise<Map<string, string>>;
   /**
    * `keysInWork`: how many keys the request saves in all. A request with more than recent
@@ -37,7 +38,8 @@ export interface SegmentMemory {
    * each other (and everything else kept).
    */
   save(entries: readonly MemoryEntry[], keysInWork?: number): Promise<void>;
-  claim(key: string): Claim;
+  /** What one request leads and follows among the keys this process is translating (single-flight.ts). */
+  flight(): Flight;
 }
 
 /** How long an entry is kept while the change feed is not heard: the bound on a deletion elsewhere. */
@@ -112,10 +114,10 @@ export class TranslationMemory {
   /** `userId`'s memory, for one request. */
   forUser(userId: string): SegmentMemory {
     return {
-      key: (parts, keysInWork) => this.keys.key(parts, keysInWork),
+      keyOf: (parts, keysInWork) => this.keys.keyOf(parts, keysInWork),
       lookup: (keys) => this.lookup(userId, keys),
       save: (entries, keysInWork) => this.save(userId, entries, keysInWork),
-      claim: (key) => this.flights.claim(userEntry(userId, key)),
+      flight: () => this.flights.flight(userId),
     };
   }
 

@@ -16,7 +16,8 @@ import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
 import { resolveSource } from './detect-source.js';
 import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
 import type { TranslateInput } from './requests.js';
-import { distinctSegments, memoryKeys, planCalls, type Pair } from './segment-work.js';
+import { targetOf, uniqueOf, type Pair } from './pairs.js';
+import { distinctSegments, memoryKeys, planCalls } from './segment-work.js';
 import type { TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
@@ -45,8 +46,9 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const { source } = await resolveSource(input.source, [prepared], deps.detector);
     if (context.memory && pending.length > 0) {
       const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
-      const stored = await context.memory.lookup([...new Set(keys.flat())]);
-      pending = pending.filter(({ target, unique: u }) => !stored.has(keys[target]![u]!));
+      // Not through a Set: one of 2,000,000 keys grows by rehashing a million in one step (segment-work.ts).
+      const stored = await context.memory.lookup(keys.flat());
+      pending = pending.filter((pair) => !stored.has(keys[targetOf(pair)]![uniqueOf(pair)]!));
       cachedSegments = pairs.length - pending.length;
     }
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;

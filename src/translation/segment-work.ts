@@ -20,16 +20,16 @@ import { PROMPT_VERSION } from '../engines/prompt.js';
 import type { Format } from '../formats/format.js';
 import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
-import type { Lead, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
+import type { Flight, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { runInTurns } from '../event-loop/run-in-turns.js';
 import { Turns } from '../event-loop/turns.js';
-import { SpreadMap } from '../event-loop/spread-map.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
 import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
 import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from './sentence-parts.js';
+import { pairOf, targetOf, uniqueOf, type Pair } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -68,11 +68,7 @@ export interface UniqueSegment {
   readonly branchPairs?: ReadonlySet<number>;
 }
 
-/** A (target, unique segment) pair by index. */
-export interface Pair {
-  readonly target: number;
-  readonly unique: number;
-}
+export type { Pair } from './pairs.js';
 
 /**
  * Told the moment every segment of one target is translated (the planner finishes targets
@@ -122,24 +118,27 @@ export async function translateSegments(
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
   let pending: Pair[] = pairs;
   if (memory && keys && pending.length > 0) {
-    const distinctKeys = new Set<string>();
+    // Every key in one array made at its size. Not a Set to drop repeats (a pair's key is
+    // its own but where do-not-translate terms mask two texts alike, and a repeat costs a
+    // lookup nothing): a Set of 2,000,000 keys grows by rehashing a million in one step.
     // Loops that may await or yield index their arrays: a for…of there allocated its
     // iterator and its steps on every request (decision 0121).
+    const allKeys = new Array<string>(keys.length * unique.length);
     for (let t = 0; t < keys.length; t++) {
       const ofTarget = keys[t]!;
       for (let k = 0; k < ofTarget.length; k++) {
-        distinctKeys.add(ofTarget[k]!);
+        allKeys[t * unique.length + k] = ofTarget[k]!;
         if (turns.due()) await turns.yield();
       }
     }
-    const stored = await memory.lookup([...distinctKeys]);
+    const stored = await memory.lookup(allKeys);
     const missed: Pair[] = [];
     for (let p = 0; p < pending.length; p++) {
       const pair = pending[p]!;
-      const hit = stored.get(keys[pair.target]![pair.unique]!);
+      const hit = stored.get(keys[targetOf(pair)]![uniqueOf(pair)]!);
       if (hit === undefined) missed.push(pair);
       else {
-        done.fill(pair.target, pair.unique, hit);
+        done.fill(targetOf(pair), uniqueOf(pair), hit);
         tally.cached++;
       }
       if (turns.due()) await turns.yield();
@@ -181,7 +180,7 @@ export async function translateSegments(
  */
 async function translatePending(
   initial: Pair[],
-  work: Omit<CallContext, 'cancel' | 'leads' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
+  work: Omit<CallContext, 'cancel' | 'flight' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
 ): Promise<void> {
   const { done, options, tally, keys, memory } = work;
   const signal = options.cancellation?.signal;
@@ -191,46 +190,38 @@ async function translatePending(
   const onAbort = (): void => cancel.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) cancel.abort(signal.reason);
-  const settles: Lead[] = [];
+  // The keys this request leads, however many, and its waits on other requests' (decision 0125).
+  const flight = keys ? memory?.flight() : undefined;
   try {
     // Each round sends what nobody else is translating and waits for what somebody is;
     // a pair whose leader failed comes round again (and is led by this request then).
     while (pending.length > 0) {
       const mine: Pair[] = [];
       const waits: Promise<void>[] = [];
-      // A key per pair this request leads (2,000,000 for 200,000 segments into 10 targets):
-      // spread over many maps, so that no single set rehashes them all in one turn.
-      const leads = new SpreadMap<Lead>();
-      for (const pair of pending) {
+      for (let p = 0; p < pending.length; p++) {
         if (work.turns.due()) await work.turns.yield();
-        const key = keys?.[pair.target]![pair.unique];
-        if (!memory || key === undefined) {
-          mine.push(pair);
-          continue;
-        }
-        const claim = memory.claim(key);
-        if (claim.leader) {
-          mine.push(pair);
-          leads.set(key, claim);
-          settles.push(claim);
-        } else {
+        const pair = pending[p]!;
+        const claim = flight?.claim(keys![targetOf(pair)]![uniqueOf(pair)]!) ?? true;
+        if (claim === true) mine.push(pair);
+        else {
           waits.push(
-            untilAborted(claim.result, cancel.signal).then((translation) => {
+            untilAborted(claim, cancel.signal).then((translation) => {
               if (translation === undefined) return;
-              done.fill(pair.target, pair.unique, translation);
+              done.fill(targetOf(pair), uniqueOf(pair), translation);
               tally.cached++;
             }),
           );
         }
       }
-      const own = callModels(mine, { cancel, leads, keysToSave: initial.length, ...work });
+      const own = callModels(mine, { cancel, flight, keysToSave: initial.length, ...work });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;
       });
       const left: Pair[] = [];
-      for (const pair of pending) {
-        if (!done.has(pair.target, pair.unique)) left.push(pair);
+      for (let p = 0; p < pending.length; p++) {
+        const pair = pending[p]!;
+        if (!done.has(targetOf(pair), uniqueOf(pair))) left.push(pair);
         if (work.turns.due()) await work.turns.yield();
       }
       pending = left;
@@ -244,11 +235,15 @@ async function translatePending(
     throw error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // Followers of a key this request led but did not translate translate it themselves.
-    // One per pair led (2,000,000 for 200,000 segments into 10 targets): taking turns.
-    for (const lead of settles) {
-      lead.settle(undefined);
-      if (work.turns.due()) await work.turns.yield();
+    // Followers of a key this request led but did not translate translate it themselves;
+    // a key it did not lead, or settled already, is left alone. Taking turns: 2,000,000
+    // pairs for 200,000 segments into 10 targets.
+    if (flight) {
+      for (let p = 0; p < initial.length; p++) {
+        const pair = initial[p]!;
+        flight.settle(keys![targetOf(pair)]![uniqueOf(pair)]!, undefined);
+        if (work.turns.due()) await work.turns.yield();
+      }
     }
   }
 }
@@ -270,7 +265,7 @@ class TargetRows {
     this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
     // A target needs only its own pairs: another target's plural shapes are not its segments.
     this.#missing = new Array<number>(targets).fill(0);
-    for (const pair of pairs) this.#missing[pair.target]!++;
+    for (let p = 0; p < pairs.length; p++) this.#missing[targetOf(pairs[p]!)]!++;
     // A target without segments is whole before any work.
     for (let target = 0; target < targets; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
   }
@@ -314,7 +309,7 @@ function* textsOfTarget(
 
 /** Each unique segment's memory key per target: target → unique segment → key; a promise only if it took turns. */
 export function memoryKeys(
-  memory: Pick<SegmentMemory, 'key'>,
+  memory: Pick<SegmentMemory, 'keyOf'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -324,7 +319,7 @@ export function memoryKeys(
 }
 
 function* keySteps(
-  memory: Pick<SegmentMemory, 'key'>,
+  memory: Pick<SegmentMemory, 'keyOf'>,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
@@ -336,28 +331,40 @@ function* keySteps(
   for (let t = 0; t < engineTargets.length; t++) {
     const target = engineTargets[t]!;
     const ofTarget = new Array<string>(unique.length);
+    // The parts but the text are joined once for a run of segments that share them (most
+    // documents: every segment), not once per key.
+    let shared: UniqueSegment | undefined;
+    let keyOf: (text: string) => string = () => '';
     for (let u = 0; u < unique.length; u++) {
       const entry = unique[u]!;
-      ofTarget[u] = memory.key({
-        text: entry.segment.text,
-        format: entry.format,
-        singleLine: entry.segment.singleLine === true,
-        source: options.source?.code,
-        target: target.code,
-        engine: options.engine.id,
-        promptVersion: PROMPT_VERSION,
-        glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
-        formality: instructions?.formality,
-        context: instructions?.context,
-        // '' (no counted messages) leaves the key as it was, like an absent member.
-        plurals: entry.plurals,
-        note: entry.segment.note,
-      }, keysInWork);
+      if (shared === undefined || !sameKeyHead(shared, entry)) {
+        shared = entry;
+        keyOf = memory.keyOf({
+          format: entry.format,
+          singleLine: entry.segment.singleLine === true,
+          source: options.source?.code,
+          target: target.code,
+          engine: options.engine.id,
+          promptVersion: PROMPT_VERSION,
+          glossary: glossary ? { id: glossary.id, version: glossary.version } : undefined,
+          formality: instructions?.formality,
+          context: instructions?.context,
+          // '' (no counted messages) leaves the key as it was, like an absent member.
+          plurals: entry.plurals,
+          note: entry.segment.note,
+        }, keysInWork);
+      }
+      ofTarget[u] = keyOf(entry.segment.text);
       if (turns.due()) yield;
     }
     keys.push(ofTarget);
   }
   return keys;
+}
+
+/** Whether two segments' memory keys differ only by their text. */
+function sameKeyHead(a: UniqueSegment, b: UniqueSegment): boolean {
+  return a.format === b.format && (a.segment.singleLine === true) === (b.segment.singleLine === true) && a.plurals === b.plurals && a.segment.note === b.segment.note;
 }
 
 export interface DistinctSegments {
@@ -467,7 +474,7 @@ function* distinctSteps(
     const needed = counted ? new Uint8Array(unique.length) : undefined;
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
     for (let u = 0; u < unique.length; u++) {
-      if (!needed || needed[u]) pairs.push({ target, unique: u });
+      if (!needed || needed[u]) pairs.push(pairOf(target, u));
       if (turns.due()) yield;
     }
   }
@@ -484,8 +491,8 @@ interface CallContext {
   readonly keys: string[][] | undefined;
   /** Pairs this request may save to memory in all (a large request does not fill the recent entries; memory/). */
   readonly keysToSave: number;
-  /** Keys this request leads: settled with each validated translation. */
-  readonly leads: { get(key: string): Pick<Lead, 'settle'> | undefined };
+  /** What this request leads (single-flight.ts): each key settled with its validated translation. */
+  readonly flight: Flight | undefined;
   readonly turns: Turns;
   /** The caller streams targets as they finish: plan the first one ahead of the rest. */
   readonly firstTargetEarly: boolean;
@@ -627,15 +634,16 @@ export async function planCalls(
   };
   // A text the document worker did not count (masked terms, a plural shape) may be a
   // single 2 MB segment: counted here in slices, not by the planner's count in one go.
-  for (const { unique: u } of pairs) {
+  for (const pair of pairs) {
+    const u = uniqueOf(pair);
     if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
       counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
     }
     if (turns.due()) await turns.yield();
   }
-  const lead = options.firstTargetEarly === true ? pairs[0]!.target : undefined;
-  const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => pair.target !== lead, turns);
-  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => pair.target === lead, turns) : [];
+  const lead = options.firstTargetEarly === true ? targetOf(pairs[0]!) : undefined;
+  const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => targetOf(pair) !== lead, turns);
+  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => targetOf(pair) === lead, turns) : [];
   const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
   // Every call's answer wrapper follows from the request's target count (engines/prompt.ts keyedAnswer).
@@ -720,14 +728,15 @@ async function largeSegments(
 ): Promise<number[]> {
   let total = 0;
   for (const pair of pairs) {
-    total += expectedOutputTokens(tokensOfUnique(pair.unique));
+    total += expectedOutputTokens(tokensOfUnique(uniqueOf(pair)));
     if (turns.due()) await turns.yield();
   }
   const balanced = total / slots;
   const large = new Set<number>();
   for (const pair of pairs) {
     // Sentences are looked for only in a segment that is large already.
-    if (!large.has(pair.unique) && expectedOutputTokens(tokensOfUnique(pair.unique)) > balanced && cuttable(pair.unique)) large.add(pair.unique);
+    const u = uniqueOf(pair);
+    if (!large.has(u) && expectedOutputTokens(tokensOfUnique(u)) > balanced && cuttable(u)) large.add(u);
     if (turns.due()) await turns.yield();
   }
   return [...large];
@@ -797,7 +806,9 @@ async function planUnits(
   turns: Turns,
 ): Promise<PlanUnit[]> {
   const targetsOf = new Map<number, number[]>();
-  for (const { target, unique: u } of pairs) {
+  for (const pair of pairs) {
+    const target = targetOf(pair);
+    const u = uniqueOf(pair);
     const list = targetsOf.get(u);
     if (list) list.push(target);
     else targetsOf.set(u, [target]);
@@ -831,11 +842,11 @@ async function planUnits(
 
 /** Saves a call's validated translations and hands them to the requests waiting for them. */
 async function remember(validated: readonly { target: number; unique: number; text: string }[], context: CallContext): Promise<void> {
-  const { keys, leads, options } = context;
+  const { keys, flight, options } = context;
   if (!keys || !options.memory) return;
   const entries: MemoryEntry[] = validated.map(({ target, unique: u, text }) => ({ key: keys[target]![u]!, translation: text }));
   await options.memory.save(entries, context.keysToSave);
-  for (const entry of entries) leads.get(entry.key)?.settle(entry.translation);
+  for (const entry of entries) flight?.settle(entry.key, entry.translation);
 }
 
 /** The glossary entries whose term occurs in some segment of the chunk, once each. */

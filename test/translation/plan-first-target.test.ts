@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CallBudget, EngineLanguage, TranslationEngine } from '../../src/engines/engine.js';
+import { pairOf } from '../../src/translation/pairs.js';
 import { planCalls, type Pair, type UniqueSegment } from '../../src/translation/segment-work.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 
@@ -22,7 +23,7 @@ const unique: UniqueSegment[] = Array.from({ length: 30 }, (_, i) => ({
   terms: [],
 }));
 const allPairs = (targets: number): Pair[] =>
-  Array.from({ length: targets }, (_, target) => unique.map((_, u) => ({ target, unique: u }))).flat();
+  Array.from({ length: targets }, (_, target) => unique.map((_, u) => pairOf(target, u))).flat();
 
 describe('planCalls', () => {
   test('a streamed request plans its first target alone, its calls first and within the slots', async () => {
@@ -46,8 +47,8 @@ describe('planCalls', () => {
     const shaped: UniqueSegment[] = [...unique, { ...unique[29]!, segment: { id: '30', text: 'segment 30' } }];
     const pairs: Pair[] = [];
     for (let target = 0; target < 10; target++) {
-      for (let u = 0; u < 29; u++) pairs.push({ target, unique: u });
-      pairs.push({ target, unique: target === 0 ? 29 : 30 });
+      for (let u = 0; u < 29; u++) pairs.push(pairOf(target, u));
+      pairs.push(pairOf(target, target === 0 ? 29 : 30));
     }
     const calls = await planCalls(pairs, shaped, TARGETS, engine, testTokenizer);
     const sent = new Map<string, number>();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CallBudget, EngineLanguage, TranslationEngine } from '../../src/engines/engine.js';
+import { pairOf } from '../../src/translation/pairs.js';
 import { planCalls, type Pair, type UniqueSegment } from '../../src/translation/segment-work.js';
 import { longestTurnDuring } from '../helpers/thread-cpu.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
@@ -25,7 +26,7 @@ const unique: UniqueSegment[] = Array.from({ length: SEGMENTS }, (_, i) => ({
   terms: [],
 }));
 const pairs: Pair[] = [];
-for (let target = 0; target < TARGETS.length; target++) for (let u = 0; u < SEGMENTS; u++) pairs.push({ target, unique: u });
+for (let target = 0; target < TARGETS.length; target++) for (let u = 0; u < SEGMENTS; u++) pairs.push(pairOf(target, u));
 
 describe('planCalls of a large request', () => {
   for (const firstTargetEarly of [false, true]) {

@@ -11,6 +11,7 @@ import { getAdapter, shapePlurals } from '../../src/formats/index.js';
 import { findLanguage } from '../../src/languages.js';
 import { joinParts, largestMessage, partOf, pluralParts } from '../../src/translation/plural-parts.js';
 import { inlineDocument } from '../../src/translation/prepared-document.js';
+import { targetOf, uniqueOf } from '../../src/translation/pairs.js';
 import { distinctSegments, planCalls } from '../../src/translation/segment-work.js';
 import { countTokens, testTokenizer } from '../helpers/tokenizer.js';
 
@@ -93,7 +94,7 @@ async function planned(codes: readonly string[], parallelCalls: number, firstTar
       }
     }
   }
-  assert.deepEqual([...sent.keys()].sort(), pairs.map((pair) => `${targets[pair.target]!.code}/${pair.unique}`).sort());
+  assert.deepEqual([...sent.keys()].sort(), pairs.map((pair) => `${targets[targetOf(pair)]!.code}/${uniqueOf(pair)}`).sort());
   return { calls, unique };
 }
 

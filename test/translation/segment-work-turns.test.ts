@@ -55,10 +55,10 @@ describe('the distinct segments and memory keys of a piece of work', () => {
 function memoryHoldingEverything(): SegmentMemory {
   const keys = new MemoryKeys();
   return {
-    key: (parts, keysInWork) => keys.key(parts, keysInWork),
+    keyOf: (parts, keysInWork) => keys.keyOf(parts, keysInWork),
     lookup: (wanted) => Promise.resolve(new Map(wanted.map((key) => [key, `remembered ${key.slice(0, 8)}`]))),
     save: () => Promise.resolve(),
-    claim: () => assert.fail('nothing is left to translate'),
+    flight: () => assert.fail('nothing is left to translate'),
   };
 }
 
