@@ -13,6 +13,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { serializeAnswer } from './plugins/large-answers.js';
 import { BEARER_AUTH, publicRoute } from './schemas/route.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -30,7 +31,8 @@ const DESCRIPTION = [
 export async function registerReference(app: FastifyInstance, version: string): Promise<void> {
   // Request checks live in code (translate-body.ts); a schema never refuses a request.
   app.setValidatorCompiler(() => () => true);
-  // Answers are written with JSON.stringify, as they were before they had schemas.
+  // Answers are written with JSON.stringify, as they were before they had schemas (or in
+  // parts already serialized: plugins/large-answers.ts).
   app.setSerializerCompiler(() => serializeAnswer);
 
   await app.register(swagger, {
@@ -71,13 +73,4 @@ export async function registerReference(app: FastifyInstance, version: string): 
     },
     async () => app.swagger(),
   );
-}
-
-/**
- * Every answer's body. Named so that a CPU profile says what it is: as an anonymous closure
- * in this file its samples read as the reference's, and were once taken for the OpenAPI
- * document being built during a translation (docs/benchmarks.md, issue 37).
- */
-function serializeAnswer(data: unknown): string {
-  return JSON.stringify(data);
 }

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { AnswerInSlices, largeAnswersInSlices, LARGE_ANSWER_CHARS } from '../../src/http/plugins/large-answers.js';
+import {
+  AnswerInSlices,
+  largeAnswersInSlices,
+  LARGE_ANSWER_CHARS,
+  serializeAnswer,
+  serializedWhenLarge,
+  serializeInTurns,
+} from '../../src/http/plugins/large-answers.js';
 
 /** Text of `chars` UTF-16 units with two-byte letters and emoji (surrogate pairs) throughout. */
 function mixedText(chars: number): string {
@@ -27,9 +34,41 @@ describe('AnswerInSlices', () => {
     for (const shift of [0, 1, 2, 3]) {
       // An emoji straddles the first slice boundary for one of the shifts.
       const text = `${'a'.repeat(128 * 1024 - 2 + shift)}😀${mixedText(300_000)}`;
-      assert.deepEqual(await collect(new AnswerInSlices(text)), Buffer.from(text, 'utf8'), `shift ${shift}`);
+      assert.deepEqual(await collect(new AnswerInSlices([text])), Buffer.from(text, 'utf8'), `shift ${shift}`);
     }
-    assert.equal((await collect(new AnswerInSlices(''))).length, 0);
+    assert.equal((await collect(new AnswerInSlices(['']))).length, 0);
+  });
+});
+
+describe('serializeInTurns', () => {
+  it("gives JSON.stringify's text, each long string stringified in a turn of its own", async () => {
+    const documents = [0, 1, 2].map((n) => `{"k${n}": "${mixedText(200_000 + n)}\\u0000"}\t</script>`);
+    const value = {
+      translations: { de: documents[0], fr: documents[1] },
+      nested: [{ text: documents[2], short: 'é"\n', n: 1.5, gone: undefined, none: null }],
+      usage: { input_tokens: 3, at: new Date(0) },
+    };
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const serialized = await serializeInTurns(value);
+    ticking = false;
+    assert.equal(serialized.parts.join(''), JSON.stringify(value));
+    assert.ok(turns >= 3, `serialized in ${turns} turns`);
+    assert.deepEqual(await collect(new AnswerInSlices(serialized.parts)), Buffer.from(JSON.stringify(value), 'utf8'));
+  });
+
+  it('leaves an answer whose translations are small as it is, and serializes a large one in parts', async () => {
+    const small = { translations: { de: 'Hallo' } };
+    assert.equal(serializedWhenLarge(small, [small.translations]), small);
+    const large = { translations: { de: mixedText(LARGE_ANSWER_CHARS / 2 + 1), fr: mixedText(LARGE_ANSWER_CHARS / 2 + 1) } };
+    const serialized = await serializedWhenLarge(large, [large.translations]);
+    assert.equal(serializeAnswer(serialized), serialized, 'the serializer passes the parts on');
+    assert.equal(serializeAnswer(small), JSON.stringify(small));
   });
 });
 
@@ -48,6 +87,8 @@ describe('large answers over HTTP', () => {
 
   before(async () => {
     app = Fastify();
+    // As reference.ts sets it for the routes' answer schemas.
+    app.setReplySerializer(serializeAnswer);
     app.decorateRequest('idempotency', undefined);
     largeAnswersInSlices(app);
     app.addHook('onRequest', (request, reply, done) => {
@@ -65,6 +106,7 @@ describe('large answers over HTTP', () => {
       done();
     });
     app.get('/large', async () => large);
+    app.get('/large-in-turns', async () => serializeInTurns(large));
     app.get('/small', async () => ({ ok: 'yes' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -83,6 +125,18 @@ describe('large answers over HTTP', () => {
     assert.equal(response.headers.get('transfer-encoding'), 'chunked');
     assert.deepEqual(bytes, Buffer.from(JSON.stringify(large), 'utf8'));
     assert.ok(turnsOfWrites.get('large')!.size >= 8, `written in ${turnsOfWrites.get('large')!.size} turns`);
+  });
+
+  it('writes an answer serialized in turns in slices, with the same bytes; whole when kept for an Idempotency-Key', async () => {
+    const response = await fetch(`${base}/large-in-turns`, { headers: { 'x-test-id': 'in-turns' } });
+    assert.equal(response.headers.get('transfer-encoding'), 'chunked');
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), Buffer.from(JSON.stringify(large), 'utf8'));
+    assert.ok(turnsOfWrites.get('in-turns')!.size >= 8, `written in ${turnsOfWrites.get('in-turns')!.size} turns`);
+    const kept = await fetch(`${base}/large-in-turns`, { headers: { 'x-test-id': 'in-turns-kept', 'idempotency-key': 'k2' } });
+    const bytes = Buffer.from(await kept.arrayBuffer());
+    assert.equal(kept.headers.get('content-length'), String(bytes.length));
+    assert.deepEqual(bytes, Buffer.from(JSON.stringify(large), 'utf8'));
   });
 
   it('writes a small answer whole, with its length', async () => {

@@ -8,6 +8,7 @@ import { abortOnClientClose } from '../abort-on-close.js';
 import { toErrorResponse } from '../errors.js';
 import { EventStream, wantsEventStream } from '../event-stream.js';
 import { userOf } from '../plugins/auth.js';
+import { serializedWhenLarge } from '../plugins/large-answers.js';
 import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
 import { authenticatedRoute, limitedRoute } from '../schemas/route.js';
 import { BatchAnswer, BatchBody, EstimateAnswer, TranslateAnswer, TranslateBody, TranslateEvents } from '../schemas/translate.js';
@@ -102,7 +103,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       if (wantsEventStream(request)) return streamTranslation(deps, request, reply, input);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
       request.work = result.work;
-      return { translations: result.translations, usage: translateUsage(result, input) };
+      return serializedWhenLarge({ translations: result.translations, usage: translateUsage(result, input) }, [result.translations]);
     });
 
     // Not rate limited: an estimate makes no model call and charges nothing.
@@ -123,7 +124,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       const result = await translateBatchForUser(deps, userOf(request), input, abortOnClientClose(reply));
       request.work = result.work;
       const { inputTokens, outputTokens } = result.usage;
-      return {
+      const answer = {
         results: result.results.map(({ id, translations }) => ({ id, translations })),
         usage: {
           total_tokens: inputTokens + outputTokens,
@@ -133,6 +134,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           ...memoryUsage(result, input.glossaryId),
         },
       };
+      return serializedWhenLarge(answer, answer.results.map(({ translations }) => translations));
     });
   };
 }
