@@ -57,8 +57,7 @@ const CanceledJob = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     canceled_at: Timestamp,
-    usage: Type.Object(JobTokens, { ...strict, description: 'What the model calls made before the job stopped cost, charged; zero when it never ran.' },
-    ),
+    usage: Type.Object(JobTokens, { ...strict, description: 'What the model calls made before the job stopped cost, charged; zero when it never ran.' }),
   },
   strict,
 );
