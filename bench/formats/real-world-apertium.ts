@@ -41,6 +41,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { htmlShape } from '../../test/formats/structure.js';
+import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const FORMAT_BY_EXTENSION: Record<string, Format> = { '.md': 'markdown', '.markdown': 'markdown', '.json': 'json', '.html': 'html', '.htm': 'html' };
 const MAX_BYTES = 1024 * 1024;
@@ -225,7 +226,8 @@ async function main(): Promise<void> {
 
   const config = loadConfig({ MODEL_STANDARD: 'apertium', ENGINE_CONCURRENCY: process.env.ENGINE_CONCURRENCY ?? '2' });
   const tokenizer = new Tokenizer();
-  const engine = createApertiumEngine(config, { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall }, tokenizer);
+  const turnQueue = new TurnQueue();
+  const engine = createApertiumEngine(config, { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall }, { tokenizer, turnQueue });
   const en = findLanguage('en')!;
   const es = findLanguage('es')!;
   const failures: string[] = [];
@@ -251,7 +253,7 @@ async function main(): Promise<void> {
       }
       try {
         segments += prepared.segments.length;
-        const result = await translatePrepared({ prepared, targets: [{ requested: 'es', language: es }], source: en, engine, tokenizer });
+        const result = await translatePrepared({ prepared, targets: [{ requested: 'es', language: es }], source: en, engine, tokenizer, turnQueue });
         answered++;
         const problem = structureProblem(format, content, result.translations.es!);
         if (problem === 'reordered') reordered++;

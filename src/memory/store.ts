@@ -6,7 +6,7 @@
 import type { CompiledQuery } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
-import { Turns } from '../event-loop/turns.js';
+import type { Turns } from '../event-loop/turns.js';
 
 /**
  * Keys per statement, and rows per insert (5 parameters each). Under both backends'
@@ -24,11 +24,13 @@ export interface MemoryEntry {
   readonly translation: string;
 }
 
-/** The translations stored for `keys`; hits unused for a day get their last_used_at refreshed. */
-export async function lookupMemory(db: Db, userId: string, keys: readonly string[], now: number): Promise<Map<string, string>> {
+/**
+ * The translations stored for `keys`; hits unused for a day get their last_used_at
+ * refreshed. The statements take turns with the caller's loop.
+ */
+export async function lookupMemory(db: Db, userId: string, keys: readonly string[], now: number, turns: Turns): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const stale: string[] = [];
-  const turns = new Turns();
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
     if (start > 0) await turns.yieldIfLong();
     const rows = await db
@@ -42,12 +44,11 @@ export async function lookupMemory(db: Db, userId: string, keys: readonly string
       if (Number(row.last_used_at) < now - TOUCH_AFTER_MS) stale.push(row.entry_key);
     }
   }
-  await touch(db, userId, stale, now);
+  await touch(db, userId, stale, now, turns);
   return found;
 }
 
-async function touch(db: Db, userId: string, keys: readonly string[], now: number): Promise<void> {
-  const turns = new Turns();
+async function touch(db: Db, userId: string, keys: readonly string[], now: number, turns: Turns): Promise<void> {
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
     if (start > 0) await turns.yieldIfLong();
     await db
@@ -69,7 +70,7 @@ export const userEntry = (userId: string, key: string): string => `${userId}\u00
  * keeps only the pairs asked for, so a user never gets another's entry. Hits unused for a
  * day get their last_used_at refreshed, as in lookupMemory.
  */
-export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries: readonly string[], now: number): Promise<Map<string, string>> {
+export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries: readonly string[], now: number, turns: Turns): Promise<Map<string, string>> {
   const wanted = new Set(entries);
   const users = new Set<string>();
   const keys = new Set<string>();
@@ -93,7 +94,7 @@ export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries:
       stale.get(row.user_id)!.push(row.entry_key);
     }
   }
-  for (const [userId, staleKeys] of stale) await touch(db, userId, staleKeys, now);
+  for (const [userId, staleKeys] of stale) await touch(db, userId, staleKeys, now, turns);
   return found;
 }
 
@@ -138,9 +139,8 @@ export class LookupShapes {
 
 const MAX_SHAPES = 512;
 
-/** Stores (or replaces) entries; a concurrent save of the same key keeps the later one. */
-export async function saveMemory(db: Db, userId: string, entries: readonly MemoryEntry[], now: number): Promise<void> {
-  const turns = new Turns();
+/** Stores (or replaces) entries, taking turns between statements; a concurrent save of the same key keeps the later one. */
+export async function saveMemory(db: Db, userId: string, entries: readonly MemoryEntry[], now: number, turns: Turns): Promise<void> {
   for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
     if (start > 0) await turns.yieldIfLong();
     const rows = entries.slice(start, start + ROWS_PER_INSERT).map((entry) => ({

@@ -17,7 +17,7 @@
 import type { ChangeFeed } from '../cache/change-feed.js';
 import { ValidatedCache } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
-import { Turns } from '../event-loop/turns.js';
+import type { TurnQueue } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
 import { MemoryKeys, type KeyHeadParts } from './key.js';
 import { SingleFlight, type Flight } from './single-flight.js';
@@ -84,14 +84,16 @@ export class TranslationMemory {
   private readonly keys = new MemoryKeys();
   private readonly shapes: LookupShapes;
   private readonly clock: () => number;
+  private readonly turnQueue: TurnQueue;
 
   constructor(
     private readonly db: Db,
-    parts: { readonly feed: ChangeFeed; readonly clock: () => number },
+    parts: { readonly feed: ChangeFeed; readonly clock: () => number; readonly turnQueue: TurnQueue },
   ) {
     this.clock = parts.clock;
+    this.turnQueue = parts.turnQueue;
     this.shapes = new LookupShapes(db);
-    const readUsers = (entries: string[]) => lookupMemoryOfUsers(db, this.shapes, entries, this.clock());
+    const readUsers = (entries: string[]) => lookupMemoryOfUsers(db, this.shapes, entries, this.clock(), this.turnQueue.turns());
     this.reads = new SharedReads(readUsers, { maxInFlight: 4, maxBatch: LOOKUP_BATCH });
     this.recent = new ValidatedCache<string>({
       feed: parts.feed,
@@ -149,7 +151,7 @@ export class TranslationMemory {
     const found = new Map<string, string>();
     const missing: string[] = [];
     // A large document's keys are many: the loop takes turns with other requests.
-    const turns = new Turns();
+    const turns = this.turnQueue.turns();
     for (const key of keys) {
       const kept = this.recent.get(userEntry(userId, key));
       if (kept === undefined) missing.push(key);
@@ -158,7 +160,7 @@ export class TranslationMemory {
     }
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
-    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
+    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock(), turns);
     // Nothing was kept (a large document's first repeat): the statements' map is the answer.
     const answer = found.size === 0 ? read : found;
     let skip = keptOnlyLast(read.values());
@@ -172,7 +174,7 @@ export class TranslationMemory {
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {
     const start = this.recent.readStart();
-    await saveMemory(this.db, userId, entries, this.clock());
+    await saveMemory(this.db, userId, entries, this.clock(), this.turnQueue.turns());
     if (keysInWork > RECENT_ENTRIES) return;
     let skip = keptOnlyLast(entries.map((entry) => entry.translation));
     for (const { key, translation } of entries) {

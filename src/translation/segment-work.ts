@@ -22,7 +22,7 @@ import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Flight, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { runInTurns } from '../event-loop/run-in-turns.js';
-import { Turns } from '../event-loop/turns.js';
+import type { Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -89,7 +89,7 @@ export async function translateSegments(
   // A caller that hears of targets one by one gets its first target soonest (planCalls).
   const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const turns = new Turns();
+  const turns = options.turnQueue.turns();
   // Each awaited only when it took turns: awaiting a value makes a promise too (run-in-turns.ts).
   const found = distinctSegments(documents, glossary, engineTargets, turns);
   const { unique, positions, pairs } = found instanceof Promise ? await found : found;
@@ -313,7 +313,7 @@ export function memoryKeys(
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
-  turns = new Turns(),
+  turns: Turns,
 ): string[][] | Promise<string[][]> {
   return runInTurns(keySteps(memory, unique, engineTargets, options, turns), turns);
 }
@@ -385,7 +385,7 @@ export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
   targets: readonly EngineLanguage[],
-  turns = new Turns(),
+  turns: Turns,
 ): DistinctSegments | Promise<DistinctSegments> {
   return runInTurns(distinctSteps(documents, glossary, targets, turns), turns);
 }
@@ -616,10 +616,10 @@ export async function planCalls(
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
   /** `source`: the source language's code, for cutting a long string at its sentences (sentence-parts.ts). */
-  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string | undefined } = {},
+  options: { readonly firstTargetEarly?: boolean; readonly turns: Turns; readonly source?: string | undefined },
 ): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
-  const turns = options.turns ?? new Turns();
+  const { turns } = options;
   // Counted once per plan: the planner asks for a segment's tokens per shape it times.
   const counted = new Array<number | undefined>(unique.length);
   const partTokens = new Map<string, number>();
@@ -637,7 +637,7 @@ export async function planCalls(
   for (const pair of pairs) {
     const u = uniqueOf(pair);
     if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
-      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
+      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text, turns);
     }
     if (turns.due()) await turns.yield();
   }

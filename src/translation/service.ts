@@ -2,6 +2,7 @@
  * Synchronous translation for a user: access and pre-check, the work, and the charge
  * for delivered work only. A failure of the engine becomes 500 translation_error.
  */
+import type { TurnQueue } from '../event-loop/turns.js';
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
 import type { LanguageDetector } from '../detection/detect-language.js';
@@ -38,6 +39,8 @@ export interface TranslationServiceDeps extends ReservationDeps {
   readonly documents: DocumentProcessing;
   readonly detector: LanguageDetector;
   readonly tokenizer: Tokenizer;
+  /** The process's turns (event-loop/turns.ts). */
+  readonly turnQueue: TurnQueue;
   readonly logger: Logger;
 }
 
@@ -114,6 +117,7 @@ export async function translateForUser(
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
           tokenizer: deps.tokenizer,
+          turnQueue: deps.turnQueue,
           cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
           ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
@@ -171,6 +175,7 @@ async function translatePreparedBatch(
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
         tokenizer: deps.tokenizer,
+          turnQueue: deps.turnQueue,
         cancellation,
         ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,

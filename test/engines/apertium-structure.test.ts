@@ -21,6 +21,7 @@ import { findLanguage } from '../../src/languages.js';
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { apertiumSkip } from '../helpers/apertium.js';
 import { htmlShape } from '../formats/structure.js';
+import { testTurnQueue } from '../helpers/turns.js';
 
 interface MdNode {
   type: string;
@@ -50,6 +51,7 @@ describe('structure under real translation: faults found by the real-world bench
       timeoutMs: 20_000,
       concurrency: 2,
       tokenizer: testTokenizer,
+      turnQueue: testTurnQueue,
     });
   });
   after(() => engine?.close());
@@ -63,6 +65,7 @@ describe('structure under real translation: faults found by the real-world bench
         source: findLanguage('en')!,
         engine,
         tokenizer: testTokenizer,
+      turnQueue: testTurnQueue,
       });
       return result.translations.es!;
     } finally {

@@ -8,8 +8,9 @@ import { ProviderLimits } from '../../src/engines/provider-limit.js';
 import { createEngineRegistry } from '../../src/engines/registry.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 
-const parts = () => ({ providerLimits: new ProviderLimits(), tokenizer: testTokenizer });
+const parts = () => ({ providerLimits: new ProviderLimits(), tokenizer: testTokenizer, turnQueue: testTurnQueue });
 import { apertiumSkip } from '../helpers/apertium.js';
+import { testTurnQueue } from '../helpers/turns.js';
 
 test('the registry builds model engines from MODEL_STANDARD / MODEL_ADVANCED, pseudo by default', () => {
   const registry = createEngineRegistry(

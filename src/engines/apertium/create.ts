@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { Config } from '../../config.js';
+import type { TurnQueue } from '../../event-loop/turns.js';
 import type { Tokenizer } from '../../tokens.js';
 import type { CallBudget } from '../engine.js';
 import { ApertiumEngine } from './apertium-engine.js';
@@ -30,7 +31,7 @@ export function installedPairs(): ApertiumPairs {
   return pairs;
 }
 
-export function createApertiumEngine(config: Config, budget: CallBudget, tokenizer: Tokenizer): ApertiumEngine {
+export function createApertiumEngine(config: Config, budget: CallBudget, parts: { readonly tokenizer: Tokenizer; readonly turnQueue: TurnQueue }): ApertiumEngine {
   return new ApertiumEngine({
     pairs: installedPairs(),
     dataDir: apertiumDataDir(),
@@ -38,6 +39,7 @@ export function createApertiumEngine(config: Config, budget: CallBudget, tokeniz
     timeoutMs: config.engineTimeoutMs,
     idleMs: config.apertiumIdleMs,
     concurrency: config.engineConcurrency,
-    tokenizer,
+    tokenizer: parts.tokenizer,
+    turnQueue: parts.turnQueue,
   });
 }
