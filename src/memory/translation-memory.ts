@@ -17,11 +17,23 @@
 import type { ChangeFeed } from '../cache/change-feed.js';
 import { ValidatedCache } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
-import type { TurnQueue } from '../event-loop/turns.js';
+import { StatementSize } from '../db/statement-size.js';
+import { TURN_MS, type TurnQueue } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
 import { MemoryKeys, type KeyHeadParts } from './key.js';
 import { SingleFlight, type Flight } from './single-flight.js';
-import { deleteExpiredMemory, forgetMemory, LookupShapes, lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
+import {
+  deleteExpiredMemory,
+  forgetMemory,
+  KEYS_PER_QUERY,
+  LookupShapes,
+  lookupMemory,
+  lookupMemoryOfUsers,
+  ROWS_PER_INSERT,
+  saveMemory,
+  userEntry,
+  type MemoryEntry,
+} from './store.js';
 
 export type { MemoryEntry } from './store.js';
 export type { Flight } from './single-flight.js';
@@ -62,6 +74,12 @@ const MAX_TOTAL_CHARS = 3_000_000;
 const SHARED_UP_TO = 16;
 /** Entries in one lookup of several users' (shared reads, renewals): at most 512 parameters, well under both backends' limits. */
 const LOOKUP_BATCH = 256;
+/**
+ * The fewest keys a lookup statement, and rows an insert, however long statements take:
+ * below this the statements' own cost (a round trip on PostgreSQL) outweighs their rows.
+ */
+const MIN_KEYS_PER_QUERY = 100;
+const MIN_ROWS_PER_INSERT = 50;
 
 /**
  * How many of `translations`, from the first, not to keep among recent entries: of the
@@ -85,6 +103,9 @@ export class TranslationMemory {
   private readonly shapes: LookupShapes;
   private readonly clock: () => number;
   private readonly turnQueue: TurnQueue;
+  /** Keys a lookup statement, rows an insert: sized by how long this process's statements take (db/statement-size.ts). */
+  private readonly lookupSize: StatementSize;
+  private readonly insertSize: StatementSize;
 
   constructor(
     private readonly db: Db,
@@ -92,6 +113,8 @@ export class TranslationMemory {
   ) {
     this.clock = parts.clock;
     this.turnQueue = parts.turnQueue;
+    this.lookupSize = new StatementSize(parts.clock, MIN_KEYS_PER_QUERY, KEYS_PER_QUERY, TURN_MS);
+    this.insertSize = new StatementSize(parts.clock, MIN_ROWS_PER_INSERT, ROWS_PER_INSERT, TURN_MS);
     this.shapes = new LookupShapes(db);
     const readUsers = (entries: string[]) => lookupMemoryOfUsers(db, this.shapes, entries, this.clock(), this.turnQueue.turns());
     this.reads = new SharedReads(readUsers, { maxInFlight: 4, maxBatch: LOOKUP_BATCH });
@@ -160,7 +183,7 @@ export class TranslationMemory {
     }
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
-    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock(), turns);
+    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock(), turns, this.lookupSize);
     // Nothing was kept (a large document's first repeat): the statements' map is the answer.
     const answer = found.size === 0 ? read : found;
     let skip = keptOnlyLast(read.values());
@@ -174,7 +197,7 @@ export class TranslationMemory {
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {
     const start = this.recent.readStart();
-    await saveMemory(this.db, userId, entries, this.clock(), this.turnQueue.turns());
+    await saveMemory(this.db, userId, entries, this.clock(), this.turnQueue.turns(), this.insertSize);
     if (keysInWork > RECENT_ENTRIES) return;
     let skip = keptOnlyLast(entries.map((entry) => entry.translation));
     for (const { key, translation } of entries) {
