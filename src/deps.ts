@@ -6,7 +6,6 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { LanguageDetector } from './detection/detect-language.js';
 import type { EngineRegistry } from './engines/registry.js';
-import type { TurnQueue } from './event-loop/turns.js';
 import type { IdempotencyStore } from './idempotency/store.js';
 import type { JobDialect } from './jobs/dialect.js';
 import type { TranslationMemory } from './memory/translation-memory.js';
@@ -27,8 +26,6 @@ export interface AppDeps {
   readonly detector: LanguageDetector;
   /** The o200k tokenizer: the pseudo engine's usage and the planner's counts (tokens.ts). */
   readonly tokenizer: Tokenizer;
-  /** The turns every long loop on the main thread takes, one budget a turn for all (event-loop/turns.ts). */
-  readonly turnQueue: TurnQueue;
   /** First answers to requests sent with an Idempotency-Key, shared by the POST routes. */
   readonly idempotency: IdempotencyStore;
   readonly logger: Logger;

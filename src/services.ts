@@ -22,7 +22,6 @@ import { createLogger } from './logger.js';
 import { TranslationMemory } from './memory/translation-memory.js';
 import { createRateLimiter } from './ratelimit/create.js';
 import { createDocumentProcessing } from './translation/document-processing.js';
-import { TurnQueue } from './event-loop/turns.js';
 import { loadSentenceRules } from './translation/sentence-parts.js';
 import { Tokenizer } from './tokens.js';
 import { GroupCommit } from './usage/group-commit.js';
@@ -39,9 +38,7 @@ export async function createServices(
   const clock = overrides.clock ?? Date.now;
   const database = openDatabase(config.database);
   const limiter = await createRateLimiter(config, logger);
-  // Every loop of the process that takes turns on the main thread takes them from this one queue (decision 0127).
-  const turnQueue = new TurnQueue();
-  const documents = createDocumentProcessing(config, turnQueue, overrides.largeDocumentChars);
+  const documents = createDocumentProcessing(config, overrides.largeDocumentChars);
   const detector = new LanguageDetector();
   // The first request that looks for sentences (decision 0122) would otherwise wait for
   // ICU to load its sentence rules, once per process (decision 0124).
@@ -51,7 +48,7 @@ export async function createServices(
   const changes = new ChangeFeed();
   const watch = await watchChanges(database, changes, logger);
   const keys = new KeyCache(database.db, { feed: changes, clock });
-  const memory = new TranslationMemory(database.db, { feed: changes, clock, turnQueue });
+  const memory = new TranslationMemory(database.db, { feed: changes, clock });
   const charges = new GroupCommit(database.db);
   // Expired keys are swept by every process that has the store, at a jittered interval
   // (deleting expired rows twice is harmless), as finished jobs are.
@@ -61,7 +58,7 @@ export async function createServices(
   });
   idempotency.startSweeping();
   // Counted for GET /metrics: configured engines and a test's alike.
-  const engines = instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, { providerLimits: new ProviderLimits(), tokenizer, turnQueue }));
+  const engines = instrumentedRegistry(overrides.engines ?? createEngineRegistry(config, { providerLimits: new ProviderLimits(), tokenizer }));
   return {
     config,
     database,
@@ -71,7 +68,6 @@ export async function createServices(
     documents,
     detector,
     tokenizer,
-    turnQueue,
     idempotency,
     logger,
     clock,
@@ -93,7 +89,6 @@ export async function createServices(
       tokenizer.close();
       await limiter.close();
       await database.close();
-      turnQueue.close();
     },
   };
 }

@@ -28,7 +28,6 @@
 import { createO200kEncoder, type O200kEncoder } from './library-patches/gpt-tokenizer.js';
 import { CompactRankTable } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
-import type { Turns } from './event-loop/turns.js';
 
 /** Distinct words whose merges are remembered; ordinary vocabulary fits many times over. */
 const MERGE_CACHE_ENTRIES = 20_000;
@@ -38,6 +37,8 @@ const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
 
 /** Characters counted between two looks at the clock. */
 const SLICE_CHARS = 16 * 1024;
+/** Time on the loop before giving it back. */
+const TURN_MS = 8;
 
 export class Tokenizer {
   readonly #o200k: O200kEncoder;
@@ -68,16 +69,20 @@ export class Tokenizer {
   /**
    * countTokens(text), counted in slices cut just before a single space or line break
    * between two non-space characters (where o200k's pre-tokenizer splits anyway, so the
-   * count is the same), taking turns with the caller's loop (event-loop/turns.ts).
+   * count is the same), yielding to the event loop whenever a turn has taken TURN_MS.
    */
-  async countTokensYielding(text: string, turns: Turns): Promise<number> {
+  async countTokensYielding(text: string): Promise<number> {
     if (text.length <= SLICE_CHARS) return this.countTokens(text);
     let total = 0;
+    let turnStarted = performance.now();
     for (let start = 0; start < text.length; ) {
       const end = sliceEnd(text, start);
       total += this.countTokens(text.slice(start, end));
       start = end;
-      await turns.yieldIfLong();
+      if (performance.now() - turnStarted > TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnStarted = performance.now();
+      }
     }
     return total;
   }

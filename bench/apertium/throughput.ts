@@ -24,7 +24,6 @@ import { loadConfig } from '../../src/config.js';
 import { createApertiumEngine } from '../../src/engines/apertium/create.js';
 import type { EngineSegment } from '../../src/engines/engine.js';
 import { getAdapter } from '../../src/formats/index.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const run = promisify(execFile);
 const CORPUS = join(import.meta.dirname, '..', '..', '..', 'shared', 'locale-corpus', 'po');
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   console.log(`catalog: ${segments.length} segments, ${words} words, from ${CORPUS}; ${cpus().length} cores; load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 
   const config = loadConfig({ MODEL_STANDARD: 'apertium', ENGINE_CONCURRENCY: String(concurrency) });
-  const engine = createApertiumEngine(config, { maxInputTokens: 1e9, maxOutputTokens: 1e9 }, { tokenizer: new Tokenizer(), turnQueue: new TurnQueue() });
+  const engine = createApertiumEngine(config, { maxInputTokens: 1e9, maxOutputTokens: 1e9 }, new Tokenizer());
   // One warm-up call: the pipelines' start (loading the pair's transducers) is paid once per process.
   const warmStart = performance.now();
   await engine.translate({ segments: segments.slice(0, 1), targets: [ES], source: EN, format: 'po' });

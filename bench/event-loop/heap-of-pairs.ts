@@ -24,7 +24,6 @@ import type * as PseudoModule from '../../src/engines/pseudo.js';
 import type * as LanguagesModule from '../../src/languages.js';
 import type * as MemoryModule from '../../src/memory/translation-memory.js';
 import type * as TokensModule from '../../src/tokens.js';
-import type * as TurnsModule from '../../src/event-loop/turns.js';
 import type * as DocumentModule from '../../src/translation/translate-document.js';
 
 const args = process.argv.slice(2);
@@ -48,18 +47,15 @@ const { PseudoEngine } = await load<typeof PseudoModule>('engines/pseudo.js');
 const { findLanguage } = await load<typeof LanguagesModule>('languages.js');
 const { TranslationMemory } = await load<typeof MemoryModule>('memory/translation-memory.js');
 const { Tokenizer } = await load<typeof TokensModule>('tokens.js');
-// A build before decision 0127 has no TurnQueue and ignores the argument.
-const { TurnQueue } = await load<typeof TurnsModule>('event-loop/turns.js');
-const turnQueue = TurnQueue ? new TurnQueue() : (undefined as unknown as InstanceType<typeof TurnsModule.TurnQueue>);
 const { prepareDocument, translatePrepared } = await load<typeof DocumentModule>('translation/translate-document.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'heap-of-pairs-'));
 const database = openDatabase(parseDatabaseUrl(`sqlite:${join(dir, 'bench.db')}`));
 await migrateToLatest(database.db);
 await database.db.insertInto('users').values({ id: 'bench-user', tier: 'enterprise', created_at: 0 }).execute();
-const memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock: Date.now, turnQueue });
+const memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock: Date.now });
 const tokenizer = new Tokenizer();
-const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, tokenizer, turnQueue);
+const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, tokenizer);
 const targets = CODES.map((code) => ({ requested: code, language: findLanguage(code)! }));
 const content = `[${Array.from({ length: SEGMENTS }, (_, i) => `"w${i.toString(36)}"`).join(',')}]`;
 const prepared = await prepareDocument(content, 'json', { largeDocumentChars: Infinity });
@@ -96,7 +92,7 @@ const timer = setInterval(() => {
   largest = Math.max(largest, used);
 }, INTERVAL);
 
-const work = await translatePrepared({ prepared, targets, engine, tokenizer, turnQueue, memory: memory.forUser('bench-user') });
+const work = await translatePrepared({ prepared, targets, engine, tokenizer, memory: memory.forUser('bench-user') });
 const seconds = (performance.now() - started) / 1000;
 clearInterval(timer);
 largest = Math.max(largest, process.memoryUsage().heapUsed);

@@ -21,7 +21,6 @@ import { LARGE_DOCUMENT_CHARS } from '../../src/translation/translate-document.j
 import { startTestApp } from '../../test/helpers/app.js';
 import { BlockingPseudoEngine } from './blocking-pseudo.js';
 import { largeDocument } from './documents.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 type Mode = 'before' | 'inline' | 'pooled';
 const args = process.argv.slice(2);
@@ -33,7 +32,7 @@ const AMOUNT = Number(option('amount', '2000'));
 const SIZE = 2 * 1024 * 1024;
 
 function engines(mode: Mode): EngineRegistry {
-  const configured = createEngineRegistry(loadConfig({}), { providerLimits: new ProviderLimits(), tokenizer: new Tokenizer(), turnQueue: new TurnQueue() });
+  const configured = createEngineRegistry(loadConfig({}), { providerLimits: new ProviderLimits(), tokenizer: new Tokenizer() });
   if (mode !== 'before') return configured;
   return { standard: new BlockingPseudoEngine(configured.standard.budget), advanced: new BlockingPseudoEngine(configured.advanced.budget) };
 }

@@ -41,7 +41,6 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { htmlShape } from '../../test/formats/structure.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const FORMAT_BY_EXTENSION: Record<string, Format> = { '.md': 'markdown', '.markdown': 'markdown', '.json': 'json', '.html': 'html', '.htm': 'html' };
 const MAX_BYTES = 1024 * 1024;
@@ -226,8 +225,7 @@ async function main(): Promise<void> {
 
   const config = loadConfig({ MODEL_STANDARD: 'apertium', ENGINE_CONCURRENCY: process.env.ENGINE_CONCURRENCY ?? '2' });
   const tokenizer = new Tokenizer();
-  const turnQueue = new TurnQueue();
-  const engine = createApertiumEngine(config, { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall }, { tokenizer, turnQueue });
+  const engine = createApertiumEngine(config, { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall }, tokenizer);
   const en = findLanguage('en')!;
   const es = findLanguage('es')!;
   const failures: string[] = [];
@@ -253,7 +251,7 @@ async function main(): Promise<void> {
       }
       try {
         segments += prepared.segments.length;
-        const result = await translatePrepared({ prepared, targets: [{ requested: 'es', language: es }], source: en, engine, tokenizer, turnQueue });
+        const result = await translatePrepared({ prepared, targets: [{ requested: 'es', language: es }], source: en, engine, tokenizer });
         answered++;
         const problem = structureProblem(format, content, result.translations.es!);
         if (problem === 'reordered') reordered++;

@@ -22,7 +22,6 @@ import { lookupMemory, saveMemory } from '../../src/memory/store.js';
 import { createServices } from '../../src/services.js';
 import { createTestDatabase, testRateLimitEnv, type Backend } from '../../test/helpers/backends.js';
 import { startFakeModel } from '../latency/fake-model.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const args = process.argv.slice(2);
 const backends = (args.find((arg) => !arg.startsWith('--')) ?? 'sqlite,postgres').split(',') as Backend[];
@@ -97,23 +96,22 @@ async function lookupCost(backend: Backend): Promise<void> {
   await migrateToLatest(db);
   try {
     const now = Date.now();
-    const turnQueue = new TurnQueue();
     const key = () => randomBytes(32).toString('hex');
     // 200,000 entries of 20 users, so the index is not a toy.
     for (let user = 0; user < 20; user++) {
       const entries = Array.from({ length: 10_000 }, () => ({ key: key(), translation: 'Enregistrer les modifications (12)' }));
-      await saveMemory(db, `user_${user}`, entries, now, turnQueue.turns());
+      await saveMemory(db, `user_${user}`, entries, now);
     }
     const pairs = KEYS * TARGETS.length;
     const mine = Array.from({ length: pairs }, () => ({ key: key(), translation: 'Enregistrer les modifications (12)' }));
     const saveStarted = performance.now();
-    await saveMemory(db, 'user_0', mine, now, turnQueue.turns());
+    await saveMemory(db, 'user_0', mine, now);
     const saveMs = performance.now() - saveStarted;
     const keys = mine.map((entry) => entry.key);
     const samples: number[] = [];
     for (let round = 0; round < 23; round++) {
       const started = performance.now();
-      const found = await lookupMemory(db, 'user_0', keys, now, turnQueue.turns());
+      const found = await lookupMemory(db, 'user_0', keys, now);
       if (round >= 3) samples.push(performance.now() - started);
       if (found.size !== pairs) throw new Error(`found ${found.size} of ${pairs}`);
     }

@@ -19,7 +19,6 @@ import { findLanguage } from '../../src/languages.js';
 import { countTokens } from '../../test/helpers/tokenizer.js';
 import { distinctSegments } from '../../src/translation/segment-work.js';
 import { prepareDocument } from '../../src/translation/translate-document.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const TEMPLATES = [
   'You have {count, plural, one {# new message} other {# new messages}}',
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   for (const code of codes) {
     const language = findLanguage(code)!;
     const target: EngineLanguage = { code: language.code, name: language.name, rtl: language.rtl };
-    const { unique } = await distinctSegments([prepared], undefined, [target], new TurnQueue().turns());
+    const { unique } = await distinctSegments([prepared], undefined, [target]);
     const shaped = unique.map((entry) => entry.segment);
     const input = (segments: readonly EngineSegment[]) => countTokens(buildUserMessage({ source: ENGLISH, targets: [target], format: 'json', segments }));
     const before = { input: input(source), output: answerTokens(code, source) };

@@ -14,7 +14,6 @@ import { insertJob } from '../../src/jobs/queue.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { TranslationMemory } from '../../src/memory/translation-memory.js';
 import { backendsFromArgs, benchDatabase, percentiles, silent } from './setup.js';
-import { TurnQueue } from '../../src/event-loop/turns.js';
 
 const SAMPLES = 300;
 
@@ -22,11 +21,10 @@ for (const backend of backendsFromArgs()) {
   const bench = await benchDatabase(backend);
   const { db } = bench.database;
   const dialect = createJobDialect(bench.database, silent);
-  const turnQueue = new TurnQueue();
-  const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, new Tokenizer(), turnQueue);
+  const engine = new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, new Tokenizer());
   const worker = new JobWorker({
     db,
-    memory: new TranslationMemory(db, { feed: new ChangeFeed(), clock: Date.now, turnQueue }),
+    memory: new TranslationMemory(db, { feed: new ChangeFeed(), clock: Date.now }),
     dialect,
     engines: { standard: engine, advanced: engine },
     logger: silent,

@@ -9,7 +9,7 @@
  * to end: an entry's term (matched as segments/terms.ts matches it) becomes the entry's
  * translation for the target, unmarked; the rest of the segment is pseudo-localized.
  */
-import type { TurnQueue, Turns } from '../event-loop/turns.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import { findTerms } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -88,6 +88,8 @@ export function pseudoTranslateWithGlossary(text: string, rtl: boolean, glossary
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
 }
 
+/** Time on the event loop before the engine gives it back. */
+const TURN_MS = 8;
 /** A segment longer than this is transformed in slices of it, with a yield between. */
 const SLICE_CHARS = 64 * 1024;
 
@@ -117,14 +119,14 @@ export function pseudoSliceEnd(text: string, start: number, sliceChars = SLICE_C
 }
 
 /** pseudoTranslate, in slices cut outside marks, returning to the loop between slices. */
-async function pseudoTranslateInTurns(text: string, rtl: boolean, turns: Turns): Promise<string> {
+async function pseudoTranslateInTurns(text: string, rtl: boolean): Promise<string> {
   if (text.length <= SLICE_CHARS) return pseudoTranslate(text, rtl);
   const parts: string[] = [];
   for (let start = 0; start < text.length; ) {
     const end = pseudoSliceEnd(text, start);
     parts.push(pseudoLocalizeText(text.slice(start, end)));
     start = end;
-    await turns.yield();
+    await yieldToLoop();
   }
   const localized = parts.join('');
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
@@ -137,8 +139,6 @@ export class PseudoEngine implements TranslationEngine {
     readonly budget: CallBudget,
     /** Counts the usage it reports, as a model's provider would. */
     private readonly tokenizer: Tokenizer,
-    /** The process's turns (event-loop/turns.ts): its transforms and counts take theirs with every other loop. */
-    private readonly turnQueue: TurnQueue,
   ) {}
 
   /**
@@ -148,13 +148,17 @@ export class PseudoEngine implements TranslationEngine {
    * yields they would run back to back and hold every other request for seconds.
    */
   async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
-    const turns = this.turnQueue.turns();
-    await turns.yield();
+    await yieldToLoop();
     input.signal?.throwIfAborted();
-    const pause = () => turns.yieldIfLong();
+    let turnStarted = performance.now();
+    const pause = async () => {
+      if (performance.now() - turnStarted < TURN_MS) return;
+      await yieldToLoop();
+      turnStarted = performance.now();
+    };
     let inputTokens = 0;
     for (const segment of input.segments) {
-      inputTokens += await this.tokenizer.countTokensYielding(segment.text, turns);
+      inputTokens += await this.tokenizer.countTokensYielding(segment.text);
       await pause();
     }
 
@@ -165,13 +169,13 @@ export class PseudoEngine implements TranslationEngine {
       for (const segment of input.segments) {
         const translated = input.glossary?.length
           ? pseudoTranslateWithGlossary(segment.text, target.rtl, input.glossary, target.code)
-          : await pseudoTranslateInTurns(segment.text, target.rtl, turns);
-        outputTokens += await this.tokenizer.countTokensYielding(translated, turns);
+          : await pseudoTranslateInTurns(segment.text, target.rtl);
+        outputTokens += await this.tokenizer.countTokensYielding(translated);
         bySegment.set(segment.id, translated);
         await pause();
       }
       translations.set(target.code, bySegment);
-      await turns.yield();
+      await yieldToLoop();
       input.signal?.throwIfAborted();
     }
     return { translations, usage: { inputTokens, outputTokens } };

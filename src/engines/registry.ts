@@ -7,7 +7,6 @@ import { AnthropicMessagesClient } from './anthropic.js';
 import { createApertiumEngine } from './apertium/create.js';
 import { ModelEngine } from './model-engine.js';
 import { OpenAIChatClient } from './openai.js';
-import type { TurnQueue } from '../event-loop/turns.js';
 import type { Tokenizer } from '../tokens.js';
 import type { ProviderLimits } from './provider-limit.js';
 import { PseudoEngine } from './pseudo.js';
@@ -16,18 +15,17 @@ export type PublicModel = 'standard' | 'advanced';
 
 export type EngineRegistry = Readonly<Record<PublicModel, TranslationEngine>>;
 
-/** What engines share in a process: one cap per provider, one tokenizer, the turns of its loops (made by services.ts). */
+/** What engines share in a process: one cap per provider, one tokenizer (made by services.ts). */
 export interface EngineParts {
   readonly providerLimits: ProviderLimits;
   readonly tokenizer: Tokenizer;
-  readonly turnQueue: TurnQueue;
 }
 
 export function createEngine(spec: string, config: Config, parts: EngineParts): TranslationEngine {
   const { providerLimits, tokenizer } = parts;
   const budget = { maxInputTokens: config.maxInputTokensPerCall, maxOutputTokens: config.maxOutputTokensPerCall };
-  if (spec === 'pseudo') return new PseudoEngine(budget, tokenizer, parts.turnQueue);
-  if (spec === 'apertium') return createApertiumEngine(config, budget, parts);
+  if (spec === 'pseudo') return new PseudoEngine(budget, tokenizer);
+  if (spec === 'apertium') return createApertiumEngine(config, budget, tokenizer);
   const [provider, model] = splitSpec(spec);
   // Model calls are planned for latency: answers of about CALL_OUTPUT_BUDGET_TOKENS, as
   // many at once as the provider's slots (docs/decisions/0012-latency-planned-model-calls.md).

@@ -2,7 +2,6 @@
  * What a worker does with one claimed job: the same translateDocument as the
  * synchronous routes, then an outcome the worker turns into SQL.
  */
-import type { TurnQueue } from '../event-loop/turns.js';
 import type { LanguageDetector } from '../detection/detect-language.js';
 import { EngineError } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -41,8 +40,6 @@ export interface JobParts {
   readonly documents: PrepareOptions;
   readonly detector: LanguageDetector;
   readonly tokenizer: Tokenizer;
-  /** The process's turns (event-loop/turns.ts). */
-  readonly turnQueue: TurnQueue;
 }
 
 export async function runJob(
@@ -81,7 +78,6 @@ export async function runJob(
       ...(hinted ? { source: hinted } : {}),
       engine: gate.engine,
       tokenizer: parts.tokenizer,
-      turnQueue: parts.turnQueue,
       cancellation: { signal },
       ...(instructions ? { instructions } : {}),
       ...context,

@@ -28,7 +28,6 @@ import { INTERNAL_FAILURE, runJob, type JobParts } from './run-job.js';
 import type { PrepareOptions } from '../translation/translate-document.js';
 import { LanguageDetector } from '../detection/detect-language.js';
 import { Tokenizer } from '../tokens.js';
-import { TurnQueue } from '../event-loop/turns.js';
 
 export interface WorkerOptions {
   readonly db: Db;
@@ -42,8 +41,6 @@ export interface WorkerOptions {
   readonly detector?: LanguageDetector;
   /** The process's tokenizer (services.ts); without one the worker makes its own (tests). */
   readonly tokenizer?: Tokenizer;
-  /** The process's turns (services.ts); without them the worker's loops share turns of its own (tests). */
-  readonly turnQueue?: TurnQueue;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly leaseMs: number;
@@ -70,7 +67,7 @@ export class JobWorker extends EventEmitter {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly running = new Map<string, RunningJob>();
   private readonly clock: () => number;
-  /** What jobs are read and translated with; a detector, tokenizer or turns not given are the worker's own. */
+  /** What jobs are read and translated with; a detector or tokenizer not given is the worker's own. */
   private readonly parts: JobParts;
   private stopping = false;
   private started = false;
@@ -85,12 +82,7 @@ export class JobWorker extends EventEmitter {
   constructor(private readonly options: WorkerOptions) {
     super();
     this.clock = options.clock ?? Date.now;
-    this.parts = {
-      documents: options.documents ?? {},
-      detector: options.detector ?? new LanguageDetector(),
-      tokenizer: options.tokenizer ?? new Tokenizer(),
-      turnQueue: options.turnQueue ?? new TurnQueue(),
-    };
+    this.parts = { documents: options.documents ?? {}, detector: options.detector ?? new LanguageDetector(), tokenizer: options.tokenizer ?? new Tokenizer() };
     this.completions = jobCompletions(options.db);
     this.claims = new ClaimLoop<JobRow>({
       free: () => this.options.concurrency - this.running.size,
@@ -246,10 +238,9 @@ export class JobWorker extends EventEmitter {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    // A detector, tokenizer or turns the worker made for itself (tests) are its own to close.
+    // A detector or tokenizer the worker made for itself (tests) is its own to close.
     if (!this.options.detector) this.parts.detector.close();
     if (!this.options.tokenizer) this.parts.tokenizer.close();
-    if (!this.options.turnQueue) this.parts.turnQueue.close();
     clearInterval(this.pollTimer);
     clearTimeout(this.maintenanceTimer);
     await this.unsubscribe?.();

@@ -6,19 +6,16 @@
 import type { CompiledQuery } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
-import { StatementSize } from '../db/statement-size.js';
-import type { Turns } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 
 /**
- * Keys per statement, and rows per insert (5 parameters each), at most: under both
- * backends' parameter limits. SQLite runs a statement on the main thread, so a large
- * document's statements follow each other with a turn for other requests between them, and
- * the caller's `StatementSize` makes them fewer where statements take long (docs/event-loop.md).
+ * Keys per statement, and rows per insert (5 parameters each). Under both backends'
+ * parameter limits, and small enough that one statement is a short turn of the event
+ * loop: SQLite runs a statement on the main thread, so a large document's statements
+ * follow each other with a turn for other requests between them (docs/event-loop.md).
  */
-export const KEYS_PER_QUERY = 1_000;
-export const ROWS_PER_INSERT = 500;
-/** For a caller that keeps no sizes of its own (tests, benches): always the most. */
-const atMost = (count: number) => new StatementSize(() => 0, count, count, 1);
+const KEYS_PER_QUERY = 1_000;
+const ROWS_PER_INSERT = 500;
 /** last_used_at is refreshed at most this often, so a hit is usually a read only. */
 const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -27,41 +24,30 @@ export interface MemoryEntry {
   readonly translation: string;
 }
 
-/**
- * The translations stored for `keys`; hits unused for a day get their last_used_at
- * refreshed. The statements take turns with the caller's loop.
- */
-export async function lookupMemory(
-  db: Db,
-  userId: string,
-  keys: readonly string[],
-  now: number,
-  turns: Turns,
-  size: StatementSize = atMost(KEYS_PER_QUERY),
-): Promise<Map<string, string>> {
+/** The translations stored for `keys`; hits unused for a day get their last_used_at refreshed. */
+export async function lookupMemory(db: Db, userId: string, keys: readonly string[], now: number): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const stale: string[] = [];
-  for (let start = 0, end = 0; start < keys.length; start = end) {
+  const turns = new Turns();
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
     if (start > 0) await turns.yieldIfLong();
-    end = Math.min(keys.length, start + size.size);
-    const started = size.start();
     const rows = await db
       .selectFrom('translation_memory')
       .select(['entry_key', 'translation', 'last_used_at'])
       .where('user_id', '=', userId)
-      .where('entry_key', 'in', keys.slice(start, end))
+      .where('entry_key', 'in', keys.slice(start, start + KEYS_PER_QUERY))
       .execute();
-    size.took(end - start, started);
     for (const row of rows) {
       found.set(row.entry_key, row.translation);
       if (Number(row.last_used_at) < now - TOUCH_AFTER_MS) stale.push(row.entry_key);
     }
   }
-  await touch(db, userId, stale, now, turns);
+  await touch(db, userId, stale, now);
   return found;
 }
 
-async function touch(db: Db, userId: string, keys: readonly string[], now: number, turns: Turns): Promise<void> {
+async function touch(db: Db, userId: string, keys: readonly string[], now: number): Promise<void> {
+  const turns = new Turns();
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
     if (start > 0) await turns.yieldIfLong();
     await db
@@ -83,7 +69,7 @@ export const userEntry = (userId: string, key: string): string => `${userId}\u00
  * keeps only the pairs asked for, so a user never gets another's entry. Hits unused for a
  * day get their last_used_at refreshed, as in lookupMemory.
  */
-export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries: readonly string[], now: number, turns: Turns): Promise<Map<string, string>> {
+export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries: readonly string[], now: number): Promise<Map<string, string>> {
   const wanted = new Set(entries);
   const users = new Set<string>();
   const keys = new Set<string>();
@@ -107,7 +93,7 @@ export async function lookupMemoryOfUsers(db: Db, shapes: LookupShapes, entries:
       stale.get(row.user_id)!.push(row.entry_key);
     }
   }
-  for (const [userId, staleKeys] of stale) await touch(db, userId, staleKeys, now, turns);
+  for (const [userId, staleKeys] of stale) await touch(db, userId, staleKeys, now);
   return found;
 }
 
@@ -152,20 +138,12 @@ export class LookupShapes {
 
 const MAX_SHAPES = 512;
 
-/** Stores (or replaces) entries, taking turns between statements; a concurrent save of the same key keeps the later one. */
-export async function saveMemory(
-  db: Db,
-  userId: string,
-  entries: readonly MemoryEntry[],
-  now: number,
-  turns: Turns,
-  size: StatementSize = atMost(ROWS_PER_INSERT),
-): Promise<void> {
-  for (let start = 0, end = 0; start < entries.length; start = end) {
+/** Stores (or replaces) entries; a concurrent save of the same key keeps the later one. */
+export async function saveMemory(db: Db, userId: string, entries: readonly MemoryEntry[], now: number): Promise<void> {
+  const turns = new Turns();
+  for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
     if (start > 0) await turns.yieldIfLong();
-    end = Math.min(entries.length, start + size.size);
-    const started = size.start();
-    const rows = entries.slice(start, end).map((entry) => ({
+    const rows = entries.slice(start, start + ROWS_PER_INSERT).map((entry) => ({
       user_id: userId,
       entry_key: entry.key,
       translation: entry.translation,
@@ -182,7 +160,6 @@ export async function saveMemory(
         })),
       )
       .execute();
-    size.took(end - start, started);
   }
 }
 

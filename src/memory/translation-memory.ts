@@ -17,23 +17,11 @@
 import type { ChangeFeed } from '../cache/change-feed.js';
 import { ValidatedCache } from '../cache/validated-cache.js';
 import type { Db } from '../db/database.js';
-import { StatementSize } from '../db/statement-size.js';
-import { TURN_MS, type TurnQueue } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 import { SharedReads } from '../db/shared-reads.js';
 import { MemoryKeys, type KeyHeadParts } from './key.js';
 import { SingleFlight, type Flight } from './single-flight.js';
-import {
-  deleteExpiredMemory,
-  forgetMemory,
-  KEYS_PER_QUERY,
-  LookupShapes,
-  lookupMemory,
-  lookupMemoryOfUsers,
-  ROWS_PER_INSERT,
-  saveMemory,
-  userEntry,
-  type MemoryEntry,
-} from './store.js';
+import { deleteExpiredMemory, forgetMemory, LookupShapes, lookupMemory, lookupMemoryOfUsers, saveMemory, userEntry, type MemoryEntry } from './store.js';
 
 export type { MemoryEntry } from './store.js';
 export type { Flight } from './single-flight.js';
@@ -74,12 +62,6 @@ const MAX_TOTAL_CHARS = 3_000_000;
 const SHARED_UP_TO = 16;
 /** Entries in one lookup of several users' (shared reads, renewals): at most 512 parameters, well under both backends' limits. */
 const LOOKUP_BATCH = 256;
-/**
- * The fewest keys a lookup statement, and rows an insert, however long statements take:
- * below this the statements' own cost (a round trip on PostgreSQL) outweighs their rows.
- */
-const MIN_KEYS_PER_QUERY = 100;
-const MIN_ROWS_PER_INSERT = 50;
 
 /**
  * How many of `translations`, from the first, not to keep among recent entries: of the
@@ -102,21 +84,14 @@ export class TranslationMemory {
   private readonly keys = new MemoryKeys();
   private readonly shapes: LookupShapes;
   private readonly clock: () => number;
-  private readonly turnQueue: TurnQueue;
-  /** Keys a lookup statement, rows an insert: sized by how long this process's statements take (db/statement-size.ts). */
-  private readonly lookupSize: StatementSize;
-  private readonly insertSize: StatementSize;
 
   constructor(
     private readonly db: Db,
-    parts: { readonly feed: ChangeFeed; readonly clock: () => number; readonly turnQueue: TurnQueue },
+    parts: { readonly feed: ChangeFeed; readonly clock: () => number },
   ) {
     this.clock = parts.clock;
-    this.turnQueue = parts.turnQueue;
-    this.lookupSize = new StatementSize(parts.clock, MIN_KEYS_PER_QUERY, KEYS_PER_QUERY, TURN_MS);
-    this.insertSize = new StatementSize(parts.clock, MIN_ROWS_PER_INSERT, ROWS_PER_INSERT, TURN_MS);
     this.shapes = new LookupShapes(db);
-    const readUsers = (entries: string[]) => lookupMemoryOfUsers(db, this.shapes, entries, this.clock(), this.turnQueue.turns());
+    const readUsers = (entries: string[]) => lookupMemoryOfUsers(db, this.shapes, entries, this.clock());
     this.reads = new SharedReads(readUsers, { maxInFlight: 4, maxBatch: LOOKUP_BATCH });
     this.recent = new ValidatedCache<string>({
       feed: parts.feed,
@@ -174,7 +149,7 @@ export class TranslationMemory {
     const found = new Map<string, string>();
     const missing: string[] = [];
     // A large document's keys are many: the loop takes turns with other requests.
-    const turns = this.turnQueue.turns();
+    const turns = new Turns();
     for (const key of keys) {
       const kept = this.recent.get(userEntry(userId, key));
       if (kept === undefined) missing.push(key);
@@ -183,7 +158,7 @@ export class TranslationMemory {
     }
     if (missing.length === 0) return found;
     const start = this.recent.readStart();
-    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock(), turns, this.lookupSize);
+    const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
     // Nothing was kept (a large document's first repeat): the statements' map is the answer.
     const answer = found.size === 0 ? read : found;
     let skip = keptOnlyLast(read.values());
@@ -197,7 +172,7 @@ export class TranslationMemory {
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {
     const start = this.recent.readStart();
-    await saveMemory(this.db, userId, entries, this.clock(), this.turnQueue.turns(), this.insertSize);
+    await saveMemory(this.db, userId, entries, this.clock());
     if (keysInWork > RECENT_ENTRIES) return;
     let skip = keptOnlyLast(entries.map((entry) => entry.translation));
     for (const { key, translation } of entries) {

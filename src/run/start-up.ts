@@ -17,7 +17,6 @@ export function createJobWorker(services: Services): JobWorker {
     documents: services.documents,
     detector: services.detector,
     tokenizer: services.tokenizer,
-    turnQueue: services.turnQueue,
     logger: services.logger.child({ component: 'worker' }),
     concurrency: config.workerConcurrency,
     leaseMs: config.jobLeaseMs,

@@ -18,7 +18,6 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { TurnQueue } from '../event-loop/turns.js';
 import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import { ServiceError } from '../errors.js';
 import type { Format } from '../formats/format.js';
@@ -54,8 +53,6 @@ export interface DocumentPoolOptions {
   readonly timeLimitMs?: number;
   /** Old-generation heap of each worker, in MiB. */
   readonly memoryLimitMb?: number;
-  /** The process's turns, which rebuilding a document's segments takes with every other loop; default: the pool's own (tests). */
-  readonly turnQueue?: TurnQueue;
 }
 
 export interface DocumentPoolStats {
@@ -115,12 +112,8 @@ export class DocumentPool {
   private nextId = 1;
   private replaced = 0;
   private closed = false;
-  private readonly turnQueue: TurnQueue;
-  private readonly ownTurnQueue: boolean;
 
   constructor(options: DocumentPoolOptions = {}) {
-    this.ownTurnQueue = options.turnQueue === undefined;
-    this.turnQueue = options.turnQueue ?? new TurnQueue();
     this.size = options.size ?? defaultPoolSize();
     this.maxSize = Math.max(this.size, options.maxSize ?? this.size + 1);
     this.idleMs = options.idleMs ?? 30_000;
@@ -154,7 +147,6 @@ export class DocumentPool {
   /** Terminates every worker; in-flight requests reject. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.ownTurnQueue) this.turnQueue.close();
     await Promise.all(this.slots.slice().map((slot) => this.retire(slot, new Error('the document pool was closed'))));
   }
 
@@ -168,7 +160,7 @@ export class DocumentPool {
       try {
         const message = { id: this.nextId++, op: 'prepare', doc, content, limits, ...(format ? { format } : {}) } as const;
         const reply = (await this.send(slot, message)) as PreparedMessage;
-        return { slot, doc, prepared: Object.assign({}, reply, { segments: await unpackSegments(reply.segments, this.turnQueue.turns()) }) };
+        return { slot, doc, prepared: Object.assign({}, reply, { segments: await unpackSegments(reply.segments) }) };
       } catch (error) {
         this.release(slot, doc);
         if (!(error instanceof WorkerGone) || attempt >= 2) throw asPlainError(error);

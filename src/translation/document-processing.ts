@@ -4,7 +4,6 @@
  * the job worker.
  */
 import type { Config } from '../config.js';
-import type { TurnQueue } from '../event-loop/turns.js';
 import type { DocumentLimits } from '../formats/format.js';
 import { DocumentPool } from './document-pool.js';
 import type { PrepareOptions } from './translate-document.js';
@@ -15,9 +14,9 @@ export interface DocumentProcessing extends PrepareOptions {
 }
 
 /** `largeDocumentChars` overrides LARGE_DOCUMENT_CHARS (benches that read everything inline). */
-export function createDocumentProcessing(config: Config, turnQueue: TurnQueue, largeDocumentChars?: number): DocumentProcessing {
+export function createDocumentProcessing(config: Config, largeDocumentChars?: number): DocumentProcessing {
   return {
-    pool: new DocumentPool({ timeLimitMs: config.documentTimeLimitMs, memoryLimitMb: config.documentMemoryLimitMb, turnQueue }),
+    pool: new DocumentPool({ timeLimitMs: config.documentTimeLimitMs, memoryLimitMb: config.documentMemoryLimitMb }),
     limits: config.documentLimits,
     ...(largeDocumentChars === undefined ? {} : { largeDocumentChars }),
   };

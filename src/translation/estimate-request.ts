@@ -9,6 +9,7 @@
  */
 import type { User } from '../accounts/users.js';
 import type { EngineSegment } from '../engines/engine.js';
+import { Turns } from '../event-loop/turns.js';
 import { assertModelAccess } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
@@ -38,14 +39,13 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const engine = deps.engines[input.model];
     if (input.source) assertDirections(engine, input.source, input.targets);
     const engineTargets = input.targets.map((target) => target.language);
-    const turns = deps.turnQueue.turns();
-    const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets, turns);
+    const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: Pair[] = pairs;
     let cachedSegments = 0;
     // What /translate would use: in the memory keys, and for cutting a string at its sentences.
     const { source } = await resolveSource(input.source, [prepared], deps.detector);
     if (context.memory && pending.length > 0) {
-      const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context }, turns);
+      const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       // Not through a Set: one of 2,000,000 keys grows by rehashing a million in one step (segment-work.ts).
       const stored = await context.memory.lookup(keys.flat());
       pending = pending.filter((pair) => !stored.has(keys[targetOf(pair)]![uniqueOf(pair)]!));
@@ -54,13 +54,14 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;
     // Counted taking turns: a segment the document worker did not count may be 2 MB long.
     const tokens = new Map<EngineSegment, number>();
+    const turns = new Turns();
     for (const entry of unique) {
-      tokens.set(entry.segment, entry.tokens ?? (await deps.tokenizer.countTokensYielding(entry.segment.text, turns)));
+      tokens.set(entry.segment, entry.tokens ?? (await deps.tokenizer.countTokensYielding(entry.segment.text)));
       if (turns.due()) await turns.yield();
     }
     let inputTokens = 0;
     let outputTokens = 0;
-    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer, { source: source?.code, turns });
+    const calls = await planCalls(pending, unique, engineTargets, engine, deps.tokenizer, { source: source?.code });
     // A part of a segment (a plural message's branches, a string's sentences) is a text of its own.
     const tokensOf = (segment: EngineSegment): number => tokens.get(segment) ?? deps.tokenizer.countTokens(segment.text);
     for (const { chunk } of calls) {

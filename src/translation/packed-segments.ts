@@ -6,7 +6,7 @@
  * strings clone in a fraction of it. The objects are rebuilt here on the main thread,
  * taking turns with other requests.
  */
-import type { Turns } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 import type { PluralMessage, Segment, SegmentKind } from '../segments/segment.js';
 
 export interface PackedSegments {
@@ -44,7 +44,7 @@ export function packSegments(segments: readonly Segment[]): PackedSegments {
 }
 
 /** The segments again, with the ids every adapter gives them (`s1`, `s2`, … in document order). */
-export async function unpackSegments(packed: PackedSegments, turns: Turns): Promise<Segment[]> {
+export async function unpackSegments(packed: PackedSegments, turns = new Turns()): Promise<Segment[]> {
   const plurals = new Map(packed.plurals);
   const segments = new Array<Segment>(packed.texts.length);
   for (let i = 0; i < segments.length; i++) {

@@ -22,7 +22,7 @@ import { pluralSignature, shapePlurals } from '../formats/index.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Flight, MemoryEntry, SegmentMemory } from '../memory/translation-memory.js';
 import { runInTurns } from '../event-loop/run-in-turns.js';
-import type { Turns } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 import { markProblem } from '../segments/segment.js';
 import { protectTerms, TermMatcher } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -89,10 +89,10 @@ export async function translateSegments(
   // A caller that hears of targets one by one gets its first target soonest (planCalls).
   const firstTargetEarly = onTargetTranslated !== undefined && targets.length > 1;
   const engineTargets: EngineLanguage[] = targets.map((t) => t.language);
-  const turns = options.turnQueue.turns();
+  const turns = new Turns();
   // Each awaited only when it took turns: awaiting a value makes a promise too (run-in-turns.ts).
   const found = distinctSegments(documents, glossary, engineTargets, turns);
-  const { unique, positions, pairs, pairsOfTarget } = found instanceof Promise ? await found : found;
+  const { unique, positions, pairs } = found instanceof Promise ? await found : found;
   const keyed = memory ? memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
   const keys = keyed instanceof Promise ? await keyed : keyed;
   // A whole target is handed on in order of completion; its rows are built taking turns.
@@ -100,8 +100,9 @@ export async function translateSegments(
   // Once the work has failed, a target still being put together is not handed on.
   let failed = false;
   const done = new TargetRows(
+    engineTargets.length,
     unique.length,
-    pairsOfTarget,
+    pairs,
     onTargetTranslated &&
       ((target, row) => {
         const next = (handedOn ?? Promise.resolve()).then(async () => {
@@ -256,15 +257,17 @@ class TargetRows {
   readonly #missing: number[];
 
   constructor(
+    targets: number,
     segments: number,
-    /** Each target's pairs: a target needs only its own, as another target's plural shapes are not its segments. */
-    pairsOfTarget: readonly number[],
+    pairs: readonly Pair[],
     private readonly onWhole: ((target: number, row: readonly (string | undefined)[]) => void) | undefined,
   ) {
-    this.rows = pairsOfTarget.map(() => new Array<string | undefined>(segments));
-    this.#missing = pairsOfTarget.slice();
+    this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
+    // A target needs only its own pairs: another target's plural shapes are not its segments.
+    this.#missing = new Array<number>(targets).fill(0);
+    for (let p = 0; p < pairs.length; p++) this.#missing[targetOf(pairs[p]!)]!++;
     // A target without segments is whole before any work.
-    for (let target = 0; target < pairsOfTarget.length; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
+    for (let target = 0; target < targets; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
   }
 
   has(target: number, unique: number): boolean {
@@ -310,7 +313,7 @@ export function memoryKeys(
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   options: Pick<TranslateOptions, 'engine' | 'source' | 'glossary' | 'instructions'>,
-  turns: Turns,
+  turns = new Turns(),
 ): string[][] | Promise<string[][]> {
   return runInTurns(keySteps(memory, unique, engineTargets, options, turns), turns);
 }
@@ -370,8 +373,6 @@ export interface DistinctSegments {
   readonly positions: number[][][];
   /** Every (target, unique segment) pair to translate: all of them, but for the plural shapes of other targets. */
   readonly pairs: Pair[];
-  /** How many of `pairs` each target has (counted as they are made: 2,000,000 pairs counted again were one long turn). */
-  readonly pairsOfTarget: number[];
 }
 
 /**
@@ -384,7 +385,7 @@ export function distinctSegments(
   documents: readonly PreparedDocument[],
   glossary: AppliedGlossary | undefined,
   targets: readonly EngineLanguage[],
-  turns: Turns,
+  turns = new Turns(),
 ): DistinctSegments | Promise<DistinctSegments> {
   return runInTurns(distinctSteps(documents, glossary, targets, turns), turns);
 }
@@ -469,18 +470,15 @@ function* distinctSteps(
         ),
   );
   const pairs: Pair[] = [];
-  const pairsOfTarget: number[] = [];
   for (let target = 0; target < targets.length; target++) {
     const needed = counted ? new Uint8Array(unique.length) : undefined;
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
-    const before = pairs.length;
     for (let u = 0; u < unique.length; u++) {
       if (!needed || needed[u]) pairs.push(pairOf(target, u));
       if (turns.due()) yield;
     }
-    pairsOfTarget.push(pairs.length - before);
   }
-  return { unique, positions, pairs, pairsOfTarget };
+  return { unique, positions, pairs };
 }
 
 interface CallContext {
@@ -618,10 +616,10 @@ export async function planCalls(
   /** Counts what the documents did not (a text the glossary guard changed, say). */
   tokenizer: Tokenizer,
   /** `source`: the source language's code, for cutting a long string at its sentences (sentence-parts.ts). */
-  options: { readonly firstTargetEarly?: boolean; readonly turns: Turns; readonly source?: string | undefined },
+  options: { readonly firstTargetEarly?: boolean; readonly turns?: Turns; readonly source?: string | undefined } = {},
 ): Promise<{ chunk: Chunk; format: Format }[]> {
   if (pairs.length === 0) return [];
-  const { turns } = options;
+  const turns = options.turns ?? new Turns();
   // Counted once per plan: the planner asks for a segment's tokens per shape it times.
   const counted = new Array<number | undefined>(unique.length);
   const partTokens = new Map<string, number>();
@@ -639,7 +637,7 @@ export async function planCalls(
   for (const pair of pairs) {
     const u = uniqueOf(pair);
     if (counted[u] === undefined && unique[u]!.tokens === undefined && unique[u]!.segment.text.length > LONG_TEXT_CHARS) {
-      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text, turns);
+      counted[u] = await tokenizer.countTokensYielding(unique[u]!.segment.text);
     }
     if (turns.due()) await turns.yield();
   }

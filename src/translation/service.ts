@@ -2,7 +2,6 @@
  * Synchronous translation for a user: access and pre-check, the work, and the charge
  * for delivered work only. A failure of the engine becomes 500 translation_error.
  */
-import type { TurnQueue } from '../event-loop/turns.js';
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
 import type { LanguageDetector } from '../detection/detect-language.js';
@@ -39,8 +38,6 @@ export interface TranslationServiceDeps extends ReservationDeps {
   readonly documents: DocumentProcessing;
   readonly detector: LanguageDetector;
   readonly tokenizer: Tokenizer;
-  /** The process's turns (event-loop/turns.ts). */
-  readonly turnQueue: TurnQueue;
   readonly logger: Logger;
 }
 
@@ -117,7 +114,6 @@ export async function translateForUser(
           ...(source ? { source } : {}),
           engine: deps.engines[input.model],
           tokenizer: deps.tokenizer,
-          turnQueue: deps.turnQueue,
           cancellation,
           ...(input.instructions ? { instructions: input.instructions } : {}),
           ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
@@ -175,7 +171,6 @@ async function translatePreparedBatch(
         ...(source ? { source } : {}),
         engine: deps.engines[input.model],
         tokenizer: deps.tokenizer,
-          turnQueue: deps.turnQueue,
         cancellation,
         ...(input.instructions ? { instructions: input.instructions } : {}),
         ...context,

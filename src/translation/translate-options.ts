@@ -3,7 +3,6 @@
  * document translation that runs it can both name it without importing each other.
  */
 import type { TranslationEngine } from '../engines/engine.js';
-import type { TurnQueue } from '../event-loop/turns.js';
 import type { Tokenizer } from '../tokens.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
@@ -23,8 +22,6 @@ export interface TranslateOptions {
   readonly engine: TranslationEngine;
   /** The process's tokenizer (tokens.ts), for the planner's counts the documents lack. */
   readonly tokenizer: Tokenizer;
-  /** The process's turns: the work's loops on the main thread take theirs with every other loop (event-loop/turns.ts). */
-  readonly turnQueue: TurnQueue;
   /** Read only when a model call is about to be made (cancellation.ts). */
   readonly cancellation?: Cancellation;
   /**

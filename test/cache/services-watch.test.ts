@@ -18,7 +18,6 @@ import { createServices, type Services } from '../../src/services.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, testRateLimitEnv, type TestDatabase } from '../helpers/backends.js';
 import { quietLogger } from '../jobs/queue-setup.js';
 import { msUntil, sleep } from '../helpers/timing.js';
-import { testTurns } from '../helpers/turns.js';
 
 for (const backend of testBackends()) {
   describe(`services hear changes without an HTTP app, on ${backend}`, { skip: await skipUnless(servicesFor(backend)) }, () => {
@@ -46,7 +45,7 @@ for (const backend of testBackends()) {
 
     it('stop serving memory another process deleted as soon as it is heard, and a key it revoked', async () => {
       const created = await createKey(other.db, { tier: 'scale', now: Date.now() });
-      await saveMemory(other.db, created.userId, [{ key: 'hello', translation: 'bonjour' }], Date.now(), testTurns());
+      await saveMemory(other.db, created.userId, [{ key: 'hello', translation: 'bonjour' }], Date.now());
       await sleep(150); // the key's creation is a change too: let it be heard
       const memory = services.memory.forUser(created.userId);
       assert.equal((await memory.lookup(['hello'])).get('hello'), 'bonjour');

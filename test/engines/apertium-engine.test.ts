@@ -20,7 +20,6 @@ import { decodeSegment, encodeSegment } from '../../src/engines/apertium/stream-
 import { EngineError } from '../../src/engines/engine.js';
 import { markProblem } from '../../src/segments/segment.js';
 import { apertiumSkip } from '../helpers/apertium.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 /**
  * The processes of group `pgid` that still run (not zombies: a killed chain's programs
@@ -128,7 +127,7 @@ describe('Apertium pairs and stream format (no Apertium needed)', () => {
 describe('the apertium engine with the installed pairs', { skip: apertiumSkip() }, () => {
   let engine: ApertiumEngine;
   before(() => {
-    engine = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 2, tokenizer: testTokenizer, turnQueue: testTurnQueue });
+    engine = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 2, tokenizer: testTokenizer });
   });
   after(() => engine?.close());
 
@@ -179,7 +178,7 @@ describe('the apertium engine with the installed pairs', { skip: apertiumSkip() 
   });
 
   test('close() stops every pipeline with its processes; an idle pipeline stops by itself after its idle time', async () => {
-    const idling = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 1, idleMs: 300, tokenizer: testTokenizer, turnQueue: testTurnQueue });
+    const idling = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: BUDGET, timeoutMs: 20_000, concurrency: 1, idleMs: 300, tokenizer: testTokenizer });
     const once = () => idling.translate({ segments: [{ id: 's1', text: 'The house is big.' }], targets: [ES], source: EN, format: 'plain' });
     try {
       await once();

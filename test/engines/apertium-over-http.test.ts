@@ -16,7 +16,6 @@ import { apertiumDataDir, installedPairs } from '../../src/engines/apertium/crea
 import { createJobWorker } from '../../src/run/start-up.js';
 import { apertiumSkip } from '../helpers/apertium.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 /** The tags of an HTML text, with the values of translatable attributes (`title`) left out. */
 const tagsOf = (html: string): string[] => (html.match(/<[^>]+>/g) ?? []).map((tag) => tag.replace(/ title="[^"]*"/, ' title'));
@@ -187,7 +186,7 @@ describe('a crashed Apertium under a request', { skip: apertiumSkip() }, () => {
   let engine: ApertiumEngine;
 
   before(async () => {
-    engine = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: { maxInputTokens: 100_000, maxOutputTokens: 100_000 }, timeoutMs: 20_000, concurrency: 1, tokenizer: testTokenizer, turnQueue: testTurnQueue });
+    engine = new ApertiumEngine({ pairs: installedPairs(), dataDir: apertiumDataDir(), budget: { maxInputTokens: 100_000, maxOutputTokens: 100_000 }, timeoutMs: 20_000, concurrency: 1, tokenizer: testTokenizer });
     t = await startTestApp({ env: { RATE_LIMIT_STORE: 'none' }, engines: { standard: engine, advanced: engine } });
   });
   after(async () => {

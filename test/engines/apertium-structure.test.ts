@@ -21,7 +21,6 @@ import { findLanguage } from '../../src/languages.js';
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { apertiumSkip } from '../helpers/apertium.js';
 import { htmlShape } from '../formats/structure.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 interface MdNode {
   type: string;
@@ -51,7 +50,6 @@ describe('structure under real translation: faults found by the real-world bench
       timeoutMs: 20_000,
       concurrency: 2,
       tokenizer: testTokenizer,
-      turnQueue: testTurnQueue,
     });
   });
   after(() => engine?.close());
@@ -65,7 +63,6 @@ describe('structure under real translation: faults found by the real-world bench
         source: findLanguage('en')!,
         engine,
         tokenizer: testTokenizer,
-      turnQueue: testTurnQueue,
       });
       return result.translations.es!;
     } finally {

@@ -8,9 +8,8 @@ import { ProviderLimits } from '../../src/engines/provider-limit.js';
 import { createEngineRegistry } from '../../src/engines/registry.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 
-const parts = () => ({ providerLimits: new ProviderLimits(), tokenizer: testTokenizer, turnQueue: testTurnQueue });
+const parts = () => ({ providerLimits: new ProviderLimits(), tokenizer: testTokenizer });
 import { apertiumSkip } from '../helpers/apertium.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 test('the registry builds model engines from MODEL_STANDARD / MODEL_ADVANCED, pseudo by default', () => {
   const registry = createEngineRegistry(

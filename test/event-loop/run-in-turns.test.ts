@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runInTurns } from '../../src/event-loop/run-in-turns.js';
-import { TurnQueue, type Turns } from '../../src/event-loop/turns.js';
+import { Turns } from '../../src/event-loop/turns.js';
 
 /** Sums 0..count-1, yielding wherever `turns` says a turn is due; `onStep` is told of each step. */
 function* sum(count: number, turns: Turns, onStep: () => void = () => {}): Generator<void, number, void> {
@@ -17,13 +17,13 @@ function* sum(count: number, turns: Turns, onStep: () => void = () => {}): Gener
 
 describe('a loop run in turns', () => {
   it('gives its value itself, not a promise, when no turn fell due', () => {
-    const turns = new TurnQueue(() => 0, 8).turns(); // the clock stands still: no turn is ever over
+    const turns = new Turns(() => 0, 8); // the clock stands still: no turn is ever over
     const answer = runInTurns(sum(10_000, turns), turns);
     assert.equal(answer, 49_995_000);
   });
 
   it('goes on in later turns once one is due, letting a timer run between its steps', async () => {
-    const turns = new TurnQueue(() => 0, 0).turns(); // every look at the clock finds the turn over
+    const turns = new Turns(() => 0, 0); // every look at the clock finds the turn over
     let timerRan = false;
     let stepsAfterTimer = 0;
     setTimeout(() => (timerRan = true), 0);

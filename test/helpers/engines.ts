@@ -3,12 +3,11 @@ import { EngineError, type ChunkTranslation, type TranslateChunkInput, type Tran
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { PseudoEngine } from '../../src/engines/pseudo.js';
 import { testTokenizer } from './tokenizer.js';
-import { testTurnQueue } from './turns.js';
 
 const BUDGET = { maxInputTokens: 6000, maxOutputTokens: 16384 };
 
 export function pseudo(): PseudoEngine {
-  return new PseudoEngine(BUDGET, testTokenizer, testTurnQueue);
+  return new PseudoEngine(BUDGET, testTokenizer);
 }
 
 /** Fails every call with `message`; `retryable` as given. Counts its calls. */

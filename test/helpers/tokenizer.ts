@@ -4,9 +4,8 @@
  * which Tokenizer made it.
  */
 import { Tokenizer } from '../../src/tokens.js';
-import { testTurns } from './turns.js';
 
 export const testTokenizer = new Tokenizer();
 
 export const countTokens = (text: string): number => testTokenizer.countTokens(text);
-export const countTokensYielding = (text: string): Promise<number> => testTokenizer.countTokensYielding(text, testTurns());
+export const countTokensYielding = (text: string): Promise<number> => testTokenizer.countTokensYielding(text);

@@ -4,7 +4,6 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/formats/format.js';
 import { createDocumentProcessing } from '../../src/translation/document-processing.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 describe('document and request limits in configuration', () => {
   it('defaults are the documented ones', () => {
@@ -25,7 +24,7 @@ describe('document and request limits in configuration', () => {
       DOCUMENT_MEMORY_LIMIT_MB: '128',
     });
     assert.deepEqual(config.documentLimits, { maxNestingDepth: 64, maxPlaceholderDepth: 8, maxSegments: 1000 });
-    const documents = createDocumentProcessing(config, testTurnQueue);
+    const documents = createDocumentProcessing(config);
     assert.deepEqual(documents.limits, config.documentLimits);
     assert.equal(documents.pool.timeLimitMs, 1500);
     assert.equal(documents.pool.memoryLimitMb, 128);

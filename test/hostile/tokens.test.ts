@@ -11,7 +11,6 @@ import { PseudoEngine, pseudoTranslate } from '../../src/engines/pseudo.js';
 import { findLanguage } from '../../src/languages.js';
 import { countTokens, countTokensYielding, testTokenizer } from '../helpers/tokenizer.js';
 import { HOSTILE_SHAPES } from './shapes.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const CORPUS_DIR = 'bench/prompt-tokens/corpus';
 const corpus = readdirSync(CORPUS_DIR)
@@ -37,7 +36,7 @@ describe('token counts of hostile text', () => {
 
   it('the pseudo engine translates a huge segment in turns, with the same text as in one piece', async () => {
     const text = 'Hello <g1>bold</g1> and <x2/> world, '.repeat(12_000);
-    const engine = new PseudoEngine({ maxInputTokens: 1_000_000, maxOutputTokens: 10_000_000 }, testTokenizer, testTurnQueue);
+    const engine = new PseudoEngine({ maxInputTokens: 1_000_000, maxOutputTokens: 10_000_000 }, testTokenizer);
     const fr = findLanguage('fr')!;
     const ar = findLanguage('ar')!;
     const result = await engine.translate({ segments: [{ id: 's1', text }], targets: [fr, ar], format: 'plain' });

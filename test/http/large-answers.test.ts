@@ -14,7 +14,6 @@ import {
   serializedWhenLarge,
   serializeInTurns,
 } from '../../src/http/plugins/large-answers.js';
-import { testTurnQueue, testTurns } from '../helpers/turns.js';
 
 /** Text of `chars` UTF-16 units with two-byte letters and emoji (surrogate pairs) throughout. */
 function mixedText(chars: number): string {
@@ -56,7 +55,7 @@ describe('serializeInTurns', () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const serialized = await serializeInTurns(value, testTurns());
+    const serialized = await serializeInTurns(value);
     ticking = false;
     assert.equal(serialized.parts.join(''), JSON.stringify(value));
     assert.ok(turns >= 3, `serialized in ${turns} turns`);
@@ -65,9 +64,9 @@ describe('serializeInTurns', () => {
 
   it('leaves an answer whose translations are small as it is, and serializes a large one in parts', async () => {
     const small = { translations: { de: 'Hallo' } };
-    assert.equal(serializedWhenLarge(small, [small.translations], testTurnQueue), small);
+    assert.equal(serializedWhenLarge(small, [small.translations]), small);
     const large = { translations: { de: mixedText(LARGE_ANSWER_CHARS / 2 + 1), fr: mixedText(LARGE_ANSWER_CHARS / 2 + 1) } };
-    const serialized = await serializedWhenLarge(large, [large.translations], testTurnQueue);
+    const serialized = await serializedWhenLarge(large, [large.translations]);
     assert.equal(serializeAnswer(serialized), serialized, 'the serializer passes the parts on');
     assert.equal(serializeAnswer(small), JSON.stringify(small));
   });
@@ -107,7 +106,7 @@ describe('large answers over HTTP', () => {
       done();
     });
     app.get('/large', async () => large);
-    app.get('/large-in-turns', async () => serializeInTurns(large, testTurns()));
+    app.get('/large-in-turns', async () => serializeInTurns(large));
     app.get('/small', async () => ({ ok: 'yes' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

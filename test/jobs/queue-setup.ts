@@ -19,7 +19,6 @@ import { createLogger } from '../../src/logger.js';
 import { TranslationMemory } from '../../src/memory/translation-memory.js';
 import { ChangeFeed } from '../../src/cache/change-feed.js';
 import { createTestDatabase, type Backend } from '../helpers/backends.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 export interface QueueFixture {
   readonly database: Database;
@@ -60,7 +59,7 @@ export async function openQueueFixture(backend: Backend): Promise<QueueFixture> 
       const worker = new JobWorker({
         db: main.database.db,
         dialect: main.dialect,
-        engines: engines(new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, testTokenizer, testTurnQueue)),
+        engines: engines(new PseudoEngine({ maxInputTokens: 6_000, maxOutputTokens: 16_384 }, testTokenizer)),
         logger: quietLogger,
         concurrency: 2,
         leaseMs: 60_000,
@@ -70,7 +69,7 @@ export async function openQueueFixture(backend: Backend): Promise<QueueFixture> 
         pollIntervalMs: 50,
         ...options,
         // No change feed is heard here: entries are kept for the short life only.
-        memory: options.memory ?? new TranslationMemory(main.database.db, { feed: new ChangeFeed(), clock: Date.now, turnQueue: testTurnQueue }),
+        memory: options.memory ?? new TranslationMemory(main.database.db, { feed: new ChangeFeed(), clock: Date.now }),
       });
       workers.push(worker);
       return worker;
@@ -92,7 +91,7 @@ export class FlakyEngine implements TranslationEngine {
   readonly id = 'flaky';
   readonly budget = { maxInputTokens: 6_000, maxOutputTokens: 16_384 };
   calls = 0;
-  private readonly inner = new PseudoEngine(this.budget, testTokenizer, testTurnQueue);
+  private readonly inner = new PseudoEngine(this.budget, testTokenizer);
 
   constructor(private readonly failures: number) {}
 

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { MAX_CACHED_DIGESTS, MemoryKeys, memoryKey, type MemoryKeyParts } from '../../src/memory/key.js';
-import { testTurns } from '../helpers/turns.js';
 
 const PARTS: MemoryKeyParts = {
   text: 'Save <x1/> changes',
@@ -117,8 +116,8 @@ describe('the memory key of a segment with counted messages', () => {
       ),
     );
     const languages = targets('ru', 'pl', 'de').map((target) => target.language);
-    const { unique, positions } = await distinctSegments(documents, undefined, languages, testTurns());
-    const keys = await memoryKeys(new MemoryKeys(), unique, languages, { engine: pseudo() }, testTurns());
+    const { unique, positions } = await distinctSegments(documents, undefined, languages);
+    const keys = await memoryKeys(new MemoryKeys(), unique, languages, { engine: pseudo() });
     const keyOf = (target: number, document: number) => keys[target]![positions[target]![document]![0]!]!;
     const all = [0, 1, 2].flatMap((target) => [0, 1].map((document) => keyOf(target, document)));
     assert.equal(new Set(all).size, all.length, 'no two of ru, pl, de × one, =1 share a key');

@@ -15,7 +15,6 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { saveMemory } from '../../src/memory/store.js';
 import { RECENT_ENTRIES, TranslationMemory } from '../../src/memory/translation-memory.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
-import { testTurnQueue, testTurns } from '../helpers/turns.js';
 
 const NOW = 1_000_000;
 
@@ -31,7 +30,7 @@ for (const backend of testBackends()) {
       database = openDatabase(parseDatabaseUrl(testDb.url));
       await migrateToLatest(database.db);
       await database.db.insertInto('users').values({ id: user, tier: 'free', created_at: 0 }).execute();
-      memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock: () => NOW, turnQueue: testTurnQueue });
+      memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock: () => NOW });
     });
     after(async () => {
       memory.close();
@@ -41,7 +40,7 @@ for (const backend of testBackends()) {
 
     it('a lookup of more hits than fit keeps the last of them', async () => {
       const keys = Array.from({ length: RECENT_ENTRIES + 2_000 }, (_, i) => `hit-${i}`);
-      await saveMemory(database.db, user, keys.map((key) => ({ key, translation: `t ${key}` })), NOW, testTurns());
+      await saveMemory(database.db, user, keys.map((key) => ({ key, translation: `t ${key}` })), NOW);
       const found = await memory.forUser(user).lookup(keys);
       assert.equal(found.size, keys.length);
       await forgetBehindItsBack();

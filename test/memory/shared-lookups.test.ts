@@ -16,7 +16,6 @@ import { saveMemory } from '../../src/memory/store.js';
 import { RECENT_ENTRY_MS, TranslationMemory, WATCHED_ENTRY_MS } from '../../src/memory/translation-memory.js';
 import { msUntil, sleep } from '../helpers/timing.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
-import { testTurnQueue, testTurns } from '../helpers/turns.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -44,10 +43,10 @@ for (const backend of testBackends()) {
         await saveMemory(database.db, user, [
           { key: 'shared', translation: `shared for ${user}` },
           { key: `own-${i}`, translation: `own of ${user}` },
-        ], now, testTurns());
+        ], now);
       }
-      await saveMemory(database.db, late, [{ key: 'shared', translation: `shared for ${late}` }], now, testTurns());
-      memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock, turnQueue: testTurnQueue });
+      await saveMemory(database.db, late, [{ key: 'shared', translation: `shared for ${late}` }], now);
+      memory = new TranslationMemory(database.db, { feed: new ChangeFeed(), clock });
     });
     after(async () => {
       memory.close();
@@ -134,8 +133,8 @@ for (const backend of testBackends()) {
         .insertInto('users')
         .values(users.map((id) => ({ id, tier: 'free', created_at: 0 })))
         .execute();
-      for (const user of users) await saveMemory(server.db, user, [{ key: 'hello', translation: `hello for ${user}` }], clock(), testTurns());
-      memory = new TranslationMemory(server.db, { feed, clock, turnQueue: testTurnQueue });
+      for (const user of users) await saveMemory(server.db, user, [{ key: 'hello', translation: `hello for ${user}` }], clock());
+      memory = new TranslationMemory(server.db, { feed, clock });
       watch = await watchChanges(server, feed);
       await msUntil(async () => feed.watching);
     });
@@ -174,7 +173,7 @@ for (const backend of testBackends()) {
       const at = { now: 0 };
       const silent = new ChangeFeed();
       silent.setWatching(true);
-      const own = new TranslationMemory(server.db, { feed: silent, clock: () => at.now, turnQueue: testTurnQueue });
+      const own = new TranslationMemory(server.db, { feed: silent, clock: () => at.now });
       const lookup = (keys: string[]) => own.forUser(user).lookup(keys);
       assert.equal((await lookup(['hello'])).get('hello'), `hello for ${user}`);
       return { own, lookup, at };

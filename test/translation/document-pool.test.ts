@@ -9,7 +9,6 @@ import { prepareDocument, prepareDocuments, translatePrepared } from '../../src/
 import { GatedEngine, pseudo } from '../helpers/engines.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 import { targets } from './documents.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const pool = new DocumentPool({ size: 2, maxSize: 2 });
 after(() => pool.close());
@@ -54,7 +53,7 @@ describe('the document pool', () => {
     const engine = new GatedEngine();
     const abort = new AbortController();
     const prepared = await prepareDocument('Hello, {name}!\n\nSee you soon.', 'plain', POOLED);
-    const running = translatePrepared({ prepared, targets: targets('fr'), engine, tokenizer: testTokenizer, turnQueue: testTurnQueue, cancellation: abort }).finally(() =>
+    const running = translatePrepared({ prepared, targets: targets('fr'), engine, tokenizer: testTokenizer, cancellation: abort }).finally(() =>
       prepared.release(),
     );
     while (engine.started === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -83,7 +82,7 @@ describe('the document pool', () => {
     const documents = await Promise.all(texts.map((content) => prepareDocument(content, 'plain', POOLED)));
     assert.equal(pool.stats().workers, 2);
     const results = await Promise.all(
-      documents.map((prepared) => translatePrepared({ prepared, targets: targets('de', 'he'), engine: pseudo(), tokenizer: testTokenizer, turnQueue: testTurnQueue })),
+      documents.map((prepared) => translatePrepared({ prepared, targets: targets('de', 'he'), engine: pseudo(), tokenizer: testTokenizer })),
     );
     assert.deepEqual(
       results.map((r) => r.translations.de),

@@ -4,7 +4,6 @@ import type { CallBudget, EngineLanguage, TranslationEngine } from '../../src/en
 import { pairOf } from '../../src/translation/pairs.js';
 import { planCalls, type Pair, type UniqueSegment } from '../../src/translation/segment-work.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
-import { testTurns } from '../helpers/turns.js';
 
 const TARGETS: EngineLanguage[] = Array.from({ length: 36 }, (_, i) => ({ code: `l${i}`, name: `Language ${i}`, rtl: false }));
 const BUDGET: CallBudget = { maxInputTokens: 6000, maxOutputTokens: 16384, callOutputTokens: 1500, parallelCalls: 8 };
@@ -28,18 +27,18 @@ const allPairs = (targets: number): Pair[] =>
 
 describe('planCalls', () => {
   test('a streamed request plans its first target alone, its calls first and within the slots', async () => {
-    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer, { firstTargetEarly: true, turns: testTurns() });
+    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer, { firstTargetEarly: true });
     const leading = calls.findIndex((call) => !call.chunk.targets.some((target) => target.code === 'l0'));
     assert.ok(leading > 0 && leading <= 8, `${leading} calls for the first target, taken by the first round of slots`);
     for (const call of calls.slice(0, leading)) assert.deepEqual(call.chunk.targets, [TARGETS[0]]);
     for (const call of calls.slice(leading)) assert.ok(!call.chunk.targets.includes(TARGETS[0]!), 'the first target is not planned twice');
     // The first target is planned as a one-target request is.
-    const alone = await planCalls(allPairs(1), unique, TARGETS, engine, testTokenizer, { turns: testTurns() });
+    const alone = await planCalls(allPairs(1), unique, TARGETS, engine, testTokenizer);
     assert.equal(leading, alone.length);
   });
 
   test('without a stream, the plan is not shaped around the first target', async () => {
-    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer, { turns: testTurns() });
+    const calls = await planCalls(allPairs(36), unique, TARGETS, engine, testTokenizer);
     assert.ok(calls.every((call) => call.chunk.targets.length > 1), 'targets are grouped');
   });
 
@@ -51,7 +50,7 @@ describe('planCalls', () => {
       for (let u = 0; u < 29; u++) pairs.push(pairOf(target, u));
       pairs.push(pairOf(target, target === 0 ? 29 : 30));
     }
-    const calls = await planCalls(pairs, shaped, TARGETS, engine, testTokenizer, { turns: testTurns() });
+    const calls = await planCalls(pairs, shaped, TARGETS, engine, testTokenizer);
     const sent = new Map<string, number>();
     for (const { chunk } of calls) {
       for (const segment of chunk.segments) for (const target of chunk.targets) sent.set(`${segment.id}/${target.code}`, (sent.get(`${segment.id}/${target.code}`) ?? 0) + 1);

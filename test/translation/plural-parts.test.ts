@@ -14,7 +14,6 @@ import { inlineDocument } from '../../src/translation/prepared-document.js';
 import { targetOf, uniqueOf } from '../../src/translation/pairs.js';
 import { distinctSegments, planCalls } from '../../src/translation/segment-work.js';
 import { countTokens, testTokenizer } from '../helpers/tokenizer.js';
-import { testTurns } from '../helpers/turns.js';
 
 const NESTED =
   'You have {count, plural, offset:1 =0 {no messages} one {# message from {name}} other {# messages, {rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} page}}.';
@@ -80,8 +79,8 @@ const engineWith = (parallelCalls: number): TranslationEngine => ({
 
 async function planned(codes: readonly string[], parallelCalls: number, firstTargetEarly = false) {
   const targets: EngineLanguage[] = codes.map((code) => findLanguage(code)!);
-  const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(uiFile()), undefined)], undefined, targets, testTurns());
-  const calls = await planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { firstTargetEarly, turns: testTurns() });
+  const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(uiFile()), undefined)], undefined, targets);
+  const calls = await planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { firstTargetEarly });
   // Every pair planned exactly once: a segment in parts once per part, all its parts.
   const sent = new Map<string, Set<number | undefined>>();
   for (const { chunk } of calls) {

@@ -23,7 +23,6 @@ import { pseudo } from '../helpers/engines.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 import { propertyRuns } from '../helpers/property-runs.js';
 import { targets } from './documents.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const CANONICAL = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
@@ -120,7 +119,7 @@ describe('any ICU message into any target', () => {
         const { wrap, unwrap } = WRAP[format];
         const prepared = await prepareDocument(wrap(text), format, { largeDocumentChars: Infinity });
         try {
-          const { translations } = await translatePrepared({ prepared, targets: targets(code), engine: pseudo(), tokenizer: testTokenizer, turnQueue: testTurnQueue });
+          const { translations } = await translatePrepared({ prepared, targets: targets(code), engine: pseudo(), tokenizer: testTokenizer });
           const answer = unpseudo(unwrap(translations[code]!));
           assertShaped(parse(text), parse(answer), code);
         } finally {

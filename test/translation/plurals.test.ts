@@ -19,7 +19,6 @@ import { pseudo } from '../helpers/engines.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 import { icuPlurals } from '../helpers/icu.js';
 import { targets } from './documents.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const MESSAGE =
   'You have {count, plural, offset:1 =0 {no messages} one {# message from {name}} other {# messages, {rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} page}}.';
@@ -55,7 +54,7 @@ const DOCUMENTS: Readonly<Record<DocumentFormat, { content: string; message: (an
 async function translate(content: string, format: Format, codes: readonly string[]): Promise<Record<string, string>> {
   const prepared = await prepareDocument(content, format, { largeDocumentChars: Infinity });
   try {
-    return (await translatePrepared({ prepared, targets: targets(...codes), engine: pseudo(), tokenizer: testTokenizer, turnQueue: testTurnQueue })).translations;
+    return (await translatePrepared({ prepared, targets: targets(...codes), engine: pseudo(), tokenizer: testTokenizer })).translations;
   } finally {
     prepared.release();
   }

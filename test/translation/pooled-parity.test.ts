@@ -7,7 +7,6 @@ import { fixtures } from '../formats/helpers.js';
 import { pseudo } from '../helpers/engines.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 import { pastThreshold, targets } from './documents.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const pool = new DocumentPool({ size: 2 });
 after(() => pool.close());
@@ -18,7 +17,7 @@ const TARGETS = targets('fr', 'ar', 'pt-BR');
 async function translate(content: string, format: (typeof FORMATS)[number] | undefined, pooled: boolean) {
   const prepared = await prepareDocument(content, format, pooled ? { pool, largeDocumentChars: 0 } : { largeDocumentChars: Infinity });
   try {
-    const result = await translatePrepared({ prepared, targets: TARGETS, engine: pseudo(), tokenizer: testTokenizer, turnQueue: testTurnQueue });
+    const result = await translatePrepared({ prepared, targets: TARGETS, engine: pseudo(), tokenizer: testTokenizer });
     return { ...result, segments: prepared.segments, format: prepared.format, sourceLanguage: prepared.sourceLanguage };
   } finally {
     prepared.release();

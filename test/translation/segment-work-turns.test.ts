@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHook } from 'node:async_hooks';
 import { describe, it } from 'node:test';
-import { TurnQueue } from '../../src/event-loop/turns.js';
+import { Turns } from '../../src/event-loop/turns.js';
 import { MemoryKeys } from '../../src/memory/key.js';
 import type { SegmentMemory } from '../../src/memory/translation-memory.js';
 import { distinctSegments, memoryKeys, translateSegments } from '../../src/translation/segment-work.js';
@@ -14,12 +14,11 @@ import { prepareDocument } from '../../src/translation/translate-document.js';
 import { pseudo } from '../helpers/engines.js';
 import { testTokenizer } from '../helpers/tokenizer.js';
 import { targets } from './documents.js';
-import { testTurnQueue } from '../helpers/turns.js';
 
 const languages = targets('fr', 'de').map((target) => target.language);
-const neverDue = () => new TurnQueue(() => 0, 8).turns();
+const neverDue = () => new Turns(() => 0, 8);
 /** Every look at the clock (each 64 steps) finds the turn over. */
-const alwaysDue = () => new TurnQueue(() => 0, 0).turns();
+const alwaysDue = () => new Turns(() => 0, 0);
 
 describe('the distinct segments and memory keys of a piece of work', () => {
   it('are answered at once, not as a promise, for a small request', async () => {
@@ -79,7 +78,7 @@ describe('a request answered from memory', () => {
   it('makes as many promises into five targets as into one: none a target for its rows', async () => {
     const document = await prepareDocument('The weather is lovely today, so we are going for a walk.', 'plain', {});
     const translate = (codes: string[]) => () =>
-      translateSegments([document], { targets: targets(...codes), engine: pseudo(), tokenizer: testTokenizer, turnQueue: testTurnQueue, memory: memoryHoldingEverything() });
+      translateSegments([document], { targets: targets(...codes), engine: pseudo(), tokenizer: testTokenizer, memory: memoryHoldingEverything() });
     await translate(['fr'])(); // not counted: a first run loads what the work imports on first use
     const one = await promisesMadeBy(translate(['fr']));
     const five = await promisesMadeBy(translate(['fr', 'de', 'es', 'it', 'ja']));

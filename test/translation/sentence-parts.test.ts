@@ -17,7 +17,6 @@ import { distinctSegments, planCalls } from '../../src/translation/segment-work.
 import { joinSentences, sentenceParts, sentenceSpans } from '../../src/translation/sentence-parts.js';
 import { unpseudo } from '../formats/helpers.js';
 import { countTokens, testTokenizer } from '../helpers/tokenizer.js';
-import { testTurns } from '../helpers/turns.js';
 
 /** The sentences sentenceSpans finds, as text. */
 const sentences = (text: string, locale = 'en', terms: string[] = []): string[] | undefined =>
@@ -114,8 +113,8 @@ const engineWith = (parallelCalls: number): TranslationEngine => ({
 
 async function planned(content: string, codes: readonly string[], parallelCalls: number, source: string | undefined) {
   const targets: EngineLanguage[] = codes.map((code) => findLanguage(code)!);
-  const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(content), undefined)], undefined, targets, testTurns());
-  const calls = await planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, { turns: testTurns(), ...(source ? { source } : {}) });
+  const { unique, pairs } = await distinctSegments([inlineDocument(getAdapter('json').extract(content), undefined)], undefined, targets);
+  const calls = await planCalls(pairs, unique, targets, engineWith(parallelCalls), testTokenizer, source ? { source } : {});
   const parts = calls.flatMap(({ chunk }) => chunk.segments.filter((segment) => partOf(segment.id).part !== undefined));
   return { calls, parts };
 }

@@ -26,7 +26,6 @@
 import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-import type { TurnQueue } from '../../event-loop/turns.js';
 import type { Tokenizer } from '../../tokens.js';
 import { FairLimiter } from '../provider-limit.js';
 import { segmentProblem, type ProblemKind } from '../validate.js';
@@ -62,8 +61,6 @@ export interface ApertiumEngineOptions {
   readonly idleMs?: number;
   /** Counts usage, as for every engine (services.ts makes one per process). */
   readonly tokenizer: Tokenizer;
-  /** The process's turns: long counts take theirs with every other loop (event-loop/turns.ts). */
-  readonly turnQueue: TurnQueue;
 }
 
 export class ApertiumEngine implements TranslationEngine {
@@ -114,9 +111,8 @@ export class ApertiumEngine implements TranslationEngine {
       return mode;
     });
 
-    const turns = this.#options.turnQueue.turns();
     let inputTokens = 0;
-    for (const segment of input.segments) inputTokens += await this.#options.tokenizer.countTokensYielding(segment.text, turns);
+    for (const segment of input.segments) inputTokens += await this.#options.tokenizer.countTokensYielding(segment.text);
     const translations = new Map<string, Map<string, string>>();
     let outputTokens = 0;
     await this.#limit.run(
@@ -130,7 +126,7 @@ export class ApertiumEngine implements TranslationEngine {
       },
       input.signal,
     );
-    for (const byId of translations.values()) for (const text of byId.values()) outputTokens += await this.#options.tokenizer.countTokensYielding(text, turns);
+    for (const byId of translations.values()) for (const text of byId.values()) outputTokens += await this.#options.tokenizer.countTokensYielding(text);
     return { translations, usage: { inputTokens, outputTokens } };
   }
 

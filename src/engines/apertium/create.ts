@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { Config } from '../../config.js';
-import type { TurnQueue } from '../../event-loop/turns.js';
 import type { Tokenizer } from '../../tokens.js';
 import type { CallBudget } from '../engine.js';
 import { ApertiumEngine } from './apertium-engine.js';
@@ -31,7 +30,7 @@ export function installedPairs(): ApertiumPairs {
   return pairs;
 }
 
-export function createApertiumEngine(config: Config, budget: CallBudget, parts: { readonly tokenizer: Tokenizer; readonly turnQueue: TurnQueue }): ApertiumEngine {
+export function createApertiumEngine(config: Config, budget: CallBudget, tokenizer: Tokenizer): ApertiumEngine {
   return new ApertiumEngine({
     pairs: installedPairs(),
     dataDir: apertiumDataDir(),
@@ -39,7 +38,6 @@ export function createApertiumEngine(config: Config, budget: CallBudget, parts: 
     timeoutMs: config.engineTimeoutMs,
     idleMs: config.apertiumIdleMs,
     concurrency: config.engineConcurrency,
-    tokenizer: parts.tokenizer,
-    turnQueue: parts.turnQueue,
+    tokenizer,
   });
 }

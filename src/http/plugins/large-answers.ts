@@ -18,7 +18,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { TurnQueue, Turns } from '../../event-loop/turns.js';
 
 /** Below this, one write costs less than a slice's turn is worth. */
 export const LARGE_ANSWER_CHARS = 1024 * 1024;
@@ -55,17 +54,14 @@ export function serializeAnswer(data: unknown): string {
  * the result then flattened all of it in one more. Typed as the answer, which is what the
  * serializer makes of it.
  */
-export function serializedWhenLarge<T extends object>(answer: T, translations: readonly Readonly<Record<string, string>>[], turnQueue: TurnQueue): T | Promise<T> {
+export function serializedWhenLarge<T extends object>(answer: T, translations: readonly Readonly<Record<string, string>>[]): T | Promise<T> {
   let chars = 0;
   for (const byLanguage of translations) for (const language in byLanguage) chars += byLanguage[language]!.length;
-  return chars > LARGE_ANSWER_CHARS ? (serializeInTurns(answer, turnQueue.turns()) as Promise<unknown> as Promise<T>) : answer;
+  return chars > LARGE_ANSWER_CHARS ? (serializeInTurns(answer) as Promise<unknown> as Promise<T>) : answer;
 }
 
-/**
- * JSON.stringify's text of `value`, each string of SLICE_CHARS or more stringified in a turn
- * of its own (one of the process's turns: `turns` from its TurnQueue).
- */
-export async function serializeInTurns(value: unknown, turns: Turns): Promise<SerializedParts> {
+/** JSON.stringify's text of `value`, each string of SLICE_CHARS or more stringified in a turn of its own. */
+export async function serializeInTurns(value: unknown): Promise<SerializedParts> {
   const long: string[] = [];
   // A stand-in no answer's own text can hold: a fresh random id.
   const stub = `${randomUUID()}:`;
@@ -76,7 +72,7 @@ export async function serializeInTurns(value: unknown, turns: Turns): Promise<Se
   let at = 0;
   for (const stand of skeleton.matchAll(new RegExp(`"${stub}(\\d+)"`, 'g'))) {
     parts.push(skeleton.slice(at, stand.index));
-    await turns.yield();
+    await new Promise((next) => setImmediate(next));
     parts.push(JSON.stringify(long[Number(stand[1])]));
     at = stand.index + stand[0].length;
   }

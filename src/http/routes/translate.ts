@@ -103,7 +103,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       if (wantsEventStream(request)) return streamTranslation(deps, request, reply, input);
       const result = await translateForUser(deps, userOf(request), input, abortOnClientClose(reply));
       request.work = result.work;
-      return serializedWhenLarge({ translations: result.translations, usage: translateUsage(result, input) }, [result.translations], deps.turnQueue);
+      return serializedWhenLarge({ translations: result.translations, usage: translateUsage(result, input) }, [result.translations]);
     });
 
     // Not rate limited: an estimate makes no model call and charges nothing.
@@ -134,7 +134,7 @@ export function translateRoutes(deps: AppDeps, hooks: ProtectedHooks) {
           ...memoryUsage(result, input.glossaryId),
         },
       };
-      return serializedWhenLarge(answer, answer.results.map(({ translations }) => translations), deps.turnQueue);
+      return serializedWhenLarge(answer, answer.results.map(({ translations }) => translations));
     });
   };
 }
