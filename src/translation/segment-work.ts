@@ -92,7 +92,7 @@ export async function translateSegments(
   const turns = new Turns();
   // Each awaited only when it took turns: awaiting a value makes a promise too (run-in-turns.ts).
   const found = distinctSegments(documents, glossary, engineTargets, turns);
-  const { unique, positions, pairs } = found instanceof Promise ? await found : found;
+  const { unique, positions, pairs, pairsOfTarget } = found instanceof Promise ? await found : found;
   const keyed = memory ? memoryKeys(memory, unique, engineTargets, options, turns) : undefined;
   const keys = keyed instanceof Promise ? await keyed : keyed;
   // A whole target is handed on in order of completion; its rows are built taking turns.
@@ -100,9 +100,8 @@ export async function translateSegments(
   // Once the work has failed, a target still being put together is not handed on.
   let failed = false;
   const done = new TargetRows(
-    engineTargets.length,
     unique.length,
-    pairs,
+    pairsOfTarget,
     onTargetTranslated &&
       ((target, row) => {
         const next = (handedOn ?? Promise.resolve()).then(async () => {
@@ -257,17 +256,15 @@ class TargetRows {
   readonly #missing: number[];
 
   constructor(
-    targets: number,
     segments: number,
-    pairs: readonly Pair[],
+    /** Each target's pairs: a target needs only its own, as another target's plural shapes are not its segments. */
+    pairsOfTarget: readonly number[],
     private readonly onWhole: ((target: number, row: readonly (string | undefined)[]) => void) | undefined,
   ) {
-    this.rows = Array.from({ length: targets }, () => new Array<string | undefined>(segments));
-    // A target needs only its own pairs: another target's plural shapes are not its segments.
-    this.#missing = new Array<number>(targets).fill(0);
-    for (let p = 0; p < pairs.length; p++) this.#missing[targetOf(pairs[p]!)]!++;
+    this.rows = pairsOfTarget.map(() => new Array<string | undefined>(segments));
+    this.#missing = pairsOfTarget.slice();
     // A target without segments is whole before any work.
-    for (let target = 0; target < targets; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
+    for (let target = 0; target < pairsOfTarget.length; target++) if (this.#missing[target] === 0) this.onWhole?.(target, this.rows[target]!);
   }
 
   has(target: number, unique: number): boolean {
@@ -373,6 +370,8 @@ export interface DistinctSegments {
   readonly positions: number[][][];
   /** Every (target, unique segment) pair to translate: all of them, but for the plural shapes of other targets. */
   readonly pairs: Pair[];
+  /** How many of `pairs` each target has (counted as they are made: 2,000,000 pairs counted again were one long turn). */
+  readonly pairsOfTarget: number[];
 }
 
 /**
@@ -470,15 +469,18 @@ function* distinctSteps(
         ),
   );
   const pairs: Pair[] = [];
+  const pairsOfTarget: number[] = [];
   for (let target = 0; target < targets.length; target++) {
     const needed = counted ? new Uint8Array(unique.length) : undefined;
     if (needed) for (const indexes of positions[target]!) for (const index of indexes) needed[index] = 1;
+    const before = pairs.length;
     for (let u = 0; u < unique.length; u++) {
       if (!needed || needed[u]) pairs.push(pairOf(target, u));
       if (turns.due()) yield;
     }
+    pairsOfTarget.push(pairs.length - before);
   }
-  return { unique, positions, pairs };
+  return { unique, positions, pairs, pairsOfTarget };
 }
 
 interface CallContext {
