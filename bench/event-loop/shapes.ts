@@ -19,6 +19,9 @@
  *                  history — the memory table, the log — counts); the gaps are split per
  *                  shape after the server stopped.
  *   --trace-gc=FILE the server runs with --trace-gc, its collections written to FILE.
+ *   --concurrent=N sends each document N times at once, each with its own `context` (so
+ *                  memory and the single flight share nothing between them): several
+ *                  customers' large documents in one process. The answer time is the last one's.
  *   Also printed per round: the server main thread's CPU time (from /proc), the figure
  *   that compares builds on a loaded machine.
  * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu] [--trace-gc=FILE]
@@ -41,6 +44,7 @@ const LOOP_CPU = args.includes('--loop-cpu');
 const SHARED = args.includes('--shared') && !PROFILE;
 /** --trace-gc=FILE: the server runs with --trace-gc and its standard output (the collections, one a line) goes to FILE. */
 const TRACE_GC = option('trace-gc');
+const CONCURRENT = Number(option('concurrent') ?? 1);
 
 interface Server {
   readonly base: string;
@@ -119,18 +123,23 @@ async function once(
   })();
   const started = performance.now();
   const from = nowMicros();
-  const response = await fetch(`${server.base}/translate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
-    body,
-  });
-  const answer = await response.text();
-  if (response.status !== 200) console.log(`  ${response.status}: ${answer.slice(0, 200)}`);
+  const send = async (copy: number): Promise<number> => {
+    const response = await fetch(`${server.base}/translate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
+      body: CONCURRENT > 1 ? JSON.stringify(Object.assign(JSON.parse(body) as object, { context: `copy ${copy}` })) : body,
+    });
+    const answer = await response.text();
+    if (response.status !== 200) console.log(`  ${response.status}: ${answer.slice(0, 200)}`);
+    return response.status;
+  };
+  const statuses = await Promise.all(Array.from({ length: CONCURRENT }, (_, copy) => send(copy)));
+  const status = statuses.find((code) => code !== 200) ?? 200;
   const ms = performance.now() - started;
   const window = { from, to: nowMicros() };
   done = true;
   await poll;
-  return { status: response.status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length, window };
+  return { status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length, window };
 }
 
 function bodyOf(shape: StallShape): string {
