@@ -1,7 +1,7 @@
 /**
  * Preloaded into a service by bench/http/request-counts.ts (`node --import` this file)
  * with COUNTS_FILE set: counts `process.nextTick` calls by the callback's name and the
- * async resources made (promises among them) by type, and writes the running totals as
+ * async resources made (promises among them) by type (not with COUNT_CALLS=0), and writes the running totals as
  * JSON to COUNTS_FILE on SIGUSR2. The counting costs time of its own: read the counts,
  * not the speed, of a process that runs with it.
  */
@@ -10,12 +10,16 @@ import { writeFileSync } from 'node:fs';
 
 const ticks = Object.create(null);
 const resources = Object.create(null);
+/** COUNT_CALLS=0: no counting (the heap profile alone, without what the hooks allocate). */
+const counting = process.env.COUNT_CALLS !== '0';
 const nextTick = process.nextTick;
-process.nextTick = function countedNextTick(callback, ...args) {
-  const name = callback.name || '(anonymous)';
-  ticks[name] = (ticks[name] ?? 0) + 1;
-  return nextTick(callback, ...args);
-};
+if (counting) {
+  process.nextTick = function countedNextTick(callback, ...args) {
+    const name = callback.name || '(anonymous)';
+    ticks[name] = (ticks[name] ?? 0) + 1;
+    return nextTick(callback, ...args);
+  };
+}
 /** With COUNT_STACKS=N, where promises are made: every Nth one's creating frames, by call site. */
 const every = Number(process.env.COUNT_STACKS ?? 0);
 const sites = Object.create(null);
@@ -25,15 +29,17 @@ const siteOf = () => {
   const ours = frames.filter((frame) => !frame.includes('node:internal') && !frame.includes('count-calls.mjs')).slice(0, 3);
   return ours.map((frame) => frame.trim().replace(/^at /, '').replace(/file:\/\/\S*?\/(dist|node_modules)\//, '$1/')).join(' < ');
 };
-createHook({
-  init(_id, type) {
-    resources[type] = (resources[type] ?? 0) + 1;
-    if (every > 0 && type === 'PROMISE' && ++made % every === 0) {
-      const site = siteOf();
-      sites[site] = (sites[site] ?? 0) + every;
-    }
-  },
-}).enable();
+if (counting) {
+  createHook({
+    init(_id, type) {
+      resources[type] = (resources[type] ?? 0) + 1;
+      if (every > 0 && type === 'PROMISE' && ++made % every === 0) {
+        const site = siteOf();
+        sites[site] = (sites[site] ?? 0) + every;
+      }
+    },
+  }).enable();
+}
 process.on('SIGUSR2', () => writeFileSync(process.env.COUNTS_FILE, JSON.stringify({ ticks, resources, sites })));
 
 /**

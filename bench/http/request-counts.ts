@@ -8,11 +8,15 @@
  * request as compare-builds.ts (warm-service.ts; SQLite, limits off, pseudo). Needs
  * `npm run build` in each folder.
  *
- * With --count and --allocations=DIR, V8's sampling heap profile of the counted requests
- * (freed objects included) is written to DIR/<n>.heapprofile, one a service, for
- * DevTools or a script that sums self sizes by function.
+ * With --allocations=DIR, V8's sampling heap profile of the counted requests (freed
+ * objects included) is written to DIR/<n>.heapprofile, one a service, for DevTools or
+ * allocation-sums.ts. Without --count the counting hooks stay off, so the profile holds
+ * what the service allocates, not what the counting adds.
  *
- *   npx tsx bench/http/request-counts.ts DIR [DIR…] [--requests=20000] [--warm=5000] [--count [--allocations=DIR]] [--rounds=1]
+ * With --flags="…", extra V8 flags for the services (e.g. `--max-inlined-bytecode-size=0`,
+ * so that no allocation is counted to a function another was inlined into).
+ *
+ *   npx tsx bench/http/request-counts.ts DIR [DIR…] [--requests=20000] [--warm=5000] [--count] [--allocations=DIR] [--rounds=1] [--flags="…"]
  */
 import autocannon from 'autocannon';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +35,7 @@ const WARM = option('warm', 5_000);
 const ROUNDS = option('rounds', 1);
 const COUNT = args.includes('--count');
 const ALLOCATIONS = args.find((a) => a.startsWith('--allocations='))?.slice('--allocations='.length);
+const EXTRA = (args.find((a) => a.startsWith('--flags='))?.slice('--flags='.length) ?? '').split(' ').filter(Boolean);
 const COUNTER = fileURLToPath(new URL('./count-calls.mjs', import.meta.url));
 
 type Counts = { ticks: Record<string, number>; resources: Record<string, number>; sites: Record<string, number> };
@@ -76,11 +81,12 @@ for (let round = 0; round < ROUNDS; round++) {
     if (ALLOCATIONS) process.env.ALLOCATIONS_FILE = join(resolve(ALLOCATIONS), `${++services}.heapprofile`);
     const outPath = join(scratch, 'stdout');
     const out = openSync(outPath, 'w');
-    const nodeArgs = ['--trace-gc-nvp', ...(COUNT ? ['--import', COUNTER] : [])];
+    const nodeArgs = ['--trace-gc-nvp', ...EXTRA, ...(COUNT || ALLOCATIONS ? ['--import', COUNTER] : [])];
+    process.env.COUNT_CALLS = COUNT ? '1' : '0';
     const { service, load } = await startWarmService(dir, 'sqlite', { amount: WARM }, { nodeArgs, stdout: out });
     try {
       const pid = service.process.pid!;
-      const countsBefore = COUNT ? await counts(pid) : undefined;
+      const countsBefore = COUNT || ALLOCATIONS ? await counts(pid) : undefined;
       const offset = readFileSync(outPath).length;
       const cpuBefore = cpuSeconds(pid);
       const result = await autocannon({ ...load, amount: REQUESTS });
@@ -90,7 +96,7 @@ for (let round = 0; round < ROUNDS; round++) {
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${dir}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       console.log(
         `${dir}: ${Math.round(gc.allocated / REQUESTS)} bytes allocated a request, ${((gc.scavenges * 10_000) / REQUESTS).toFixed(1)} young collections per 10,000 requests, ` +
-          `${Math.round((cpu * 1e6) / REQUESTS)} CPU µs a request${COUNT ? ' (counting)' : ''}, ${Math.round(result.requests.total / result.duration)} req/s`,
+          `${Math.round((cpu * 1e6) / REQUESTS)} CPU µs a request${COUNT ? ' (counting)' : ALLOCATIONS ? ' (sampling)' : ''}, ${Math.round(result.requests.total / result.duration)} req/s`,
       );
       if (countsBefore) {
         const after = await counts(pid);
@@ -98,6 +104,7 @@ for (let round = 0; round < ROUNDS; round++) {
           for (let i = 0; i < 100 && !existsSync(process.env.ALLOCATIONS_FILE!); i++) await new Promise((r) => setTimeout(r, 50));
           console.log(`  allocations: ${process.env.ALLOCATIONS_FILE}`);
         }
+        if (!COUNT) continue;
         const format = (rows: (readonly [string, number])[]) => rows.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ');
         console.log(`  nextTick a request: ${format(perRequest(countsBefore.ticks, after.ticks))}`);
         console.log(`  async resources a request: ${format(perRequest(countsBefore.resources, after.resources))}`);
