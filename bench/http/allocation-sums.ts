@@ -4,11 +4,14 @@
  * profiles (one service's profile each, e.g. ff012b2's and main's) and sorted by the
  * difference. Three views: the allocating frame's function (and file), its file, and the
  * innermost frame of the service's own code (`dist/`) above the allocation, which keeps
- * an allocation inside Node or a library with the service function that asked for it.
+ * an allocation inside Node or a library with the service function that asked for it;
+ * and `site`, the allocating function with its line and the innermost service frame that
+ * called it (a generator's object is made where it is called, its steps' allocations
+ * where `next` runs it).
  * Frames V8 inlined are not in a sample's stack: their bytes count to the function they
  * were inlined into.
  *
- *   npx tsx bench/http/allocation-sums.ts --requests=N A.heapprofile[,A2…] B.heapprofile[,B2…] [--top=40] [--view=function|file|own]
+ *   npx tsx bench/http/allocation-sums.ts --requests=N A.heapprofile[,A2…] B.heapprofile[,B2…] [--top=40] [--view=function|file|own|site] [--file=PART]
  */
 import { readFileSync } from 'node:fs';
 
@@ -28,6 +31,8 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const REQUESTS = Number(option('requests'));
 const TOP = Number(option('top') ?? 40);
 const VIEWS = (option('view') ?? 'function,file,own').split(',');
+/** Only allocations in files whose url holds this (e.g. `segment-work.js`). */
+const FILE = option('file');
 const sets = args.filter((a) => !a.startsWith('--')).map((list) => list.split(','));
 if (!(REQUESTS > 0) || sets.length !== 2) throw new Error('usage: allocation-sums.ts --requests=N A.heapprofile[,…] B.heapprofile[,…]');
 
@@ -38,6 +43,7 @@ function fileOf(url: string): string {
   return at >= 0 ? url.slice(at + 1) : url.replace(/^file:\/\//, '');
 }
 const own = (frame: CallFrame) => /\/dist\//.test(frame.url);
+const siteOf = (frame: CallFrame) => `${frame.functionName || '(anonymous)'}:${frame.lineNumber + 1} ${fileOf(frame.url)}`;
 const nameOf = (frame: CallFrame) => `${frame.functionName || '(anonymous)'} ${fileOf(frame.url)}`;
 
 /** Bytes a request by key, summed over a set's profiles and averaged over them. */
@@ -48,8 +54,9 @@ function sums(files: readonly string[], view: string): Map<string, number> {
     const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: ProfileNode };
     const walk = (node: ProfileNode, ownFrame: CallFrame | undefined) => {
       const inner = own(node.callFrame) ? node.callFrame : ownFrame;
-      if (node.selfSize > 0) {
+      if (node.selfSize > 0 && (FILE === undefined || node.callFrame.url.includes(FILE))) {
         if (view === 'function') add(nameOf(node.callFrame), node.selfSize);
+        else if (view === 'site') add(`${siteOf(node.callFrame)} <- ${ownFrame ? siteOf(ownFrame) : '(outside dist)'}`, node.selfSize);
         else if (view === 'file') add(fileOf(node.callFrame.url), node.selfSize);
         else add(inner ? nameOf(inner) : `(outside dist) ${nameOf(node.callFrame)}`, node.selfSize);
       }
