@@ -24,7 +24,7 @@
  *                  customers' large documents in one process. The answer time is the last one's.
  *   Also printed per round: the server main thread's CPU time (from /proc), the figure
  *   that compares builds on a loaded machine.
- * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu] [--trace-gc=FILE]
+ * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu] [--trace-gc=FILE] [--concurrent=N]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';

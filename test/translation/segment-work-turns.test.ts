@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { Turns } from '../../src/event-loop/turns.js';
 import { MemoryKeys } from '../../src/memory/key.js';
 import type { SegmentMemory } from '../../src/memory/translation-memory.js';
+import { targetOf } from '../../src/translation/pairs.js';
 import { distinctSegments, memoryKeys, translateSegments } from '../../src/translation/segment-work.js';
 import { prepareDocument } from '../../src/translation/translate-document.js';
 import { pseudo } from '../helpers/engines.js';
@@ -47,6 +48,18 @@ describe('the distinct segments and memory keys of a piece of work', () => {
     assert.ok(keysInTurns instanceof Promise);
     assert.deepEqual(await keysInTurns, memoryKeys(new MemoryKeys(), found.unique, languages, { engine: pseudo() }, neverDue()));
     assert.ok(timerRan, 'a timer ran while they took turns');
+    document.release();
+  });
+
+  it("count each target's own pairs as they are made, plural shapes of other targets left out", async () => {
+    // Japanese has one plural form and Russian four: each gets its own shape of the message.
+    const content = JSON.stringify({ files: '{count, plural, one {# file} other {# files}}', title: 'Your files' });
+    const document = await prepareDocument(content, 'json', {});
+    const codes = targets('ja', 'ru', 'fr').map((target) => target.language);
+    const found = await distinctSegments([document], undefined, codes, alwaysDue());
+    const counted = codes.map((_, t) => found.pairs.filter((pair) => targetOf(pair) === t).length);
+    assert.deepEqual(found.pairsOfTarget, counted);
+    assert.ok(found.unique.length > counted[0]!, 'each target has only its own plural shape');
     document.release();
   });
 });
