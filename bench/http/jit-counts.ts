@@ -16,13 +16,13 @@
  *
  *   npx tsx bench/http/jit-counts.ts DIR_A DIR_B [--blocks=1] [--warm=30000] [--requests=100000] [--window=10000] [--plain] [--keep=DIR] [--flags="--trace-opt-verbose"]
  */
-import autocannon, { type Options } from 'autocannon';
+import autocannon from 'autocannon';
 import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBuildService } from './build-service.js';
 import { firstRequestOfEachKey } from './processes.js';
-import { CONNECTIONS, TRANSLATE_BODY } from './warm-service.js';
+import { TRANSLATE_BODY, translateLoad } from './warm-service.js';
 
 const args = process.argv.slice(2);
 const text = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -82,14 +82,8 @@ async function run(dir: string, file: string): Promise<void> {
     for (const name of Object.keys(LINE_BUFFERED)) if (saved[name] === undefined) delete process.env[name];
   });
   try {
-    const url = `${service.origin}/v1/translate`;
-    const load: Options = {
-      url,
-      method: 'POST',
-      body: TRANSLATE_BODY,
-      connections: CONNECTIONS,
-      requests: [{ method: 'POST', body: TRANSLATE_BODY, setupRequest: (request) => ({ ...request, headers: service.headers() }) }],
-    };
+    const load = translateLoad(service);
+    const url = load.url;
     mark('first');
     await firstRequestOfEachKey(url, service.keyCount, service.headers, TRANSLATE_BODY);
     const cpu: ProcWindow[] = [];

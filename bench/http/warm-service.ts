@@ -14,6 +14,17 @@ import { firstRequestOfEachKey } from './processes.js';
 export const TRANSLATE_BODY = JSON.stringify({ content: 'The weather is lovely today, so we are going for a walk.', targets: ['fr'] });
 export const CONNECTIONS = 50;
 
+/** autocannon's options for POST /v1/translate on `service`, its keys in rotation; add `amount` or `duration`. */
+export function translateLoad(service: BuildService): Options {
+  return {
+    url: `${service.origin}/v1/translate`,
+    method: 'POST',
+    body: TRANSLATE_BODY,
+    connections: CONNECTIONS,
+    requests: [{ method: 'POST', body: TRANSLATE_BODY, setupRequest: (request) => ({ ...request, headers: service.headers() }) }],
+  };
+}
+
 export interface WarmService {
   readonly service: BuildService;
   /** autocannon's options for POST /v1/translate on the service, keys in rotation; add `amount` or `duration`. */
@@ -29,14 +40,8 @@ export async function startWarmService(
 ): Promise<WarmService> {
   const service = await startBuildService(dir, backend, options.nodeArgs, options.stdout);
   try {
-    const url = `${service.origin}/v1/translate`;
-    const load: Options = {
-      url,
-      method: 'POST',
-      body: TRANSLATE_BODY,
-      connections: CONNECTIONS,
-      requests: [{ method: 'POST', body: TRANSLATE_BODY, setupRequest: (request) => ({ ...request, headers: service.headers() }) }],
-    };
+    const load = translateLoad(service);
+    const url = load.url;
     if (options.cold !== true) await firstRequestOfEachKey(url, service.keyCount, service.headers, TRANSLATE_BODY);
     await autocannon({ ...load, ...warm });
     return { service, load };
