@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
+import { jsonNestsDeeperThan } from '../formats/core/limits.js';
 
 export const MAX_BODY_DEPTH = 64;
 
@@ -29,7 +30,7 @@ export function registerJsonBody(app: FastifyInstance, options: { allowEmpty?: b
       if (options.allowEmpty) return done(null, undefined);
       return done(new ServiceError('invalid_request', 'the body is empty; send a JSON object'));
     }
-    if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
+    if (jsonNestsDeeperThan(text, MAX_BODY_DEPTH)) {
       return done(new ServiceError('invalid_request', `the body's JSON nests deeper than ${MAX_BODY_DEPTH} levels; a request body needs 3`));
     }
     let value: unknown;
@@ -50,39 +51,6 @@ export function registerJsonBody(app: FastifyInstance, options: { allowEmpty?: b
     done(null, value);
   });
 }
-
-/**
- * Whether the JSON text's arrays and objects nest deeper than `max`, in one pass that
- * jumps over strings with indexOf (a document in `content` is one long string, passed over
- * in one step). Malformed text is left to JSON.parse.
- */
-function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      let end = i;
-      for (;;) {
-        end = text.indexOf('"', end + 1);
-        if (end < 0) return false;
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-      i = end;
-    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
-  }
-  return false;
-}
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 
 /** The first `__proto__` key, or `constructor` holding `prototype`, anywhere in `value` (no recursion). */
 function forbiddenKey(value: unknown): string | undefined {

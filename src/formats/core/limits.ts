@@ -26,18 +26,36 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = Object.freeze({
 /**
  * Refuses JSON nested deeper than `limit` before a recursive parser sees it (jsonc-parser's
  * parseTree recurses once per level: a hostile `[[[[…` would overflow the stack, a 500,
- * instead of being refused). One linear pass that skips strings.
+ * instead of being refused).
  */
 export function checkJsonNesting(content: string, limit: number): void {
+  if (jsonNestsDeeperThan(content, limit)) throw tooComplex('the nesting of JSON objects and arrays', limit);
+}
+
+/**
+ * Whether the JSON text's arrays and objects nest deeper than `max`, in one pass that
+ * jumps over strings with indexOf (a long string is passed over in one step; a request
+ * body's document is one). Malformed text is left to the parser.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
-    } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) throw tooComplex('the nesting of JSON objects and arrays', limit);
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+      let end = i;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 92 /* \ */) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
   }
+  return false;
 }
 
 /** The error a reader throws when a document goes past one of its limits. */
