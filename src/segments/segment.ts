@@ -11,7 +11,9 @@
  *
  * "Mark", not "token": a token is what a tokenizer counts (src/tokens.ts).
  */
-export type SegmentKind = 'block' | 'heading' | 'cell' | 'attr' | 'value' | 'line';
+/** Every kind of segment; a kind crosses between threads as its index here (translation/packed-segments.ts). */
+export const SEGMENT_KINDS = ['block', 'heading', 'cell', 'attr', 'value', 'line'] as const;
+export type SegmentKind = (typeof SEGMENT_KINDS)[number];
 
 /**
  * One counted message in a segment (docs/formats.md, "Plurals"): an ICU `plural` or

@@ -6,6 +6,7 @@
 import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
 import type { DocumentLimits } from '../formats/format.js';
 import type { PackedSegments } from './packed-segments.js';
+import type { StringColumn } from './string-column.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 
 export type WorkerRequest =
@@ -22,7 +23,8 @@ export type WorkerRequest =
       readonly op: 'render';
       readonly doc: number;
       readonly target: RenderTarget;
-      readonly translations: readonly string[];
+      /** The translation of each segment, in segment order. */
+      readonly translations: StringColumn;
     }
   | { readonly op: 'release'; readonly doc: number };
 

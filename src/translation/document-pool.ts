@@ -18,6 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { Turns } from '../event-loop/turns.js';
 import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import { ServiceError } from '../errors.js';
 import type { Format } from '../formats/format.js';
@@ -31,6 +32,7 @@ import {
 } from './document-messages.js';
 import type { Segment } from '../segments/segment.js';
 import { unpackSegments } from './packed-segments.js';
+import { columnInTurns } from './string-column.js';
 import type { PreparedDocument, RenderRequest } from './prepared-document.js';
 
 const WORKER_SCRIPT = scriptBeside(import.meta.url, 'document-worker');
@@ -175,7 +177,8 @@ export class DocumentPool {
     let replacing: Placement | undefined;
     const pool = this;
     /** One target's render; if the worker holding the template was replaced, prepare again elsewhere and retry once. */
-    const renderOne = async ({ target, translations }: RenderRequest): Promise<string> => {
+    const renderOne = async ({ target, translations: strings }: RenderRequest): Promise<string> => {
+      const translations = await columnInTurns(strings, new Turns());
       for (let attempt = 1; ; attempt++) {
         const at = await placement;
         if (released) throw new Error('the document was released before rendering');

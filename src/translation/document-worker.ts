@@ -11,6 +11,7 @@ import { Tokenizer } from '../tokens.js';
 import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
 import { asTooComplex, extractDocument } from './extract-document.js';
 import { packSegments } from './packed-segments.js';
+import { stringsOf } from './string-column.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
@@ -35,7 +36,7 @@ function handle(message: Exclude<WorkerRequest, { op: 'release' }>): unknown {
   }
   const document = documents.get(message.doc);
   if (!document) throw new Error(`document ${message.doc} is not held by this worker`);
-  return asTooComplex(() => document.render(message.translations, message.target));
+  return asTooComplex(() => document.render(stringsOf(message.translations), message.target));
 }
 
 port.on('message', (message: WorkerRequest) => {
