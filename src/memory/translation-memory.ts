@@ -147,17 +147,11 @@ export class TranslationMemory {
 
   private async lookup(userId: string, keys: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
-    const missing: string[] = [];
-    // A large document's keys are many: the loop takes turns with other requests.
     const turns = new Turns();
-    for (const key of keys) {
-      const kept = this.recent.get(userEntry(userId, key));
-      if (kept === undefined) missing.push(key);
-      else found.set(key, kept);
-      if (turns.due()) await turns.yield();
-    }
-    if (missing.length === 0) return found;
+    // Before recent entries are asked: a change heard from here on may be one the read missed.
     const start = this.recent.readStart();
+    const missing = keys.length > RECENT_ENTRIES ? keys : await this.notKept(userId, keys, found, turns);
+    if (missing.length === 0) return found;
     const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
     // Nothing was kept (a large document's first repeat): the statements' map is the answer.
     const answer = found.size === 0 ? read : found;
@@ -168,6 +162,25 @@ export class TranslationMemory {
       if (turns.due()) await turns.yield();
     }
     return answer;
+  }
+
+  /**
+   * The keys recent entries do not hold; the ones they hold go into `found`. A lookup of
+   * more keys than they can hold skips them (the caller passes its keys as missing): what
+   * they hold, the table holds too, as they keep only what was read from it or saved to it,
+   * and asking them cost a joined string for each of up to 200,000 keys of a target, for a
+   * few hits at most.
+   */
+  private async notKept(userId: string, keys: readonly string[], found: Map<string, string>, turns: Turns): Promise<string[]> {
+    const missing: string[] = [];
+    // A large document's keys are many: the loop takes turns with other requests.
+    for (const key of keys) {
+      const kept = this.recent.get(userEntry(userId, key));
+      if (kept === undefined) missing.push(key);
+      else found.set(key, kept);
+      if (turns.due()) await turns.yield();
+    }
+    return missing;
   }
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {

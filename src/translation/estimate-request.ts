@@ -16,8 +16,8 @@ import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
 import { resolveSource } from './detect-source.js';
 import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
 import type { TranslateInput } from './requests.js';
-import { targetOf, uniqueOf, type Pair } from './pairs.js';
-import { distinctSegments, memoryKeys, planCalls } from './segment-work.js';
+import { PairBuffer, targetOf, uniqueOf, type PairList } from './pairs.js';
+import { distinctSegments, lookupByTarget, memoryKeys, planCalls } from './segment-work.js';
 import type { TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
@@ -40,15 +40,17 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
     if (input.source) assertDirections(engine, input.source, input.targets);
     const engineTargets = input.targets.map((target) => target.language);
     const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
-    let pending: Pair[] = pairs;
+    let pending: PairList = pairs;
     let cachedSegments = 0;
     // What /translate would use: in the memory keys, and for cutting a string at its sentences.
     const { source } = await resolveSource(input.source, [prepared], deps.detector);
-    if (context.memory && pending.length > 0) {
-      const keys = await memoryKeys(context.memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
-      // Not through a Set: one of 2,000,000 keys grows by rehashing a million in one step (segment-work.ts).
-      const stored = await context.memory.lookup(keys.flat());
-      pending = pending.filter((pair) => !stored.has(keys[targetOf(pair)]![uniqueOf(pair)]!));
+    const { memory } = context;
+    if (memory && pending.length > 0) {
+      const keys = await memoryKeys(memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
+      const stored = await lookupByTarget(memory, keys);
+      const missed = new PairBuffer(pending.length);
+      for (const pair of pending) if (!stored[targetOf(pair)]!.has(keys[targetOf(pair)]![uniqueOf(pair)]!)) missed.push(pair);
+      pending = missed.list();
       cachedSegments = pairs.length - pending.length;
     }
     const fixed = engine.id === 'pseudo' ? 0 : FIXED_INPUT_TOKENS;

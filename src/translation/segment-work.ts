@@ -29,7 +29,7 @@ import type { Tokenizer } from '../tokens.js';
 import { expectedCallTime, expectedOutputTokens, expectedPlanTime, planChunksInTurns, TIME_TOLERANCE, type Chunk } from './plan.js';
 import { joinParts, partOf, pluralParts } from './plural-parts.js';
 import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from './sentence-parts.js';
-import { pairOf, targetOf, uniqueOf, type Pair } from './pairs.js';
+import { PairBuffer, pairOf, targetOf, uniqueOf, type PairList } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
 import type { TranslateOptions } from './translate-options.js';
@@ -68,7 +68,7 @@ export interface UniqueSegment {
   readonly branchPairs?: ReadonlySet<number>;
 }
 
-export type { Pair } from './pairs.js';
+export type { Pair, PairList } from './pairs.js';
 
 /**
  * Told the moment every segment of one target is translated (the planner finishes targets
@@ -115,26 +115,15 @@ export async function translateSegments(
   );
 
   const tally = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, calls: 0, cached: 0, misses: 0 };
-  let pending: Pair[] = pairs;
+  let pending: PairList = pairs;
   if (memory && keys && pending.length > 0) {
-    // Every key in one array made at its size. Not a Set to drop repeats (a pair's key is
-    // its own but where do-not-translate terms mask two texts alike, and a repeat costs a
-    // lookup nothing): a Set of 2,000,000 keys grows by rehashing a million in one step.
+    const stored = await lookupByTarget(memory, keys);
+    const missed = new PairBuffer(pending.length);
     // Loops that may await or yield index their arrays: a for…of there allocated its
     // iterator and its steps on every request (decision 0121).
-    const allKeys = new Array<string>(keys.length * unique.length);
-    for (let t = 0; t < keys.length; t++) {
-      const ofTarget = keys[t]!;
-      for (let k = 0; k < ofTarget.length; k++) {
-        allKeys[t * unique.length + k] = ofTarget[k]!;
-        if (turns.due()) await turns.yield();
-      }
-    }
-    const stored = await memory.lookup(allKeys);
-    const missed: Pair[] = [];
     for (let p = 0; p < pending.length; p++) {
       const pair = pending[p]!;
-      const hit = stored.get(keys[targetOf(pair)]![uniqueOf(pair)]!);
+      const hit = stored[targetOf(pair)]!.get(keys[targetOf(pair)]![uniqueOf(pair)]!);
       if (hit === undefined) missed.push(pair);
       else {
         done.fill(targetOf(pair), uniqueOf(pair), hit);
@@ -142,7 +131,7 @@ export async function translateSegments(
       }
       if (turns.due()) await turns.yield();
     }
-    pending = missed;
+    pending = missed.list();
   }
 
   // Answered wholly from memory (the usual repeat): no cancel signal, no listeners.
@@ -173,12 +162,32 @@ export async function translateSegments(
   };
 }
 
+/** Up to this many keys, a request's keys are looked up together (lookupByTarget). */
+const ONE_LOOKUP_UP_TO = 65_536;
+
+/**
+ * What memory holds of each target's keys, by target: one lookup of every key for most
+ * requests, one a target where the keys are many. An array of every key — 2,000,000 for
+ * 200,000 segments into 10 targets — is allocated in one long step (pairs.ts).
+ */
+export async function lookupByTarget(memory: SegmentMemory, keys: readonly (readonly string[])[]): Promise<ReadonlyMap<string, string>[]> {
+  let count = 0;
+  for (let t = 0; t < keys.length; t++) count += keys[t]!.length;
+  if (count <= ONE_LOOKUP_UP_TO) {
+    const all = await memory.lookup(keys.flat());
+    return keys.map(() => all);
+  }
+  const stored: ReadonlyMap<string, string>[] = [];
+  for (let t = 0; t < keys.length; t++) stored.push(await memory.lookup(keys[t]!));
+  return stored;
+}
+
 /**
  * The pairs memory did not answer: translated by this request, or awaited where another
  * request of the same user is translating the same key in this process.
  */
 async function translatePending(
-  initial: Pair[],
+  initial: PairList,
   work: Omit<CallContext, 'cancel' | 'flight' | 'keysToSave'> & { readonly memory: SegmentMemory | undefined },
 ): Promise<void> {
   const { done, options, tally, keys, memory } = work;
@@ -195,7 +204,7 @@ async function translatePending(
     // Each round sends what nobody else is translating and waits for what somebody is;
     // a pair whose leader failed comes round again (and is led by this request then).
     while (pending.length > 0) {
-      const mine: Pair[] = [];
+      const mine = new PairBuffer(pending.length);
       const waits: Promise<void>[] = [];
       for (let p = 0; p < pending.length; p++) {
         if (work.turns.due()) await work.turns.yield();
@@ -212,18 +221,18 @@ async function translatePending(
           );
         }
       }
-      const own = callModels(mine, { cancel, flight, keysToSave: initial.length, ...work });
+      const own = callModels(mine.list(), { cancel, flight, keysToSave: initial.length, ...work });
       await Promise.all([own, ...waits]).catch((error: unknown) => {
         cancel.abort(error);
         throw error;
       });
-      const left: Pair[] = [];
+      const left = new PairBuffer(pending.length);
       for (let p = 0; p < pending.length; p++) {
         const pair = pending[p]!;
         if (!done.has(targetOf(pair), uniqueOf(pair))) left.push(pair);
         if (work.turns.due()) await work.turns.yield();
       }
-      pending = left;
+      pending = left.list();
     }
     // Everything arrived, but nobody wants it now: the request fails uncharged (what was
     // translated is in memory for the retry).
@@ -369,7 +378,7 @@ export interface DistinctSegments {
   /** target → document → segment → index into `unique`. Targets share one array when no segment has counted messages. */
   readonly positions: number[][][];
   /** Every (target, unique segment) pair to translate: all of them, but for the plural shapes of other targets. */
-  readonly pairs: Pair[];
+  readonly pairs: PairList;
   /** How many of `pairs` each target has (counted as they are made: 2,000,000 pairs counted again were one long turn). */
   readonly pairsOfTarget: number[];
 }
@@ -468,7 +477,8 @@ function* distinctSteps(
           }),
         ),
   );
-  const pairs: Pair[] = [];
+  // At most every unique segment for every target; fewer where plural shapes differ.
+  const pairs = new PairBuffer(targets.length * unique.length);
   const pairsOfTarget: number[] = [];
   for (let target = 0; target < targets.length; target++) {
     const needed = counted ? new Uint8Array(unique.length) : undefined;
@@ -480,7 +490,7 @@ function* distinctSteps(
     }
     pairsOfTarget.push(pairs.length - before);
   }
-  return { unique, positions, pairs, pairsOfTarget };
+  return { unique, positions, pairs: pairs.list(), pairsOfTarget };
 }
 
 interface CallContext {
@@ -501,7 +511,7 @@ interface CallContext {
 }
 
 /** Plans `pairs` into model calls (planCalls) and runs them up to the engine's slots. */
-async function callModels(pairs: readonly Pair[], context: CallContext): Promise<void> {
+async function callModels(pairs: PairList, context: CallContext): Promise<void> {
   if (pairs.length === 0) return;
   const { unique, engineTargets, done, options, cancel, tally } = context;
   const { engine } = options;
@@ -611,7 +621,7 @@ function joinedAnswer(
  * targets are 2,000,000 pairs, and planned in one go they held the loop half a second.
  */
 export async function planCalls(
-  pairs: readonly Pair[],
+  pairs: PairList,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   engine: TranslationEngine,
@@ -645,13 +655,13 @@ export async function planCalls(
   }
   const lead = options.firstTargetEarly === true ? targetOf(pairs[0]!) : undefined;
   const rest = lead === undefined ? pairs : await filterInTurns(pairs, (pair) => targetOf(pair) !== lead, turns);
-  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => targetOf(pair) === lead, turns) : [];
+  const leadPairs = lead !== undefined && rest.length > 0 ? await filterInTurns(pairs, (pair) => targetOf(pair) === lead, turns) : NO_PAIRS;
   const subject = leadPairs.length > 0 ? rest : pairs;
   const slots = Math.max(1, engine.budget.parallelCalls ?? 1);
   // Every call's answer wrapper follows from the request's target count (engines/prompt.ts keyedAnswer).
   const requestTargets = engineTargets.length;
   type Parts = ReadonlyMap<number, EngineSegment[]> | undefined;
-  const plan = async (of: readonly Pair[], leadingPairs: readonly Pair[], leadParts: Parts, partsOf: Parts): Promise<PlannedCalls> => {
+  const plan = async (of: PairList, leadingPairs: PairList, leadParts: Parts, partsOf: Parts): Promise<PlannedCalls> => {
     const leading = leadingPairs.length > 0 ? await planUnits(leadingPairs, unique, engineTargets, tokensOf, leadParts, turns) : [];
     const units = await planUnits(of, unique, engineTargets, tokensOf, partsOf, turns);
     units.sort((x, y) => y.output - x.output);
@@ -682,7 +692,7 @@ export async function planCalls(
     const sizeOf = (text: string): number => tokenizer.countTokens(text);
     return entry.branchPairs ? pluralParts(entry.segment, entry.branchPairs, count, sizeOf) : sentenceParts(entry.segment, sentencesOf(u)!, count, sizeOf);
   };
-  const withParts = async (of: readonly Pair[], planWith: (partsOf: Parts) => Promise<PlannedCalls>, cutAlready?: Parts): Promise<PlannedCalls & { partsOf: Parts }> => {
+  const withParts = async (of: PairList, planWith: (partsOf: Parts) => Promise<PlannedCalls>, cutAlready?: Parts): Promise<PlannedCalls & { partsOf: Parts }> => {
     let best: PlannedCalls & { partsOf: Parts } = Object.assign(await planWith(undefined), { partsOf: undefined });
     // A segment the stream's first target has in parts keeps those ids: the rest sends it whole.
     const large = slots > 1 ? (await largeSegments(of, tokensOfUnique, slots, cuttable, turns)).filter((u) => !cutAlready?.has(u)) : [];
@@ -722,7 +732,7 @@ interface PlannedCalls {
  * share of the request's output: the ones that bound the request.
  */
 async function largeSegments(
-  pairs: readonly Pair[],
+  pairs: PairList,
   tokensOfUnique: (u: number) => number,
   slots: number,
   cuttable: (u: number) => boolean,
@@ -744,15 +754,17 @@ async function largeSegments(
   return [...large];
 }
 
-/** `items.filter(keep)`, taking turns. */
-async function filterInTurns<T>(items: readonly T[], keep: (item: T) => boolean, turns: Turns): Promise<T[]> {
-  const kept: T[] = [];
-  for (const item of items) {
-    if (keep(item)) kept.push(item);
+/** `pairs.filter(keep)`, taking turns. */
+async function filterInTurns(pairs: PairList, keep: (pair: number) => boolean, turns: Turns): Promise<PairList> {
+  const kept = new PairBuffer(pairs.length);
+  for (let p = 0; p < pairs.length; p++) {
+    if (keep(pairs[p]!)) kept.push(pairs[p]!);
     if (turns.due()) await turns.yield();
   }
-  return kept;
+  return kept.list();
 }
+
+const NO_PAIRS: PairList = [];
 
 /**
  * The calls of `leading` (all slots each), then the small units, then the largest unit
@@ -799,7 +811,7 @@ interface PlanUnit {
 
 /** `pairs` as units: the segments (in document order) that one set of targets needs, per format; taking turns. */
 async function planUnits(
-  pairs: readonly Pair[],
+  pairs: PairList,
   unique: readonly UniqueSegment[],
   engineTargets: readonly EngineLanguage[],
   tokensOf: (segment: EngineSegment) => number,

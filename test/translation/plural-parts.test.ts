@@ -94,7 +94,7 @@ async function planned(codes: readonly string[], parallelCalls: number, firstTar
       }
     }
   }
-  assert.deepEqual([...sent.keys()].sort(), pairs.map((pair) => `${targets[targetOf(pair)]!.code}/${uniqueOf(pair)}`).sort());
+  assert.deepEqual([...sent.keys()].sort(), Array.from(pairs, (pair) => `${targets[targetOf(pair)]!.code}/${uniqueOf(pair)}`).sort());
   return { calls, unique };
 }
 

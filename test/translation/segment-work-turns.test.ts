@@ -57,7 +57,7 @@ describe('the distinct segments and memory keys of a piece of work', () => {
     const document = await prepareDocument(content, 'json', {});
     const codes = targets('ja', 'ru', 'fr').map((target) => target.language);
     const found = await distinctSegments([document], undefined, codes, alwaysDue());
-    const counted = codes.map((_, t) => found.pairs.filter((pair) => targetOf(pair) === t).length);
+    const counted = codes.map((_, t) => Array.from(found.pairs).filter((pair) => targetOf(pair) === t).length);
     assert.deepEqual(found.pairsOfTarget, counted);
     assert.ok(found.unique.length > counted[0]!, 'each target has only its own plural shape');
     document.release();
