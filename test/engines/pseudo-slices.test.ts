@@ -1,6 +1,6 @@
 /**
  * The pseudo engine transforms a long segment in slices with a turn between them
- * (docs/event-loop.md, rule 4). A slice must never cut a mark (`<g12>`, `</g3>`, `<x7/>`),
+ * (docs/event-loop.md, rule 5). A slice must never cut a mark (`<g12>`, `</g3>`, `<x7/>`),
  * and a `<` that is not a mark must not stretch a slice: a 1.8 MB plain text opening with
  * `<!--` (issue 37's "huge HTML comment" shape) was transformed in one slice, holding the
  * event loop for the whole of it.
