@@ -150,7 +150,22 @@ export class TranslationMemory {
     const turns = new Turns();
     // Before recent entries are asked: a change heard from here on may be one the read missed.
     const start = this.recent.readStart();
-    const missing = keys.length > RECENT_ENTRIES ? keys : await this.notKept(userId, keys, found, turns);
+    // A lookup of more keys than recent entries hold reads them all from the table without
+    // asking: what they hold, the table holds too (they keep only what was read from it or
+    // saved to it), and asking cost a joined string for each of up to 200,000 keys of a
+    // target, for a few hits at most (decision 0128).
+    let missing: readonly string[] = keys;
+    if (keys.length <= RECENT_ENTRIES) {
+      const notKept: string[] = [];
+      // A large document's keys are many: the loop takes turns with other requests.
+      for (const key of keys) {
+        const kept = this.recent.get(userEntry(userId, key));
+        if (kept === undefined) notKept.push(key);
+        else found.set(key, kept);
+        if (turns.due()) await turns.yield();
+      }
+      missing = notKept;
+    }
     if (missing.length === 0) return found;
     const read = missing.length <= SHARED_UP_TO ? await this.lookupShared(userId, missing) : await lookupMemory(this.db, userId, missing, this.clock());
     // Nothing was kept (a large document's first repeat): the statements' map is the answer.
@@ -162,25 +177,6 @@ export class TranslationMemory {
       if (turns.due()) await turns.yield();
     }
     return answer;
-  }
-
-  /**
-   * The keys recent entries do not hold; the ones they hold go into `found`. A lookup of
-   * more keys than they can hold skips them (the caller passes its keys as missing): what
-   * they hold, the table holds too, as they keep only what was read from it or saved to it,
-   * and asking them cost a joined string for each of up to 200,000 keys of a target, for a
-   * few hits at most.
-   */
-  private async notKept(userId: string, keys: readonly string[], found: Map<string, string>, turns: Turns): Promise<string[]> {
-    const missing: string[] = [];
-    // A large document's keys are many: the loop takes turns with other requests.
-    for (const key of keys) {
-      const kept = this.recent.get(userEntry(userId, key));
-      if (kept === undefined) missing.push(key);
-      else found.set(key, kept);
-      if (turns.due()) await turns.yield();
-    }
-    return missing;
   }
 
   private async save(userId: string, entries: readonly MemoryEntry[], keysInWork = entries.length): Promise<void> {

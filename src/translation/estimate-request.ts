@@ -17,7 +17,7 @@ import { resolveSource } from './detect-source.js';
 import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
 import type { TranslateInput } from './requests.js';
 import { PairBuffer, targetOf, uniqueOf, type PairList } from './pairs.js';
-import { distinctSegments, lookupByTarget, memoryKeys, planCalls } from './segment-work.js';
+import { distinctSegments, lookupByTarget, memoryKeys, planCalls, storedOf } from './segment-work.js';
 import type { TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
@@ -49,7 +49,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
       const keys = await memoryKeys(memory, unique, engineTargets, { engine, ...(source ? { source } : {}), ...(input.instructions ? { instructions: input.instructions } : {}), ...context });
       const stored = await lookupByTarget(memory, keys);
       const missed = new PairBuffer(pending.length);
-      for (const pair of pending) if (!stored[targetOf(pair)]!.has(keys[targetOf(pair)]![uniqueOf(pair)]!)) missed.push(pair);
+      for (const pair of pending) if (!storedOf(stored, targetOf(pair)).has(keys[targetOf(pair)]![uniqueOf(pair)]!)) missed.push(pair);
       pending = missed.list();
       cachedSegments = pairs.length - pending.length;
     }

@@ -123,7 +123,7 @@ export async function translateSegments(
     // iterator and its steps on every request (decision 0121).
     for (let p = 0; p < pending.length; p++) {
       const pair = pending[p]!;
-      const hit = stored[targetOf(pair)]!.get(keys[targetOf(pair)]![uniqueOf(pair)]!);
+      const hit = storedOf(stored, targetOf(pair)).get(keys[targetOf(pair)]![uniqueOf(pair)]!);
       if (hit === undefined) missed.push(pair);
       else {
         done.fill(targetOf(pair), uniqueOf(pair), hit);
@@ -165,21 +165,30 @@ export async function translateSegments(
 /** Up to this many keys, a request's keys are looked up together (lookupByTarget). */
 const ONE_LOOKUP_UP_TO = 65_536;
 
+/** What memory holds of a request's keys: one map for every target, or one a target (storedOf). */
+export type StoredByTarget = ReadonlyMap<string, string> | readonly ReadonlyMap<string, string>[];
+
 /**
- * What memory holds of each target's keys, by target: one lookup of every key for most
- * requests, one a target where the keys are many. An array of every key — 2,000,000 for
- * 200,000 segments into 10 targets — is allocated in one long step (pairs.ts).
+ * Memory's answer for the keys: one lookup of every key for most requests (no promise of
+ * its own: the lookup's), else one a target, in turn. An array of every key — 2,000,000
+ * for 200,000 segments into 10 targets — is allocated in one long step (pairs.ts).
  */
-export async function lookupByTarget(memory: SegmentMemory, keys: readonly (readonly string[])[]): Promise<ReadonlyMap<string, string>[]> {
+export function lookupByTarget(memory: SegmentMemory, keys: readonly (readonly string[])[]): Promise<StoredByTarget> {
   let count = 0;
   for (let t = 0; t < keys.length; t++) count += keys[t]!.length;
-  if (count <= ONE_LOOKUP_UP_TO) {
-    const all = await memory.lookup(keys.flat());
-    return keys.map(() => all);
-  }
+  if (count <= ONE_LOOKUP_UP_TO) return memory.lookup(keys.length === 1 ? keys[0]! : keys.flat());
+  return lookupEachTarget(memory, keys);
+}
+
+async function lookupEachTarget(memory: SegmentMemory, keys: readonly (readonly string[])[]): Promise<ReadonlyMap<string, string>[]> {
   const stored: ReadonlyMap<string, string>[] = [];
   for (let t = 0; t < keys.length; t++) stored.push(await memory.lookup(keys[t]!));
   return stored;
+}
+
+/** The map that holds target `target`'s keys. */
+export function storedOf(stored: StoredByTarget, target: number): ReadonlyMap<string, string> {
+  return stored instanceof Map ? stored : (stored as readonly ReadonlyMap<string, string>[])[target]!;
 }
 
 /**
