@@ -534,7 +534,8 @@ async function callModels(pairs: PairList, context: CallContext): Promise<void> 
   // A segment sent in parts is whole once every part's answer is in (plural-parts.ts, sentence-parts.ts).
   const partsOfSegment = new Map<number, EngineSegment[]>();
   // Loops over a call's segments take turns: 200,000 segments into 10 targets are calls of
-  // thousands of segments each, and answers checked in one go held the loop ~50 ms a call.
+  // thousands of segments each, and a call's answers checked in one go was one of the
+  // request's longest turns (docs/benchmarks.md, decision 0128's figures).
   for (let c = 0; c < calls.length; c++) {
     const { segments } = calls[c]!.chunk;
     for (let i = 0; i < segments.length; i++) {
