@@ -26,9 +26,8 @@ if (files.length === 0) {
 // Tests that time the service's event loop (a health check answered within 100 ms while a
 // large document is translated) or a 2 MiB hostile document's answer against the contract's
 // 5 s run after the rest, one file at a time: beside another test file on a 2-core machine
-// they would time that file's work, not the service's (on a machine three times slower
-// than usual, the markdown table of 100,000 cells took 5.2 s and an unclosed ICU plural's
-// answer 5.8 s beside other files; docs/benchmarks.md, "A slower machine").
+// they would time that file's work, not the service's (on a slow machine both documents
+// went past 5 s beside other files and not alone; docs/benchmarks.md, "A slower machine").
 const ALONE = ['test/event-loop/large-documents.test.ts', 'test/formats/markdown-hostile.test.ts', 'test/hostile/documents.test.ts'];
 const together = files.filter((file) => !ALONE.includes(file));
 const alone = files.filter((file) => ALONE.includes(file));

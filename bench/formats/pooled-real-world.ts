@@ -1,6 +1,6 @@
 /**
  * The crossing to and from a document worker against documents nobody on the team wrote:
- * every file under the directories given whose extension names a format is translated with
+ * every file under the directories given whose name names a format (as `sync` reads it) is translated with
  * the pseudo engine into fr and ar twice — read and rendered on this thread, and in a
  * document worker, as the service does with any document over LARGE_DOCUMENT_CHARS (the
  * segments come back as columns, each target's translations go out as one; decision 0128) —
@@ -12,33 +12,16 @@
  * Run by hand; not part of `npm test`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Format } from '../../src/formats/format.js';
+import { formatFromExtension } from '../../src/localize/file-formats.js';
 import { DocumentPool } from '../../src/translation/document-pool.js';
 import { prepareDocument, translatePrepared } from '../../src/translation/translate-document.js';
 import { pseudo } from '../../test/helpers/engines.js';
 import { testTokenizer } from '../../test/helpers/tokenizer.js';
 import { targets } from '../../test/translation/documents.js';
 
-const FORMAT_BY_EXTENSION: Record<string, Format> = {
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-  '.json': 'json',
-  '.html': 'html',
-  '.htm': 'html',
-  '.po': 'po',
-  '.pot': 'po',
-  '.properties': 'properties',
-  '.yml': 'yaml',
-  '.yaml': 'yaml',
-  '.xlf': 'xliff',
-  '.xliff': 'xliff',
-  '.arb': 'arb',
-  '.strings': 'strings',
-  '.stringsdict': 'stringsdict',
-  '.xcstrings': 'xcstrings',
-};
 const MAX_BYTES = 1024 * 1024;
 const dirs = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['node_modules', '/usr/share/doc', '../shared/locale-corpus'];
 
@@ -55,7 +38,9 @@ function* files(dir: string): Generator<[string, Format]> {
     if (!stat) continue;
     if (stat.isDirectory()) yield* files(path);
     else if (stat.size > 0 && stat.size <= MAX_BYTES) {
-      const format = basename(path) === 'strings.xml' ? 'android' : FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+      // The CLI's own reading of a file name (`sync`: Android's values*/ XML, .txt as plain),
+      // and the locale corpus's Android files, named `NNN-project-strings.xml`.
+      const format = formatFromExtension(path) ?? (path.endsWith('strings.xml') ? 'android' : undefined);
       if (format) yield [path, format];
     }
   }

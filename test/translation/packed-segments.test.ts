@@ -52,6 +52,7 @@ describe('a string column', () => {
     };
     const inTurns = await columnInTurns(long, turns);
     assert.deepEqual(inTurns, columnOf(long));
+    assert.deepEqual(stringsOf(crossed(inTurns)), long, 'every string comes back from it');
     assert.ok(yields > 0, 'the main thread joined it taking turns');
     assert.deepEqual(await columnInTurns(strings, new Turns()), columnOf(strings));
   });

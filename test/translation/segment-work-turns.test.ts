@@ -59,6 +59,7 @@ describe('the distinct segments and memory keys of a piece of work', () => {
     const found = await distinctSegments([document], undefined, codes, alwaysDue());
     const counted = codes.map((_, t) => Array.from(found.pairs).filter((pair) => targetOf(pair) === t).length);
     assert.deepEqual(found.pairsOfTarget, counted);
+    assert.deepEqual(found.pairsOfTarget, [2, 2, 2], 'each target needs the title and its own shape of the message');
     assert.ok(found.unique.length > counted[0]!, 'each target has only its own plural shape');
     document.release();
   });
