@@ -64,6 +64,8 @@ export interface Config {
   readonly documentTimeLimitMs: number;
   /** Heap of one document worker thread; a document that needs more is refused. */
   readonly documentMemoryLimitMb: number;
+  /** Nice steps each document worker thread runs below the main thread (Linux); 0: none. */
+  readonly documentWorkerNiceness: number;
   /** Time a client has to send its request headers, and its whole request (headers and body). */
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     documentTimeLimitMs: integer('DOCUMENT_TIME_LIMIT_MS', 3_000, 100, 600_000),
     documentMemoryLimitMb: integer('DOCUMENT_MEMORY_LIMIT_MB', 256, 64, 16_384),
+    documentWorkerNiceness: integer('DOCUMENT_WORKER_NICENESS', 10, 0, 19),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * SECOND,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * SECOND,
     metricsToken: metricsToken(read('METRICS_TOKEN')),

@@ -48,6 +48,12 @@ export type WorkerReply =
   | { readonly id: number; readonly ok: false; readonly error: SerializedError }
   | typeof WORKER_READY;
 
+/** What a document worker is started with. */
+export interface DocumentWorkerData {
+  /** Nice steps below the main thread (decision 0129). */
+  readonly niceness: number;
+}
+
 /** A worker's first message: its modules are loaded and it takes work. */
 export const WORKER_READY = 'ready';
 

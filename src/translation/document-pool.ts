@@ -27,6 +27,7 @@ import {
   WORKER_READY,
   deserializeError,
   type PreparedMessage,
+  type DocumentWorkerData,
   type WorkerReply,
   type WorkerRequest,
 } from './document-messages.js';
@@ -36,13 +37,16 @@ import { columnInTurns } from './string-column.js';
 import type { PreparedDocument, RenderRequest } from './prepared-document.js';
 
 const WORKER_SCRIPT = scriptBeside(import.meta.url, 'document-worker');
-const startWorker = (resourceLimits: ResourceLimits) => startWorkerScript(WORKER_SCRIPT, { resourceLimits });
+const startWorker = (resourceLimits: ResourceLimits, workerData: DocumentWorkerData) =>
+  startWorkerScript(WORKER_SCRIPT, { resourceLimits, workerData });
 
 /** Renders in flight per document: keeps the worker busy without cloning every target's strings at once. */
 const RENDERS_IN_FLIGHT = 2;
 
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 export const DEFAULT_MEMORY_LIMIT_MB = 256;
+/** Nice steps below the main thread (decision 0129): 10 leaves a busy worker about a tenth of a contended core. */
+export const DEFAULT_WORKER_NICENESS = 10;
 
 export interface DocumentPoolOptions {
   /** Worker threads kept while there is work; default: one per core beyond the main thread's, 1–4. */
@@ -55,6 +59,8 @@ export interface DocumentPoolOptions {
   readonly timeLimitMs?: number;
   /** Old-generation heap of each worker, in MiB. */
   readonly memoryLimitMb?: number;
+  /** How many nice steps below the main thread each worker runs (0: the same priority). */
+  readonly niceness?: number;
 }
 
 export interface DocumentPoolStats {
@@ -109,6 +115,7 @@ export class DocumentPool {
   readonly maxSize: number;
   readonly timeLimitMs: number;
   readonly memoryLimitMb: number;
+  readonly niceness: number;
   private readonly idleMs: number;
   private readonly slots: Slot[] = [];
   private nextId = 1;
@@ -121,6 +128,7 @@ export class DocumentPool {
     this.idleMs = options.idleMs ?? 30_000;
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+    this.niceness = options.niceness ?? DEFAULT_WORKER_NICENESS;
   }
 
   stats(): DocumentPoolStats {
@@ -243,7 +251,7 @@ export class DocumentPool {
   }
 
   private spawn(): Slot {
-    const worker = startWorker({ maxOldGenerationSizeMb: this.memoryLimitMb });
+    const worker = startWorker({ maxOldGenerationSizeMb: this.memoryLimitMb }, { niceness: this.niceness });
     const slot: Slot = { worker, pending: new Map(), documents: new Set(), ready: false, gone: false };
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {

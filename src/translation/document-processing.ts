@@ -16,7 +16,11 @@ export interface DocumentProcessing extends PrepareOptions {
 /** `largeDocumentChars` overrides LARGE_DOCUMENT_CHARS (benches that read everything inline). */
 export function createDocumentProcessing(config: Config, largeDocumentChars?: number): DocumentProcessing {
   return {
-    pool: new DocumentPool({ timeLimitMs: config.documentTimeLimitMs, memoryLimitMb: config.documentMemoryLimitMb }),
+    pool: new DocumentPool({
+      timeLimitMs: config.documentTimeLimitMs,
+      memoryLimitMb: config.documentMemoryLimitMb,
+      niceness: config.documentWorkerNiceness,
+    }),
     limits: config.documentLimits,
     ...(largeDocumentChars === undefined ? {} : { largeDocumentChars }),
   };

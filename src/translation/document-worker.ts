@@ -5,16 +5,28 @@
  * counting or rendering. The pool watches the time each message takes and the thread's
  * heap is capped (resourceLimits), so a hostile document costs a worker, not the process.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThreadPriority } from '../event-loop/thread-priority.js';
 import type { ExtractedDocument } from '../formats/format.js';
 import { Tokenizer } from '../tokens.js';
-import { WORKER_READY, serializeError, type PreparedMessage, type WorkerReply, type WorkerRequest } from './document-messages.js';
+import {
+  WORKER_READY,
+  serializeError,
+  type DocumentWorkerData,
+  type PreparedMessage,
+  type WorkerReply,
+  type WorkerRequest,
+} from './document-messages.js';
 import { asTooComplex, extractDocument } from './extract-document.js';
 import { packSegments } from './packed-segments.js';
 import { stringsOf } from './string-column.js';
 
 const port = parentPort;
 if (!port) throw new Error('document-worker runs only as a worker thread');
+
+// A document is background work next to the requests the main thread answers: where the
+// cores are contended, the main thread goes first (decision 0129).
+lowerThisThreadPriority((workerData as DocumentWorkerData | undefined)?.niceness ?? 0);
 
 // This entry point is the thread's composition root: its parts live as long as the thread.
 const tokenizer = new Tokenizer();

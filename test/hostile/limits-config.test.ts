@@ -11,6 +11,7 @@ describe('document and request limits in configuration', () => {
     assert.deepEqual(config.documentLimits, DEFAULT_DOCUMENT_LIMITS);
     assert.equal(config.documentTimeLimitMs, 3_000);
     assert.equal(config.documentMemoryLimitMb, 256);
+    assert.equal(config.documentWorkerNiceness, 10);
     assert.equal(config.headersTimeoutMs, 10_000);
     assert.equal(config.requestTimeoutMs, 30_000);
   });
@@ -22,18 +23,21 @@ describe('document and request limits in configuration', () => {
       MAX_SEGMENTS: '1000',
       DOCUMENT_TIME_LIMIT_MS: '1500',
       DOCUMENT_MEMORY_LIMIT_MB: '128',
+      DOCUMENT_WORKER_NICENESS: '0',
     });
     assert.deepEqual(config.documentLimits, { maxNestingDepth: 64, maxPlaceholderDepth: 8, maxSegments: 1000 });
     const documents = createDocumentProcessing(config);
     assert.deepEqual(documents.limits, config.documentLimits);
     assert.equal(documents.pool.timeLimitMs, 1500);
     assert.equal(documents.pool.memoryLimitMb, 128);
+    assert.equal(documents.pool.niceness, 0);
     await documents.pool.close();
   });
 
   it('a bad value stops start-up with the variable named', () => {
     assert.throws(() => loadConfig({ MAX_SEGMENTS: 'many' }), (error: unknown) => error instanceof ConfigError && /MAX_SEGMENTS/.test(error.message));
     assert.throws(() => loadConfig({ DOCUMENT_TIME_LIMIT_MS: '5' }), /DOCUMENT_TIME_LIMIT_MS must be between/);
+    assert.throws(() => loadConfig({ DOCUMENT_WORKER_NICENESS: '20' }), /DOCUMENT_WORKER_NICENESS must be between 0 and 19/);
     assert.throws(
       () => loadConfig({ HEADERS_TIMEOUT_SECONDS: '60', REQUEST_TIMEOUT_SECONDS: '30' }),
       /HEADERS_TIMEOUT_SECONDS \(60\) must not be longer than REQUEST_TIMEOUT_SECONDS \(30\)/,
