@@ -7,9 +7,11 @@
 // time the thread was runnable but waiting for a CPU (the machine's load); the rest of the
 // gap the thread was blocked (a file sync, a lock, a parallel collection's helpers). Collections count when they
 // run on this thread (a parallel scavenge's helper threads do not). At exit it writes the gaps
-// over MIN_WALL_MS to $LOOP_CPU_FILE as JSON: [{ at (monotonic µs), wallMs, cpuMs, queuedMs }].
+// over MIN_WALL_MS to $LOOP_CPU_FILE as JSON: [{ at (monotonic µs), wallMs, cpuMs, queuedMs, majorFaults,
+// collectionMs }].
 // Bench only: never part of the service.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const TICK_MS = 2;
 const MIN_WALL_MS = 20;
@@ -18,20 +20,53 @@ const FILE = process.env.LOOP_CPU_FILE;
 /** [on the CPU, runnable and waiting for one], in ms since the thread started. */
 const schedMs = () => readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').slice(0, 2).map((ns) => Number(ns) / 1e6);
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** Page faults of this thread that had to read from disk (field 12 of /proc/thread-self/stat):
+ * blocked time with many of them is memory the kernel took back (DAMON's pageout, reclaim). */
+const majorFaults = () => {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+};
 
 if (FILE) {
   const gaps = [];
+  // Collections as V8 reports them (start and length on performance.now()'s clock): a gap's
+  // blocked time with a collection in it is the main thread waiting on its helper threads.
+  const collections = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push([entry.startTime, entry.duration]);
+  }).observe({ entryTypes: ['gc'] });
+  /** ms of collection inside [from, to) of performance.now(). */
+  const collectedIn = (from, to) => {
+    let ms = 0;
+    for (const [start, length] of collections) ms += Math.max(0, Math.min(to, start + length) - Math.max(from, start));
+    return ms;
+  };
+  let lastPerf = performance.now();
   let lastWall = nowMicros();
   let [lastCpu, lastQueued] = schedMs();
+  let lastFaults = majorFaults();
   const tenths = (ms) => Math.round(ms * 10) / 10;
   setInterval(() => {
     const wall = nowMicros();
+    const perf = performance.now();
     const [cpu, queued] = schedMs();
+    const faults = majorFaults();
     const wallMs = (wall - lastWall) / 1000;
-    if (wallMs >= MIN_WALL_MS) gaps.push({ at: lastWall, wallMs: tenths(wallMs), cpuMs: tenths(cpu - lastCpu), queuedMs: tenths(queued - lastQueued) });
+    if (wallMs >= MIN_WALL_MS) {
+      gaps.push({ at: lastWall, wallMs: tenths(wallMs), cpuMs: tenths(cpu - lastCpu), queuedMs: tenths(queued - lastQueued), majorFaults: faults - lastFaults, perf: [lastPerf, perf] });
+    }
     lastWall = wall;
+    lastPerf = perf;
+    lastFaults = faults;
     lastCpu = cpu;
     lastQueued = queued;
   }, TICK_MS).unref();
-  process.on('exit', () => writeFileSync(FILE, JSON.stringify(gaps)));
+  process.on('exit', () => {
+    // Collections are reported after they end, so they are matched to the gaps only now.
+    for (const gap of gaps) {
+      gap.collectionMs = tenths(collectedIn(...gap.perf));
+      delete gap.perf;
+    }
+    writeFileSync(FILE, JSON.stringify(gaps));
+  });
 }

@@ -2,8 +2,9 @@
  * The main thread under the documents that held it longest (issue 37; docs/benchmarks.md,
  * § Event loop: the last shapes). Starts the built server (`node DIR/dist/cli.js serve`,
  * embedded default: SQLite, pseudo engine) as a child process on loopback, and for each
- * shape sends the document ROUNDS times while GET /v1/health is polled every 10 ms from
- * this process (a separate process, so its own pauses are not the server's). Printed per
+ * shape sends the document ROUNDS times while GET /v1/health is polled every 10 ms by
+ * health-poller.mjs (a process of its own, so neither this one's pauses while it takes in
+ * a large answer nor the server's count as the other's). Printed per
  * shape: the answer's status and time, and the longest health wait.
  *   --profile=DIR  runs the server under --cpu-prof, one server per shape, and prints
  *                  the main thread's longest busy stretches, and what it ran while the
@@ -13,7 +14,9 @@
  *                  document was in flight (what our turns cost, apart from the machine's load;
  *                  Linux only), that gap's wall time and time queued for a CPU, the gaps
  *                  over 50 ms of CPU, and the longest gap by wall time split into CPU,
- *                  queued and blocked (I/O, locks, collection helpers); with
+ *                  queued and blocked (I/O, locks, collection helpers, with the
+ *                  page faults that read from disk), the gaps over 100 ms of wall
+ *                  time (the server's own view of the bound); with
  *                  --profile too, the samples inside the three costliest gaps.
  *   --shared       with --loop-cpu: one server for every shape, as the plain run has (its
  *                  history — the memory table, the log — counts); the gaps are split per
@@ -23,10 +26,11 @@
  *                  memory and the single flight share nothing between them): several
  *                  customers' large documents in one process. The answer time is the last one's.
  *   Also printed per round: the server main thread's CPU time (from /proc), the figure
- *   that compares builds on a loaded machine.
+ *   that compares builds on a loaded machine, and how much of the longest health wait the
+ *   poller itself was queued for a CPU (the bench shares the server's cores).
  * Run: npm run build && npx tsx bench/event-loop/shapes.ts [DIR=.] [--rounds=2] [--only='name|name'] [--profile=/tmp/prof] [--loop-cpu] [--trace-gc=FILE] [--concurrent=N]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,24 +107,30 @@ const CLOCK_TICKS = 100;
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 /** Health checks that waited over this long, kept to be looked up in the server's profile. */
 const SLOW_CHECK_MS = 50;
+const HEALTH_POLLER = new URL('./health-poller.mjs', import.meta.url);
+/** A health check over SLOW_CHECK_MS, as health-poller.mjs reports it. */
+interface SlowCheck extends Window {
+  readonly waited: number;
+  /** Of the wait, the time the poller itself was queued for a CPU: the client's, not the server's. */
+  readonly pollerQueuedMs: number;
+}
 
 async function once(
   server: Server,
   body: string,
-  slow: Window[],
-): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number; window: Window }> {
-  const latencies: number[] = [];
-  let done = false;
-  const poll = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const from = nowMicros();
-      await (await fetch(`${server.base}/health`)).arrayBuffer();
-      latencies.push(performance.now() - started);
-      if (latencies.at(-1)! > SLOW_CHECK_MS) slow.push({ from, to: nowMicros() });
-      await new Promise((wake) => setTimeout(wake, 10));
-    }
-  })();
+  slow: SlowCheck[],
+): Promise<{ status: number; ms: number; healthMax: number; healthChecks: number; pollerQueuedMs: number; window: Window }> {
+  // The poller is its own process: this one's pauses while it takes in a large answer
+  // would otherwise count as the server's.
+  const poller = fork(HEALTH_POLLER, [server.base, String(SLOW_CHECK_MS)], { stdio: 'inherit', execArgv: [] });
+  const exited = new Promise<never>((_, fail) =>
+    poller.once('exit', (code) => fail(new Error(`the health poller exited with ${code} before it reported`))),
+  );
+  const nextMessage = () => Promise.race([new Promise<unknown>((next) => poller.once('message', next)), exited]);
+  // It says 'ready' once its own first request is done; its report comes only after 'stop'.
+  await nextMessage();
+  const polled = nextMessage() as Promise<{ latencies: number[]; slow: SlowCheck[] }>;
+  polled.catch(() => {});
   const started = performance.now();
   const from = nowMicros();
   const send = async (copy: number): Promise<number> => {
@@ -137,9 +147,11 @@ async function once(
   const status = statuses.find((code) => code !== 200) ?? 200;
   const ms = performance.now() - started;
   const window = { from, to: nowMicros() };
-  done = true;
-  await poll;
-  return { status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length, window };
+  poller.send('stop');
+  const { latencies, slow: slowChecks } = await polled;
+  slow.push(...slowChecks);
+  const longest = slowChecks.reduce<SlowCheck | undefined>((most, check) => (most && most.waited >= check.waited ? most : check), undefined);
+  return { status, ms, healthMax: Math.max(0, ...latencies), healthChecks: latencies.length, pollerQueuedMs: longest?.pollerQueuedMs ?? 0, window };
 }
 
 function bodyOf(shape: StallShape): string {
@@ -158,6 +170,9 @@ interface LoopGap {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly queuedMs: number;
+  readonly majorFaults: number;
+  /** Of the gap, ms inside V8's collections (its own pauses, helpers included). */
+  readonly collectionMs: number;
 }
 /** loop-cpu.mjs's gaps that began while one of `windows` lasted. */
 function gapsDuring(file: string, windows: readonly Window[]): LoopGap[] {
@@ -176,14 +191,28 @@ function loopRows(shape: string, file: string, requests: readonly Window[]): Loo
     'its queued ms': gaps[0]?.queuedMs ?? 0,
     'next cpu ms': gaps.slice(1, 4).map((gap) => gap.cpuMs).join(' / '),
     'gaps over 50 ms cpu': gaps.filter((gap) => gap.cpuMs > 50).length,
+    'gaps over 100 ms wall': gaps.filter((gap) => gap.wallMs > 100).length,
   });
   // The longest gap by wall time, split: on the CPU, waiting for one, blocked.
   const longest = [...gaps].sort((a, b) => b.wallMs - a.wallMs)[0];
   if (longest) {
     const blocked = Math.max(0, longest.wallMs - longest.cpuMs - longest.queuedMs);
-    rows.push({ shape, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10 });
+    rows.push({ shape, round: 'longest wall', 'its wall ms': longest.wallMs, 'longest turn cpu ms': longest.cpuMs, 'its queued ms': longest.queuedMs, 'blocked ms': Math.round(blocked * 10) / 10, 'major faults': longest.majorFaults, 'collection ms': longest.collectionMs });
   }
   return gaps.slice(0, 3);
+}
+
+/**
+ * Each health wait over 100 ms beside the server's own gaps inside it: a wait much longer
+ * than its longest gap was not the server's loop held, but time elsewhere — the poller
+ * queued for a CPU, or the request in transit.
+ */
+function printWaitsOverBound(shape: string, file: string, checks: readonly SlowCheck[]): void {
+  for (const check of checks.filter((one) => one.waited > 100)) {
+    const inside = gapsDuring(file, [check]).sort((a, b) => a.at - b.at);
+    const gaps = inside.map((gap) => `${gap.wallMs} (cpu ${gap.cpuMs}, queued ${gap.queuedMs}, collecting ${gap.collectionMs})`).join(', ') || 'none over 20 ms';
+    console.log(`${shape}: a health wait of ${Math.round(check.waited)} ms (poller queued ${Math.round(check.pollerQueuedMs)} ms); the server's gaps in it, ms: ${gaps}`);
+  }
 }
 
 const sharedLoopCpuDir = SHARED && LOOP_CPU ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
@@ -194,13 +223,14 @@ try {
   for (const shape of shapes) {
     const body = bodyOf(shape);
     const profileDir = PROFILE ? join(PROFILE, shape.name.replace(/\W+/g, '-')) : undefined;
-    const loopCpuDir = LOOP_CPU && !shared ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;    const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
+    const loopCpuDir = LOOP_CPU && !shared ? mkdtempSync(join(tmpdir(), 'loop-cpu-')) : undefined;
+    const loopCpuFile = loopCpuDir ? join(loopCpuDir, 'gaps.json') : undefined;
     const server = shared ?? (await startServer(profileDir, loopCpuFile));
-    const slowByRound: Window[][] = [];
+    const slowByRound: SlowCheck[][] = [];
     const requests: Window[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
-        const slow: Window[] = [];
+        const slow: SlowCheck[] = [];
         slowByRound.push(slow);
         const cpuBefore = mainThreadCpuMs(server.process.pid);
         const result = await once(server, body, slow);
@@ -212,6 +242,7 @@ try {
           status: result.status,
           'answer ms': Math.round(result.ms),
           'health max ms': Math.round(result.healthMax),
+          'of it poller queued ms': Math.round(result.pollerQueuedMs * 10) / 10,
           checks: result.healthChecks,
           'main thread CPU ms': cpuBefore === undefined || cpuAfter === undefined ? '' : Math.round(cpuAfter - cpuBefore),
         });
@@ -223,6 +254,7 @@ try {
     if (shared && sharedLoopCpuFile) sharedRequests.push({ shape: shape.name, requests });
     if (loopCpuFile) {
       costliest = loopRows(shape.name, loopCpuFile, requests);
+      printWaitsOverBound(shape.name, loopCpuFile, slowByRound.flat());
       rmSync(loopCpuDir!, { recursive: true, force: true });
     }
     if (profileDir) {
