@@ -203,9 +203,11 @@ function loopRows(shape: string, file: string, requests: readonly Window[]): Loo
 }
 
 /**
- * Each health wait over 100 ms beside the server's own gaps inside it: a wait much longer
- * than its longest gap was not the server's loop held, but time elsewhere — the poller
- * queued for a CPU, or the request in transit.
+ * Each health wait over 100 ms beside the server's own gaps inside it. A wait that spans
+ * several gaps waited for more than one phase of the loop: a request starts in one and its
+ * answer is written in another (decisions 0040, 0045; docs/event-loop.md). One much longer
+ * than its gaps together was time elsewhere: the poller queued for a CPU, or the request
+ * in transit.
  */
 function printWaitsOverBound(shape: string, file: string, checks: readonly SlowCheck[]): void {
   for (const check of checks.filter((one) => one.waited > 100)) {

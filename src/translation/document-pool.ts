@@ -26,8 +26,8 @@ import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/format.
 import {
   WORKER_READY,
   deserializeError,
-  type PreparedMessage,
   type DocumentWorkerData,
+  type PreparedMessage,
   type WorkerReply,
   type WorkerRequest,
 } from './document-messages.js';
