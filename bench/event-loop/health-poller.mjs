@@ -7,13 +7,12 @@
 // poller itself was queued for a CPU in each (on a shared machine, part of a wait is the
 // client's, not the server's), then exits.
 // Bench only: never part of the service.
-import { readFileSync } from 'node:fs';
+import { nowMicros, schedMs } from './thread-stats.mjs';
 
 const BASE = process.argv[2];
 const SLOW_MS = Number(process.argv[3] ?? 50);
-const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
-/** ms this thread has been runnable and waiting for a CPU (Linux: /proc/thread-self/schedstat). */
-const queuedMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+/** ms this thread has been runnable and waiting for a CPU. */
+const queuedMs = () => schedMs()[1];
 
 const latencies = [];
 /** Per wait over SLOW_MS: its window, and how much of it this poller itself was queued for a CPU. */

@@ -10,22 +10,13 @@
 // over MIN_WALL_MS to $LOOP_CPU_FILE as JSON: [{ at (monotonic µs), wallMs, cpuMs, queuedMs, majorFaults,
 // collectionMs }].
 // Bench only: never part of the service.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { majorFaults, nowMicros, schedMs } from './thread-stats.mjs';
 
 const TICK_MS = 2;
 const MIN_WALL_MS = 20;
 const FILE = process.env.LOOP_CPU_FILE;
-
-/** [on the CPU, runnable and waiting for one], in ms since the thread started. */
-const schedMs = () => readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').slice(0, 2).map((ns) => Number(ns) / 1e6);
-const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
-/** Page faults of this thread that had to read from disk (field 12 of /proc/thread-self/stat):
- * blocked time with many of them is memory the kernel took back (DAMON's pageout, reclaim). */
-const majorFaults = () => {
-  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
-};
 
 if (FILE) {
   const gaps = [];

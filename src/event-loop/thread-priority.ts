@@ -22,18 +22,17 @@ function thisThreadId(): number | undefined {
 }
 
 /**
- * Adds `steps` to this thread's nice value (at most 19). Returns the value it now runs at,
- * or undefined when the platform keeps no per-thread priority or refused the change: the
- * thread then runs as before, which is correct, only less polite.
+ * Adds `steps` to this thread's nice value (at most 19). Where the platform keeps no
+ * per-thread priority, or refuses the change, the thread runs as before: correct, only
+ * less polite.
  */
-export function lowerThisThreadPriority(steps: number): number | undefined {
-  if (steps <= 0) return undefined;
+export function lowerThisThreadPriority(steps: number): void {
+  if (steps <= 0) return;
   const id = thisThreadId();
-  if (id === undefined) return undefined;
+  if (id === undefined) return;
   try {
     setPriority(id, Math.min(19, getPriority(id) + steps));
-    return getPriority(id);
   } catch {
-    return undefined;
+    // Refused: the thread keeps the process's priority.
   }
 }
