@@ -25,6 +25,8 @@
  * translation, and one per document worker thread, made by the worker's own entry point
  * (translation/document-worker.ts), which is that thread's composition root.
  */
+import { yieldFromLongWork } from './event-loop/long-work.js';
+import { TURN_MS } from './event-loop/turns.js';
 import { createO200kEncoder, type O200kEncoder } from './library-patches/gpt-tokenizer.js';
 import { CompactRankTable } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
@@ -37,8 +39,6 @@ const LONG_RUN = new RegExp(`\\S{${LONGEST_RUN + 1},}`, 'g');
 
 /** Characters counted between two looks at the clock. */
 const SLICE_CHARS = 16 * 1024;
-/** Time on the loop before giving it back. */
-const TURN_MS = 8;
 
 export class Tokenizer {
   readonly #o200k: O200kEncoder;
@@ -80,7 +80,7 @@ export class Tokenizer {
       total += this.countTokens(text.slice(start, end));
       start = end;
       if (performance.now() - turnStarted > TURN_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldFromLongWork();
         turnStarted = performance.now();
       }
     }

@@ -10,6 +10,8 @@
  * translation for the target, unmarked; the rest of the segment is pseudo-localized.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { yieldFromLongWork } from '../event-loop/long-work.js';
+import { TURN_MS } from '../event-loop/turns.js';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import { findTerms } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -88,8 +90,6 @@ export function pseudoTranslateWithGlossary(text: string, rtl: boolean, glossary
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
 }
 
-/** Time on the event loop before the engine gives it back. */
-const TURN_MS = 8;
 /** A segment longer than this is transformed in slices of it, with a yield between. */
 const SLICE_CHARS = 64 * 1024;
 
@@ -126,7 +126,7 @@ async function pseudoTranslateInTurns(text: string, rtl: boolean): Promise<strin
     const end = pseudoSliceEnd(text, start);
     parts.push(pseudoLocalizeText(text.slice(start, end)));
     start = end;
-    await yieldToLoop();
+    await yieldFromLongWork();
   }
   const localized = parts.join('');
   return rtl ? RTL_EMBEDDING + localized + POP_DIRECTIONAL : localized;
@@ -153,7 +153,7 @@ export class PseudoEngine implements TranslationEngine {
     let turnStarted = performance.now();
     const pause = async () => {
       if (performance.now() - turnStarted < TURN_MS) return;
-      await yieldToLoop();
+      await yieldFromLongWork();
       turnStarted = performance.now();
     };
     let inputTokens = 0;

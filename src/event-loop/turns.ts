@@ -4,9 +4,10 @@
  * (memory keys, lookups, claims, answers); done in one go they held every other request —
  * a health check — for seconds (docs/event-loop.md). A loop asks `turns.due()` between
  * steps and, when it says so, awaits `turns.yield()`, which lets timers and I/O run
- * (setImmediate) before the loop goes on.
+ * (setImmediate) before the loop goes on, and tells the HTTP room that long work holds the
+ * loop (long-work.ts).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { yieldFromLongWork } from './long-work.js';
 
 /**
  * How long one turn may hold the loop. Short enough that a health check waits a few of
@@ -40,7 +41,7 @@ export class Turns {
 
   /** Gives the event loop a turn, then starts a new one. */
   async yield(): Promise<void> {
-    await nextTurn();
+    await yieldFromLongWork();
     this.#steps = 0;
     this.#started = this.clock();
   }

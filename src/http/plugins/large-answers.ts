@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { yieldFromLongWork } from '../../event-loop/long-work.js';
 
 /** Below this, one write costs less than a slice's turn is worth. */
 export const LARGE_ANSWER_CHARS = 1024 * 1024;
@@ -72,7 +73,7 @@ export async function serializeInTurns(value: unknown): Promise<SerializedParts>
   let at = 0;
   for (const stand of skeleton.matchAll(new RegExp(`"${stub}(\\d+)"`, 'g'))) {
     parts.push(skeleton.slice(at, stand.index));
-    await new Promise((next) => setImmediate(next));
+    await yieldFromLongWork();
     parts.push(JSON.stringify(long[Number(stand[1])]));
     at = stand.index + stand[0].length;
   }
@@ -97,7 +98,10 @@ export class AnswerInSlices extends Readable {
   override _read(): void {
     // Deferred: pushed at once, the slices would all be encoded in the turn that started
     // the write, as long as the socket takes them.
-    setImmediate(() => this.pushSlice());
+    yieldFromLongWork().then(
+      () => this.pushSlice(),
+      (error: unknown) => this.destroy(error as Error),
+    );
   }
 
   private pushSlice(): void {
