@@ -35,8 +35,13 @@ const RULES: readonly Rule[] = [
   },
   {
     room: 'engines',
-    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'config.ts', 'metrics', 'plurals'],
-    why: 'engines/ translates segments; it knows nothing of formats\' syntax, HTTP or storage (config.ts: registry.ts is where configuration picks an engine; metrics: it counts its calls)',
+    mayImportOnly: ['segments', 'errors.ts', 'tokens.ts', 'languages.ts', 'config.ts', 'metrics', 'plurals', 'event-loop'],
+    why: 'engines/ translates segments; it knows nothing of formats\' syntax, HTTP or storage (config.ts: registry.ts is where configuration picks an engine; metrics: it counts its calls; event-loop: an engine that computes on the main thread takes turns)',
+  },
+  {
+    room: 'event-loop',
+    mayImportOnly: [],
+    why: 'event-loop/ is how work on the main thread takes turns and says so (docs/event-loop.md), a leaf every room that loops may use; it depends on none of them',
   },
   {
     room: 'plurals',
