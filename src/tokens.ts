@@ -25,8 +25,7 @@
  * translation, and one per document worker thread, made by the worker's own entry point
  * (translation/document-worker.ts), which is that thread's composition root.
  */
-import { yieldFromLongWork } from './event-loop/long-work.js';
-import { TURN_MS } from './event-loop/turns.js';
+import { Turns } from './event-loop/turns.js';
 import { createO200kEncoder, type O200kEncoder } from './library-patches/gpt-tokenizer.js';
 import { CompactRankTable } from './tokenizer/compact-ranks.js';
 import { readO200kRanks } from './tokenizer/o200k-ranks.js';
@@ -69,20 +68,17 @@ export class Tokenizer {
   /**
    * countTokens(text), counted in slices cut just before a single space or line break
    * between two non-space characters (where o200k's pre-tokenizer splits anyway, so the
-   * count is the same), yielding to the event loop whenever a turn has taken TURN_MS.
+   * count is the same), taking turns (event-loop/turns.ts).
    */
   async countTokensYielding(text: string): Promise<number> {
     if (text.length <= SLICE_CHARS) return this.countTokens(text);
     let total = 0;
-    let turnStarted = performance.now();
+    const turns = new Turns();
     for (let start = 0; start < text.length; ) {
       const end = sliceEnd(text, start);
       total += this.countTokens(text.slice(start, end));
       start = end;
-      if (performance.now() - turnStarted > TURN_MS) {
-        await yieldFromLongWork();
-        turnStarted = performance.now();
-      }
+      await turns.yieldIfLong();
     }
     return total;
   }

@@ -11,7 +11,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { yieldFromLongWork } from '../event-loop/long-work.js';
-import { TURN_MS } from '../event-loop/turns.js';
+import { Turns } from '../event-loop/turns.js';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 import { findTerms } from '../segments/terms.js';
 import type { Tokenizer } from '../tokens.js';
@@ -150,16 +150,11 @@ export class PseudoEngine implements TranslationEngine {
   async translate(input: TranslateChunkInput): Promise<ChunkTranslation> {
     await yieldToLoop();
     input.signal?.throwIfAborted();
-    let turnStarted = performance.now();
-    const pause = async () => {
-      if (performance.now() - turnStarted < TURN_MS) return;
-      await yieldFromLongWork();
-      turnStarted = performance.now();
-    };
+    const turns = new Turns();
     let inputTokens = 0;
     for (const segment of input.segments) {
       inputTokens += await this.tokenizer.countTokensYielding(segment.text);
-      await pause();
+      await turns.yieldIfLong();
     }
 
     let outputTokens = 0;
@@ -172,7 +167,7 @@ export class PseudoEngine implements TranslationEngine {
           : await pseudoTranslateInTurns(segment.text, target.rtl);
         outputTokens += await this.tokenizer.countTokensYielding(translated);
         bySegment.set(segment.id, translated);
-        await pause();
+        await turns.yieldIfLong();
       }
       translations.set(target.code, bySegment);
       await yieldToLoop();
