@@ -1,8 +1,8 @@
 /**
  * API keys: 256 random bits, shown once, stored only as a sha256 hash. A key is found
- * by its hash (an indexed lookup) and the stored hash is compared in constant time.
+ * by its hash (an indexed lookup; findActiveKeys says why its timing gives nothing away).
  */
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Tier } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ServiceError } from '../errors.js';
@@ -73,25 +73,11 @@ async function insertKey(db: Db, user: User, name: string | null, now: number): 
   return { key, keyId, userId: user.id, tier: user.tier };
 }
 
-/** The active key's owner, or undefined for an unknown or revoked key. */
-export async function authenticate(db: Db, presentedKey: string): Promise<User | undefined> {
-  const presentedHash = hashKey(presentedKey);
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.key_hash', 'api_keys.revoked_at', 'users.id as user_id', 'users.tier'])
-    .where('api_keys.key_hash', '=', presentedHash)
-    .executeTakeFirst();
-  if (!row || row.revoked_at !== null) return undefined;
-  const matches = timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(presentedHash, 'hex'));
-  return matches ? { id: row.user_id, tier: row.tier as Tier } : undefined;
-}
-
 /**
  * The owners of the active keys among `hashes` (sha256 hex, as hashKey gives), in one
  * query; unknown and revoked keys are absent from the map. For lookups that arrive
- * together (key-cache.ts). The hashes are matched by the index, as in `authenticate`:
- * what is compared is a sha256 of a 256-bit secret, whose timing gives nothing away.
+ * together (key-cache.ts). The hashes are matched by the index, not compared in constant
+ * time: what is compared is a sha256 of a 256-bit secret, whose timing gives nothing away.
  */
 export async function findActiveKeys(db: Db, hashes: readonly string[]): Promise<Map<string, User>> {
   const found = new Map<string, User>();

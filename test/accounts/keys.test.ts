@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEEPL_FREE_KEY_SUFFIX, authenticate, createKey, generateKey, hashKey, listKeys, revokeKey, rotateKey } from '../../src/accounts/keys.js';
+import { DEEPL_FREE_KEY_SUFFIX, createKey, findActiveKeys, generateKey, hashKey, listKeys, revokeKey, rotateKey } from '../../src/accounts/keys.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, servicesFor, skipUnless, testBackends, type TestDatabase } from '../helpers/backends.js';
+
+/** The active key's owner, as the key cache looks it up (accounts/key-cache.ts). */
+async function authenticate(db: Database['db'], key: string) {
+  return (await findActiveKeys(db, [hashKey(key)])).get(hashKey(key));
+}
 
 describe('key hashing', () => {
   it('is pinned: a refactor must never silently invalidate every stored key', () => {
