@@ -2,9 +2,9 @@
  * SQLite's write-ahead log checkpointed off the main thread. By default the connection that
  * commits past 1,000 log pages copies the log into the database and syncs the file, inside
  * that commit: on the service's connection a statement of a large document's memory save
- * then held the event loop 150–250 ms on a busy disk (docs/benchmarks.md, "Event loop: the
- * last shapes"; decision 0107). The service's connection turns that off and a worker thread
- * with a connection of its own checkpoints on a timer instead. The worker starts only once
+ * then held the event loop far past its bound on a busy disk (decision 0107; figures in
+ * docs/benchmarks.md, "Event loop: the last shapes"). The service's connection turns that
+ * off and a worker thread with a connection of its own checkpoints on a timer instead. The worker starts only once
  * the log has grown to the size SQLite would have checkpointed at, so a process that
  * writes little (a CLI command, most tests) never starts a thread for it. In-memory
  * databases have no log to checkpoint.
@@ -30,9 +30,9 @@ const START_AT_LOG_BYTES = 4 * 1024 * 1024;
  * never quite catches up, and the log would grow for ever. Past this size the service's own
  * connection checkpoints once, between two of its statements, which always completes; the
  * worker has copied nearly everything by then, so it is a short copy and one sync, rare.
- * At 64 MiB a 10,000-entry document's memory saves (random keys scatter their pages) reached
- * it within a few documents, and each such checkpoint held the loop over 100 ms
- * (decision 0110): the cap is for a worker that cannot keep up at all, not for a busy minute.
+ * A lower cap was reached within a few large documents' memory saves (random keys scatter
+ * their pages), and each such checkpoint held the loop (decision 0110): the cap is for a
+ * worker that cannot keep up at all, not for a busy minute.
  * With `holdWrites` (the service's database) the worker drains the log instead while the
  * connection is held (decision 0116); the main connection checkpoints only without one, or
  * with no worker to ask.
@@ -87,8 +87,8 @@ export function checkpointOffTheMainThread(
   // its largest size, and the cap below reads the file: once it had passed the cap, the
   // main thread checkpointed every second for good (decision 0108). Without `holdWrites`,
   // the commit that reuses the log cuts the file back to a limit. With it, that commit
-  // must not: cutting a file of hundreds of MiB held the main thread 33–216 ms in one
-  // `ftruncate` (decision 0116); the worker cuts it instead, in a drain, once it has caught up.
+  // must not: cutting a file of hundreds of MiB in one `ftruncate` held the main thread
+  // (decision 0116); the worker cuts it instead, in a drain, once it has caught up.
   if (!holdWrites) sqlite.pragma(`journal_size_limit = ${startAt}`);
   let worker: { readonly thread: Worker; readonly exited: Promise<void> } | undefined;
   let exited = false;
@@ -115,8 +115,8 @@ export function checkpointOffTheMainThread(
   };
   /**
    * The worker first copies what it can while writes go on, then empties the log while the
-   * connection is held: the hold covers only what was written meanwhile, the sync and the cut
-   * (one step under holding took 250–340 ms for 300–440 MiB of log under the 200,000 × 10 shape).
+   * connection is held: the hold covers only what was written meanwhile, the sync and the cut,
+   * not the whole copy (decision 0116).
    */
   const drainInWorker = async (thread: Worker, gone: Promise<void>) => {
     await ask(thread, gone, { op: 'catch-up', id: nextRequest++ });

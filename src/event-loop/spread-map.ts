@@ -1,8 +1,8 @@
 /**
  * A map from string keys spread over many V8 Maps. A Map grows (and shrinks) by rehashing
  * every entry in one step, which no `Turns` can slice: a map of the 2,000,000 keys of
- * 200,000 segments into 10 targets rehashed about a million entries inside one `set`,
- * 71–85 ms in a script (docs/benchmarks.md, "The log drained by its worker"). Spread over
+ * 200,000 segments into 10 targets rehashed about a million entries inside one `set`
+ * (docs/benchmarks.md, "The log drained by its worker"). Spread over
  * 256, one rehash moves a few thousand. For maps that may hold a key per (target, segment)
  * pair; a small map is better as a plain Map.
  */

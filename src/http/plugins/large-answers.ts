@@ -2,11 +2,10 @@
  * A large answer leaves in slices, one a turn (issue 37; docs/event-loop.md).
  *
  * Written as one string, a translated document of several MiB is measured
- * (`Buffer.byteLength`) and encoded to UTF-8 inside one socket write, all in one turn: in
- * the profile of 10,000 XLIFF units into two targets that turn held a health check for
- * 75 ms of CPU, most of the 100 ms bound. Past LARGE_ANSWER_CHARS the serialized answer is
- * handed to Node as a stream instead, which encodes SLICE_CHARS of it in each turn and lets
- * other requests run between slices. The answer goes out with chunked transfer encoding
+ * (`Buffer.byteLength`) and encoded to UTF-8 inside one socket write, all in one turn,
+ * which held a health check for most of its bound (decision 0115 has the profile). Past
+ * LARGE_ANSWER_CHARS the serialized answer is handed to Node as a stream instead, which
+ * encodes SLICE_CHARS of it in each turn and lets other requests run between slices. The answer goes out with chunked transfer encoding
  * and no Content-Length; its bytes are the same.
  *
  * The serializing can be sliced too (decision 0126): a route whose translations are large
