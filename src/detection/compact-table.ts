@@ -24,44 +24,21 @@
  *
  * The subset must stay set on the detector for the table's life.
  */
-import { PackedNgramsBuilder, packedNgramTable, type CompactScores, type NgramTable, type PackedNgramParts } from './packed-ngrams.js';
-
-export type { CompactScores, NgramTable } from './packed-ngrams.js';
-
-export interface CompactTable {
-  /** Compact index → eld's language code; index 0 is '' (no n-grams). */
-  readonly languages: Record<string, string>;
-  readonly ngrams: NgramTable;
-}
-
-/** A compact table's languages and the parts of its packed n-grams, to be written to a file (lean-table.ts). */
-export interface CompactTableParts {
-  readonly languages: Record<string, string>;
-  readonly ngrams: PackedNgramParts;
-}
+import { PackedNgramsBuilder, type CompactScores, type PackedNgramParts } from './packed-ngrams.js';
 
 /** One n-gram's scores as eld's tables hold them: eld's language index → score. */
 export type NgramScores = Readonly<Record<string, number>>;
 
 /**
  * The table of `entries` (n-gram → scores, as eld's table module holds them) with only the
- * scores of `kept` (eld's language indices), renumbered from 1 in eld's order.
+ * scores of `kept` (eld's language indices), renumbered from 1 in eld's order: the
+ * languages and the packed n-grams' parts, to be written to a file (lean-table.ts).
  */
-export function compactNgramTable(
-  entries: Iterable<[string, NgramScores]>,
-  languages: Readonly<Record<string, string>>,
-  kept: ReadonlySet<string>,
-): CompactTable {
-  const parts = compactNgramParts(entries, languages, kept);
-  return { languages: parts.languages, ngrams: packedNgramTable(parts.ngrams) };
-}
-
-/** compactNgramTable's table as parts, to be written to a file. */
 export function compactNgramParts(
   entries: Iterable<[string, NgramScores]>,
   languages: Readonly<Record<string, string>>,
   kept: ReadonlySet<string>,
-): CompactTableParts {
+): { readonly languages: Record<string, string>; readonly ngrams: PackedNgramParts } {
   const keptInOrder = Object.keys(languages).filter((index) => kept.has(index));
   const compactIndex = new Map(keptInOrder.map((index, position) => [index, position + 1]));
   const compactLanguages: Record<string, string> = { 0: '' };

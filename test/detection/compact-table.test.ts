@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactNgramTable } from '../../src/detection/compact-table.js';
+import { compactNgramParts } from '../../src/detection/compact-table.js';
+import { packedNgramTable } from '../../src/detection/packed-ngrams.js';
 import { ELD_SUBSET } from '../../src/detection/detect-language.js';
 import { loadEldDetector, type Eld } from '../../src/detection/eld-detector.js';
 import type { NgramScores } from '../../src/detection/compact-table.js';
 import { installedTranslations } from '../helpers/mo-files.js';
 
-describe('compactNgramTable', () => {
+describe('compactNgramParts', () => {
   it('keeps only the listed languages, numbered from 1 in order, and leaves out n-grams left empty', () => {
     const entries: [string, NgramScores][] = [
       ['abc', { 1: 10, 3: 5 }],
@@ -22,7 +23,9 @@ describe('compactNgramTable', () => {
       ['def', { 1: 10, 2: 6, 3: 5 }],
       ['efg', { 1: 4 }],
     ];
-    const { languages, ngrams } = compactNgramTable(entries, { 0: 'am', 1: 'ar', 2: 'az', 3: 'bg' }, new Set(['1', '3']));
+    const parts = compactNgramParts(entries, { 0: 'am', 1: 'ar', 2: 'az', 3: 'bg' }, new Set(['1', '3']));
+    const { languages } = parts;
+    const ngrams = packedNgramTable(parts.ngrams);
     assert.deepEqual(languages, { 0: '', 1: 'ar', 2: 'bg' });
     const found = Object.fromEntries(['abc', 'bcd', 'cde', 'def', 'efg'].map((ngram) => [ngram, ngrams[ngram]]));
     assert.deepEqual(found, { abc: [, 10, 5], bcd: [, , 5], cde: undefined, def: [, 10, 5], efg: [, 4] });
