@@ -104,11 +104,6 @@ export class PackedNgramsBuilder {
     this.#setOfKey.push(number);
   }
 
-  /** The table as eld reads it: `table[ngram]` is the n-gram's score set or undefined. */
-  build(): NgramTable {
-    return packedNgramTable(this.parts());
-  }
-
   /** What the table is made of, in a form that can be written to a file and read back (lean-table.ts). */
   parts(): PackedNgramParts {
     const order = this.#keys.map((_, i) => i).sort((a, b) => this.#keys[a]! - this.#keys[b]! || a - b);

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PackedNgramsBuilder } from '../../src/detection/packed-ngrams.js';
+import { PackedNgramsBuilder, packedNgramTable } from '../../src/detection/packed-ngrams.js';
 
 describe('PackedNgramsBuilder', () => {
   it('finds every n-gram it was given, with its own score set, among thousands', () => {
@@ -22,7 +22,7 @@ describe('PackedNgramsBuilder', () => {
       added.set(ngram, set);
       builder.add(ngram, set);
     }
-    const table = builder.build();
+    const table = packedNgramTable(builder.parts());
     for (const [ngram, set] of added) assert.deepEqual(table[ngram], set, JSON.stringify(ngram));
     assert.equal(table[' zzz'], undefined);
     assert.equal(table[''], undefined);
@@ -32,7 +32,7 @@ describe('PackedNgramsBuilder', () => {
     const builder = new PackedNgramsBuilder();
     const keys = ['\u0000', '\u0000\u0000', 'a', '\u0000a', 'a\u0000', ' \u00ff\u00ff\u00ff\u00ff ', 'seven b', 'ñ', 'Ā'];
     keys.forEach((key, i) => builder.add(key, [i]));
-    const table = builder.build();
+    const table = packedNgramTable(builder.parts());
     keys.forEach((key, i) => assert.deepEqual(table[key], [i], JSON.stringify(key)));
     assert.equal(table['seven c'], undefined);
     assert.equal(table['Ă'], undefined);
@@ -47,7 +47,7 @@ describe('PackedNgramsBuilder', () => {
     });
     const packed = new PackedNgramsBuilder();
     sets.forEach((set, i) => packed.add(` ${String.fromCharCode(i >> 8, i & 0xff)}`, set));
-    const table = packed.build();
+    const table = packedNgramTable(packed.parts());
     for (const pass of [0, 1]) {
       for (let n = 0; n < sets.length; n++) {
         const i = pass === 0 ? n : sets.length - 1 - n;
@@ -63,7 +63,7 @@ describe('PackedNgramsBuilder', () => {
     builder.add(' abc', [1]);
     builder.add(' abd', [2]);
     builder.add(' abc', [3]);
-    const table = builder.build();
+    const table = packedNgramTable(builder.parts());
     assert.deepEqual(table[' abc'], [3]);
     assert.deepEqual(table[' abd'], [2]);
   });
@@ -85,5 +85,5 @@ describe('PackedNgramsBuilder', () => {
 function builder(...entries: [string, number[]][]) {
   const packed = new PackedNgramsBuilder();
   for (const [ngram, set] of entries) packed.add(ngram, set);
-  return packed.build();
+  return packedNgramTable(packed.parts());
 }
