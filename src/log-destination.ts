@@ -6,8 +6,8 @@
  * own asynchronous destination (sonic-boom) started a write per line whenever none was in
  * flight, and while one was it appended each line to a string whose UTF-8 length it
  * measured after every append — copying all it had gathered each time: with one access
- * line per request that was ~20 % of the service's CPU under load, against ~5 % now
- * (docs/benchmarks.md, "HTTP request path").
+ * line per request, a large share of the service's CPU under load (docs/benchmarks.md,
+ * "HTTP request path").
  *
  * Never lost on the way out: lines still gathered when the process exits (process.exit,
  * an uncaught exception) are written synchronously then, and `flush(done)` (flushLogs on

@@ -32,7 +32,7 @@ const RANK = /^(0|[1-9]\d{0,8})$/;
 export function parseTiktokenRanks(text: string, name = 'tiktoken ranks'): RankedToken[] {
   const ranks: RankedToken[] = [];
   // Every line's bytes are decoded into this one buffer: a token is short, and a buffer
-  // per line was ~15 % of the time of reading 200,000 of them.
+  // per line showed in the time of reading 200,000 of them.
   const scratch = Buffer.allocUnsafe(1024);
   let lineNumber = 0;
   for (let start = 0; start < text.length; ) {

@@ -11,8 +11,8 @@
  * the answers of one turn go out back to back, after all of that turn's requests were
  * handled. Written one at a time between handlers, each answer woke the client for that
  * answer alone, and the client's next request arrived alone too; written together, the
- * kernel's work and the client's replies come in batches (measured: ~35 % less CPU a
- * request on the repeat POST /v1/translate; docs/benchmarks.md, "Fifth pass").
+ * kernel's work and the client's replies come in batches, for less CPU a request
+ * (docs/benchmarks.md, "Fifth pass").
  *
  * Each costs one turn of the loop when idle. While a large document's loops take their
  * turns in the check phase, though, a turn is every one of those loops' slices: a request
