@@ -17,7 +17,7 @@ import { assertDirections } from '../translation/language-directions.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
-import { listJobsOf, type JobPage } from './list.js';
+import { listJobsOf } from './list.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
 import { findJobForUser, insertJob, queuePosition, type JobRequest } from './queue.js';
 import { stateOfRow, type JobState } from './view.js';
@@ -111,7 +111,7 @@ export const JOB_PAGE_DEFAULT = 20;
 export const JOB_PAGE_MAX = 100;
 
 /** The caller's own jobs, newest first (list.ts); an unknown status or a bad limit or cursor is 400. */
-export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery): Promise<JobPage> {
+export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery) {
   const { status, limit, cursor } = query;
   if (status !== undefined && !(JOB_STATUSES as readonly unknown[]).includes(status)) {
     throw new ServiceError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);

@@ -28,20 +28,6 @@ export interface Webhook {
   readonly createdAt: Date;
 }
 
-export interface Delivery {
-  readonly id: string;
-  readonly event: string;
-  readonly jobId: string;
-  readonly status: 'pending' | 'sending' | 'succeeded' | 'failed';
-  readonly attempts: number;
-  readonly responseStatus: number | null;
-  readonly error: string | null;
-  readonly createdAt: Date;
-  readonly lastAttemptAt: Date | null;
-  /** Pending: when the next attempt is due. */
-  readonly nextAttemptAt: Date | null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DELIVERY_PAGE_DEFAULT = 20;
 export const DELIVERY_PAGE_MAX = 100;
@@ -118,13 +104,8 @@ export async function deleteWebhook(deps: WebhookDeps, userId: string, id: strin
   if (!deleted) throw notFound();
 }
 
-/** GET /v1/webhooks/{id}/deliveries: newest first, a page at a time. */
-export async function listDeliveries(
-  deps: WebhookDeps,
-  userId: string,
-  id: string,
-  query: { readonly limit?: unknown; readonly cursor?: unknown },
-): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+/** GET /v1/webhooks/{id}/deliveries: newest first, a page at a time, as answered (schemas/webhooks.ts' DeliveryList). */
+export async function listDeliveries(deps: WebhookDeps, userId: string, id: string, query: { readonly limit?: unknown; readonly cursor?: unknown }) {
   const webhook = await getWebhook(deps, userId, id);
   let limit = DELIVERY_PAGE_DEFAULT;
   if (query.limit !== undefined) {
@@ -150,18 +131,19 @@ export async function listDeliveries(
   const last = page.at(-1);
   return {
     deliveries: page.map((row) => ({
-      id: row.id,
+      delivery_id: row.id,
       event: row.event_type,
-      jobId: row.subject_id,
+      job_id: row.subject_id,
       status: row.status,
       attempts: Number(row.attempts),
-      responseStatus: row.response_status === null ? null : Number(row.response_status),
+      response_status: row.response_status === null ? null : Number(row.response_status),
       error: row.last_error,
-      createdAt: new Date(Number(row.created_at)),
-      lastAttemptAt: row.last_attempt_at === null ? null : new Date(Number(row.last_attempt_at)),
-      nextAttemptAt: row.status === 'pending' ? new Date(Number(row.next_attempt_at)) : null,
+      created_at: new Date(Number(row.created_at)).toISOString(),
+      last_attempt_at: row.last_attempt_at === null ? null : new Date(Number(row.last_attempt_at)).toISOString(),
+      // Pending: when the next attempt is due.
+      next_attempt_at: row.status === 'pending' ? new Date(Number(row.next_attempt_at)).toISOString() : null,
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
 }
 

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import type { PublicModel } from '../../engines/registry.js';
 import { cancelJob, getJobState, listJobs, submitJob, type JobListQuery, type JobState } from '../../jobs/service.js';
 import { jobViewOf } from '../../jobs/view.js';
 import { userOf } from '../plugins/auth.js';
@@ -76,19 +75,7 @@ export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(Number(job.created_at)).toISOString() });
     });
 
-    app.get('/jobs', { schema: listSchema, onRequest: hooks.authenticated }, async (request) => {
-      const page = await listJobs(deps, userOf(request), request.query as JobListQuery);
-      return {
-        jobs: page.jobs.map((job) => ({
-          job_id: job.id,
-          status: job.status,
-          model: job.model as PublicModel,
-          created_at: job.createdAt.toISOString(),
-          updated_at: job.updatedAt.toISOString(),
-        })),
-        next_cursor: page.nextCursor,
-      };
-    });
+    app.get('/jobs', { schema: listSchema, onRequest: hooks.authenticated }, async (request) => listJobs(deps, userOf(request), request.query as JobListQuery));
 
     app.get('/jobs/:id', { schema: viewSchema, onRequest: hooks.authenticated }, async (request, reply) => {
       const job = await getJobState(deps, userOf(request), (request.params as { id: string }).id, (error) =>

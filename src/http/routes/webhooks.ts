@@ -67,24 +67,9 @@ export function webhookRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       return reply.status(204).send();
     });
 
-    app.get<ById>('/webhooks/:id/deliveries', { schema: deliveriesSchema, onRequest }, async (request) => {
-      const page = await listDeliveries(deps, userOf(request).id, request.params.id, request.query as Record<string, unknown>);
-      return {
-        deliveries: page.deliveries.map((delivery) => ({
-          delivery_id: delivery.id,
-          event: delivery.event,
-          job_id: delivery.jobId,
-          status: delivery.status,
-          attempts: delivery.attempts,
-          response_status: delivery.responseStatus,
-          error: delivery.error,
-          created_at: delivery.createdAt.toISOString(),
-          last_attempt_at: delivery.lastAttemptAt?.toISOString() ?? null,
-          next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
-        })),
-        next_cursor: page.nextCursor,
-      };
-    });
+    app.get<ById>('/webhooks/:id/deliveries', { schema: deliveriesSchema, onRequest }, async (request) =>
+      listDeliveries(deps, userOf(request).id, request.params.id, request.query as Record<string, unknown>),
+    );
   };
 }
 
