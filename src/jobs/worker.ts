@@ -97,7 +97,8 @@ export class JobWorker extends EventEmitter {
     if (this.started) return;
     this.started = true;
     this.unsubscribe = await this.options.dialect.subscribe(() => this.nudge());
-    this.schedulePoll();
+    // Deliberately not unref'd: a worker keeps its process alive until stop().
+    this.pollTimer = setInterval(() => this.nudge(), this.options.pollIntervalMs ?? DEFAULT_POLL_MS);
     void this.maintain();
     this.nudge();
   }
@@ -105,12 +106,6 @@ export class JobWorker extends EventEmitter {
   /** Look for work now. */
   nudge(): void {
     this.claims.nudge();
-  }
-
-  private schedulePoll(): void {
-    const interval = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
-    // Deliberately not unref'd: a worker keeps its process alive until stop().
-    this.pollTimer = setInterval(() => this.nudge(), interval);
   }
 
   private begin(job: JobRow): void {
