@@ -90,9 +90,7 @@ export class IdempotencyStore {
           fingerprint,
           owner,
           locked_until: now + LEASE_MS,
-          status_code: null,
-          content_type: null,
-          response_body: null,
+          // No answer yet: status_code, content_type and response_body start NULL.
           created_at: now,
           expires_at: now + TTL_MS,
         })

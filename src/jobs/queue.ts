@@ -76,18 +76,10 @@ export async function insertJob(
         request: JSON.stringify(request),
         created_at: now,
         updated_at: now,
-        completed_at: null,
         max_attempts: JOB_MAX_ATTEMPTS,
         run_at: now,
-        locked_by: null,
-        lease_expires_at: null,
-        result: null,
         model: request.model,
-        input_tokens: null,
-        output_tokens: null,
-        error: null,
-        cached_segments: null,
-        glossary_misses: null,
+        // The columns of a later state (lease, result, usage, error) start NULL.
       })
       .returningAll()
       .executeTakeFirstOrThrow();
