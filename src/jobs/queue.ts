@@ -18,8 +18,6 @@ import { adjustQueueCounts, releaseQueueCounts } from './queue-counts.js';
 import { isLive } from './status-filters.js';
 import { enqueueEvents } from '../webhooks/outbox.js';
 
-export { queuePosition } from './queue-counts.js';
-
 /** The job while `workerId` holds its lease: every write after a claim is guarded by it. */
 export const heldBy = (jobId: string, workerId: string) => (eb: ExpressionBuilder<DatabaseSchema, 'jobs'>) =>
   eb.and({ id: jobId, locked_by: workerId, status: 'processing' });
@@ -91,10 +89,6 @@ export async function insertJob(
 /** The job if it exists and belongs to `userId`; another user's job is indistinguishable from none. */
 export async function findJobForUser(db: Db, id: string, userId: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-}
-
-export function parseJobRequest(job: JobRow): JobRequest {
-  return JSON.parse(job.request) as JobRequest;
 }
 
 /** Extends the lease; false when the job is no longer this worker's. */

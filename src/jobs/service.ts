@@ -19,7 +19,8 @@ import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
 import { listJobsOf } from './list.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
-import { findJobForUser, insertJob, queuePosition, type JobRequest } from './queue.js';
+import { findJobForUser, insertJob, type JobRequest } from './queue.js';
+import { queuePosition } from './queue-counts.js';
 import { jobViewOf, type JobViewJson } from './view.js';
 
 
