@@ -112,9 +112,16 @@ export interface Completion {
 }
 
 /**
- * Completes jobs and charges their usage; completions that finish at the same time share a
- * transaction (group commit, db/transaction-batcher.ts). Each resolves once committed, to
- * false (and nothing charged) when the job is no longer this worker's. One batch at a time:
+ * Completes the job and charges its usage in one transaction; false (and nothing
+ * charged) when the job is no longer this worker's.
+ */
+export async function completeJob(db: Db, completion: Completion): Promise<boolean> {
+  return db.transaction().execute(async (trx) => (await completeJobsIn(trx, [completion]))[0]!);
+}
+
+/**
+ * completeJob for completions that finish at the same time share a transaction (group
+ * commit, db/transaction-batcher.ts): each resolves once committed. One batch at a time:
  * a worker runs only a few jobs at once, and those that finish while a batch commits
  * should wait for the next one rather than start their own.
  */

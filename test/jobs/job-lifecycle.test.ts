@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { jobCompletions, renewLease, type Completion } from '../../src/jobs/queue.js';
+import { completeJob, renewLease } from '../../src/jobs/queue.js';
 import { deleteExpiredJobs, INTERRUPTED_TOO_OFTEN, recoverLapsedLeases } from '../../src/jobs/recover.js';
 import { tokensUsedInMonth } from '../../src/usage/ledger.js';
 import { skipUnless, testBackends } from '../helpers/backends.js';
@@ -61,20 +61,18 @@ for (const backend of testBackends()) {
       assert.equal(second?.id, job.id);
       assert.equal(second?.attempts, 2);
 
-      // A batcher each: every completion commits in a transaction of its own.
-      const completeJob = (completion: Completion) => jobCompletions(q.database.db).add(completion);
       const usage = { inputTokens: 10, outputTokens: 20 };
       const translations = { fr: 'Bonjour' };
       // Both race to complete: the lease holder wins, the late one is refused.
       const [late, holder] = await Promise.all([
-        completeJob({ job: first!, workerId: 'slow-worker', translations, usage, now: now + 3_000 }),
-        completeJob({ job: second!, workerId: 'other-worker', translations, usage, now: now + 3_000 }),
+        completeJob(q.database.db, { job: first!, workerId: 'slow-worker', translations, usage, now: now + 3_000 }),
+        completeJob(q.database.db, { job: second!, workerId: 'other-worker', translations, usage, now: now + 3_000 }),
       ]);
       assert.deepEqual([late, holder], [false, true]);
       assert.equal(await renewLease(q.database.db, job.id, 'slow-worker', 60_000, now + 3_000), false);
       assert.equal(await tokensUsedInMonth(q.database.db, userId, now + 3_000), 30, 'charged once');
       // Completing again changes nothing.
-      assert.equal(await completeJob({ job: second!, workerId: 'other-worker', translations, usage, now: now + 4_000 }), false);
+      assert.equal(await completeJob(q.database.db, { job: second!, workerId: 'other-worker', translations, usage, now: now + 4_000 }), false);
       assert.equal(await tokensUsedInMonth(q.database.db, userId, now + 4_000), 30);
     });
 

@@ -4,7 +4,7 @@ import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createSqliteJobDialect } from '../../src/jobs/dialects/sqlite.js';
-import { failJob, insertJob, jobCompletions, returnJobToQueue } from '../../src/jobs/queue.js';
+import { completeJob, failJob, insertJob, returnJobToQueue } from '../../src/jobs/queue.js';
 import { pruneQueueCounts, queuePosition, rebuildQueueCounts } from '../../src/jobs/queue-counts.js';
 import { recoverLapsedLeases } from '../../src/jobs/recover.js';
 import { createJobDialect } from '../../src/jobs/create-dialect.js';
@@ -75,7 +75,7 @@ for (const backend of testBackends()) {
         assert.ok(job);
         const roll = next();
         if (roll < 0.45) {
-          await jobCompletions(database.db).add({ job, workerId: job.locked_by!, translations: { fr: 'x' }, usage: { inputTokens: 1, outputTokens: 1 }, now });
+          await completeJob(database.db, { job, workerId: job.locked_by!, translations: { fr: 'x' }, usage: { inputTokens: 1, outputTokens: 1 }, now });
         } else if (roll < 0.65) {
           await failJob(database.db, { jobId: job.id, workerId: job.locked_by!, error: 'no', now });
         } else if (roll < 0.8) {
