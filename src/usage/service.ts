@@ -1,13 +1,21 @@
 /** GET /usage: this month's tokens against the user's tier, one indexed lookup. */
 import type { User } from '../accounts/users.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import type { ReservationDeps } from './access.js';
 import { monthlyGrant } from './grants.js';
 import { tokensUsedInMonth } from './ledger.js';
 import { buildUsageReport, type UsageReport } from './report.js';
 
-/** Reads what the pre-check reads (access.ts): the tier grants, the ledger and the clock. */
-export async function usageReportFor(deps: ReservationDeps, user: User): Promise<UsageReport> {
+/** What the usage report reads. */
+export interface UsageServiceDeps {
+  readonly config: Config;
+  readonly database: Database;
+  /** Milliseconds since the epoch. */
+  readonly clock: () => number;
+}
+
+export async function usageReportFor(deps: UsageServiceDeps, user: User): Promise<UsageReport> {
   const now = deps.clock();
   let used: number;
   try {
