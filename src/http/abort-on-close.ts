@@ -5,8 +5,7 @@
  *
  * A class, not an object literal with a getter: V8 gives each such literal a map of its
  * own, which held the getter's closure — and through it the whole request — until the
- * next full collection; every answered request was promoted to the old generation
- * (~5 KB each, docs/decisions/0040).
+ * next full collection, promoting every answered request (docs/decisions/0040).
  */
 import type { FastifyReply } from 'fastify';
 import type { Cancellation } from '../translation/cancellation.js';

@@ -61,7 +61,7 @@ function classify(error: unknown): { status: number; body: ErrorBody } {
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return reply413();
+      return { status: 413, body: { error: 'payload_too_large', message: 'the body is larger than 2 MiB (2,097,152 bytes); use fewer items or smaller content' } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return reply400('the body must be JSON, sent with Content-Type: application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -81,8 +81,4 @@ function classify(error: unknown): { status: number; body: ErrorBody } {
 
 function reply400(message: string): { status: number; body: ErrorBody } {
   return { status: 400, body: { error: 'invalid_request', message } };
-}
-
-function reply413(): { status: number; body: ErrorBody } {
-  return { status: 413, body: { error: 'payload_too_large', message: 'the body is larger than 2 MiB (2,097,152 bytes); use fewer items or smaller content' } };
 }

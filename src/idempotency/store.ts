@@ -90,9 +90,7 @@ export class IdempotencyStore {
           fingerprint,
           owner,
           locked_until: now + LEASE_MS,
-          status_code: null,
-          content_type: null,
-          response_body: null,
+          // No answer yet: status_code, content_type and response_body start NULL.
           created_at: now,
           expires_at: now + TTL_MS,
         })
@@ -163,16 +161,13 @@ export class IdempotencyStore {
   }
 
   #hold(userId: string, key: string, owner: string): HeldKey {
-    const ours = () =>
-      this.#db
-        .updateTable('idempotency_keys')
-        .where('user_id', '=', userId)
-        .where('idempotency_key', '=', key)
-        .where('owner', '=', owner)
-        .where('status_code', 'is', null);
+    // The key's row while this request still holds it unanswered.
+    const ours = { user_id: userId, idempotency_key: key, owner, status_code: null };
     const renewal = setInterval(() => {
-      void ours()
+      void this.#db
+        .updateTable('idempotency_keys')
         .set({ locked_until: this.#clock() + LEASE_MS })
+        .where((eb) => eb.and(ours))
         .execute()
         .catch(() => {
           // The database is away: the lease lapses and a retry may run the request again,
@@ -192,19 +187,15 @@ export class IdempotencyStore {
     return {
       complete: async (answer) => {
         if (!settle()) return;
-        await ours()
+        await this.#db
+          .updateTable('idempotency_keys')
           .set({ status_code: answer.status, content_type: answer.contentType ?? null, response_body: answer.body })
+          .where((eb) => eb.and(ours))
           .execute();
       },
       release: async () => {
         if (!settle()) return;
-        await this.#db
-          .deleteFrom('idempotency_keys')
-          .where('user_id', '=', userId)
-          .where('idempotency_key', '=', key)
-          .where('owner', '=', owner)
-          .where('status_code', 'is', null)
-          .execute();
+        await this.#db.deleteFrom('idempotency_keys').where((eb) => eb.and(ours)).execute();
       },
     };
   }

@@ -5,23 +5,11 @@
  */
 import type { Db } from '../db/database.js';
 import { decodeCursor, encodeCursor } from '../db/page-cursor.js';
+import type { PublicModel } from '../engines/registry.js';
 import type { JobStatus } from './status-filters.js';
 
-export interface JobSummary {
-  readonly id: string;
-  readonly status: JobStatus;
-  readonly model: string;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
-export interface JobPage {
-  readonly jobs: readonly JobSummary[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  readonly nextCursor: string | null;
-}
-
-export async function listJobsOf(db: Db, options: { userId: string; status?: JobStatus; limit: number; cursor?: string }): Promise<JobPage> {
+/** The page as answered (src/http/schemas/jobs.ts' JobList); next_cursor is null on the last page. */
+export async function listJobsOf(db: Db, options: { userId: string; status?: JobStatus; limit: number; cursor?: string }) {
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   let query = db
     .selectFrom('jobs')
@@ -41,12 +29,12 @@ export async function listJobsOf(db: Db, options: { userId: string; status?: Job
   const last = page.at(-1);
   return {
     jobs: page.map((row) => ({
-      id: row.id,
+      job_id: row.id,
       status: row.status,
-      model: row.model,
-      createdAt: new Date(Number(row.created_at)),
-      updatedAt: new Date(Number(row.updated_at)),
+      model: row.model as PublicModel,
+      created_at: new Date(Number(row.created_at)).toISOString(),
+      updated_at: new Date(Number(row.updated_at)).toISOString(),
     })),
-    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+    next_cursor: rows.length > options.limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
 }

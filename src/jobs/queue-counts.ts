@@ -10,7 +10,7 @@
  * through `adjustQueueCounts` in the same transaction as the change itself. Each bucket
  * is spread over SHARDS rows picked at random, because every enqueue and completion of
  * a busy second touches the same bucket: with one row, workers queued on its lock
- * (PostgreSQL, 2 worker processes: 487 → 291 jobs/s).
+ * (docs/benchmarks.md, "Queue and jobs").
  */
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';

@@ -18,8 +18,6 @@ import { adjustQueueCounts, releaseQueueCounts } from './queue-counts.js';
 import { isLive } from './status-filters.js';
 import { enqueueEvents } from '../webhooks/outbox.js';
 
-export { queuePosition } from './queue-counts.js';
-
 /** The job while `workerId` holds its lease: every write after a claim is guarded by it. */
 export const heldBy = (jobId: string, workerId: string) => (eb: ExpressionBuilder<DatabaseSchema, 'jobs'>) =>
   eb.and({ id: jobId, locked_by: workerId, status: 'processing' });
@@ -76,18 +74,10 @@ export async function insertJob(
         request: JSON.stringify(request),
         created_at: now,
         updated_at: now,
-        completed_at: null,
         max_attempts: JOB_MAX_ATTEMPTS,
         run_at: now,
-        locked_by: null,
-        lease_expires_at: null,
-        result: null,
         model: request.model,
-        input_tokens: null,
-        output_tokens: null,
-        error: null,
-        cached_segments: null,
-        glossary_misses: null,
+        // The columns of a later state (lease, result, usage, error) start NULL.
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -99,10 +89,6 @@ export async function insertJob(
 /** The job if it exists and belongs to `userId`; another user's job is indistinguishable from none. */
 export async function findJobForUser(db: Db, id: string, userId: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-}
-
-export function parseJobRequest(job: JobRow): JobRequest {
-  return JSON.parse(job.request) as JobRequest;
 }
 
 /** Extends the lease; false when the job is no longer this worker's. */

@@ -14,7 +14,7 @@ import type { Tokenizer } from '../tokens.js';
 import type { Usage } from '../usage/ledger.js';
 import type { JobRow } from './dialect.js';
 import { gatedEngine, JobCanceled } from './cancel-gate.js';
-import { parseJobRequest } from './queue.js';
+import type { JobRequest } from './queue.js';
 import { workContext, type WorkContextDeps } from '../translation/work-context.js';
 
 export type JobOutcome =
@@ -51,7 +51,7 @@ export async function runJob(
   /** Asked before every model call; true stops the job as `canceled`. Default: never. */
   isCanceled?: () => Promise<boolean>,
 ): Promise<JobOutcome> {
-  const request = parseJobRequest(job);
+  const request = JSON.parse(job.request) as JobRequest;
   const gate = gatedEngine(engines[request.model], isCanceled ?? (async () => false));
   try {
     const targets = request.targets.map((requested) => ({ requested, language: findLanguage(requested)! }));

@@ -17,12 +17,11 @@ import { assertDirections } from '../translation/language-directions.js';
 import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
-import { listJobsOf, type JobPage } from './list.js';
+import { listJobsOf } from './list.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
-import { findJobForUser, insertJob, queuePosition, type JobRequest } from './queue.js';
-import { stateOfRow, type JobState } from './view.js';
-
-export type { JobState } from './view.js';
+import { findJobForUser, insertJob, type JobRequest } from './queue.js';
+import { queuePosition } from './queue-counts.js';
+import { jobViewOf, type JobViewJson } from './view.js';
 
 
 /** What submitting and reading jobs use: the reservation's deps, the queue, memory (a glossary is checked with it), the engines, and a logger. */
@@ -70,19 +69,19 @@ export async function submitJob(deps: JobServiceDeps, user: User, input: Transla
   return job;
 }
 
-export async function getJobState(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobState> {
+export async function getJobView(deps: JobServiceDeps, user: User, id: string, log: (error: unknown) => void): Promise<JobViewJson> {
   const { db } = deps.database;
   const job = await findJobForUser(db, jobIdOf(id), user.id);
   if (!job) throw notFound();
-  const state = stateOfRow(job);
-  if (state.status === 'pending' || state.status === 'processing') {
+  let position: number | undefined;
+  if (job.status === 'pending' || job.status === 'processing') {
     try {
-      state.queuePosition = await queuePosition(db, job);
+      position = await queuePosition(db, job);
     } catch (error) {
       log(error); // spec §2.4: omitted when the count fails
     }
   }
-  return state;
+  return jobViewOf(job, position);
 }
 
 /**
@@ -90,14 +89,14 @@ export async function getJobState(deps: JobServiceDeps, user: User, id: string, 
  * stop before its next model call (its worker records `canceled` and charges the calls
  * made); a finished one is 409 job_finished.
  */
-export async function cancelJob(deps: JobServiceDeps, user: User, id: string): Promise<JobState> {
+export async function cancelJob(deps: JobServiceDeps, user: User, id: string): Promise<JobViewJson> {
   const { db } = deps.database;
   const outcome = await requestCancel(db, { jobId: jobIdOf(id), userId: user.id, now: deps.clock() });
   if (outcome === 'not_found') throw notFound();
   if (outcome === 'finished') throw new ServiceError('job_finished', 'the job has already finished; only a pending or processing job can be canceled');
   const job = await findJobForUser(db, jobIdOf(id), user.id);
   if (!job) throw notFound();
-  return stateOfRow(job);
+  return jobViewOf(job);
 }
 
 /** GET /v1/jobs' query as it arrived: strings, checked here. */
@@ -111,7 +110,7 @@ export const JOB_PAGE_DEFAULT = 20;
 export const JOB_PAGE_MAX = 100;
 
 /** The caller's own jobs, newest first (list.ts); an unknown status or a bad limit or cursor is 400. */
-export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery): Promise<JobPage> {
+export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery) {
   const { status, limit, cursor } = query;
   if (status !== undefined && !(JOB_STATUSES as readonly unknown[]).includes(status)) {
     throw new ServiceError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);

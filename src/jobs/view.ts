@@ -6,48 +6,6 @@
 import type { Db } from '../db/database.js';
 import type { JobRow } from './dialect.js';
 
-/**
- * A job as its owner may see it. The HTTP answer's shape (snake_case, ISO timestamps)
- * is built by the route (src/http/routes/jobs.ts).
- */
-export type JobState =
-  | {
-      id: string;
-      status: 'pending' | 'processing';
-      createdAt: Date;
-      updatedAt: Date;
-      queuePosition?: number;
-      /** Processing, and its owner asked to cancel it: it stops before its next model call. */
-      cancelRequestedAt?: Date;
-    }
-  | {
-      id: string;
-      status: 'completed';
-      createdAt: Date;
-      updatedAt: Date;
-      completedAt: Date;
-      translations: Record<string, string>;
-      usage: {
-        inputTokens: number;
-        outputTokens: number;
-        model: string;
-        /** Segment × target pairs served from translation memory. */
-        cachedSegments: number;
-        /** Present when a glossary applied. */
-        glossaryMisses?: number;
-      };
-    }
-  | { id: string; status: 'failed'; error: string }
-  | {
-      id: string;
-      status: 'canceled';
-      createdAt: Date;
-      updatedAt: Date;
-      canceledAt: Date;
-      /** What the model calls made before it stopped cost (charged); zero when it never ran. */
-      usage: { inputTokens: number; outputTokens: number; model: string };
-    };
-
 export type JobViewJson =
   | {
       job_id: string;
@@ -56,6 +14,7 @@ export type JobViewJson =
       updated_at: string;
       completed_at: null;
       queue_position?: number;
+      /** Processing, and its owner asked to cancel it: it stops before its next model call. */
       cancel_requested_at?: string;
     }
   | {
@@ -75,106 +34,67 @@ interface UsageJson {
   output_tokens: number;
   total_tokens: number;
   model: 'standard' | 'advanced';
+  /** Completed: segment × target pairs served from translation memory. */
   cached_segments?: number;
+  /** Completed, when a glossary applied. */
   glossary_misses?: number;
 }
 
-export function jobViewOf(job: JobState): JobViewJson {
+/** The view a row holds; `queuePosition`, a count the caller makes when it wants one, shows on a waiting job. */
+export function jobViewOf(job: JobRow, queuePosition?: number): JobViewJson {
   switch (job.status) {
     case 'pending':
     case 'processing':
       return {
         job_id: job.id,
         status: job.status,
-        created_at: job.createdAt.toISOString(),
-        updated_at: job.updatedAt.toISOString(),
+        created_at: iso(job.created_at),
+        updated_at: iso(job.updated_at),
         completed_at: null,
-        ...(job.queuePosition !== undefined ? { queue_position: job.queuePosition } : {}),
-        ...(job.cancelRequestedAt ? { cancel_requested_at: job.cancelRequestedAt.toISOString() } : {}),
+        ...(queuePosition !== undefined ? { queue_position: queuePosition } : {}),
+        ...(job.cancel_requested_at !== null && job.cancel_requested_at !== undefined ? { cancel_requested_at: iso(job.cancel_requested_at) } : {}),
       };
     case 'completed': {
-      const { cachedSegments, glossaryMisses } = job.usage;
-      const usage = usageJson(job.usage);
-      usage.cached_segments = cachedSegments;
-      if (glossaryMisses !== undefined) usage.glossary_misses = glossaryMisses;
+      const usage = usageJson(job);
+      usage.cached_segments = Number(job.cached_segments ?? 0);
+      if (job.glossary_misses !== null && job.glossary_misses !== undefined) usage.glossary_misses = Number(job.glossary_misses);
       return {
         job_id: job.id,
         status: 'completed',
-        created_at: job.createdAt.toISOString(),
-        updated_at: job.updatedAt.toISOString(),
-        completed_at: job.completedAt.toISOString(),
-        translations: job.translations,
+        created_at: iso(job.created_at),
+        updated_at: iso(job.updated_at),
+        completed_at: iso(job.completed_at ?? job.updated_at),
+        translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
         usage,
       };
     }
     case 'failed':
-      return { job_id: job.id, status: 'failed', error: job.error };
+      return { job_id: job.id, status: 'failed', error: job.error ?? 'the job failed' };
     case 'canceled':
       return {
         job_id: job.id,
         status: 'canceled',
-        created_at: job.createdAt.toISOString(),
-        updated_at: job.updatedAt.toISOString(),
-        canceled_at: job.canceledAt.toISOString(),
-        usage: usageJson(job.usage),
+        created_at: iso(job.created_at),
+        updated_at: iso(job.updated_at),
+        canceled_at: iso(job.canceled_at ?? job.updated_at),
+        usage: usageJson(job),
       };
   }
 }
 
-function usageJson({ inputTokens, outputTokens, model }: { inputTokens: number; outputTokens: number; model: string }): UsageJson {
-  return { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, model: model as UsageJson['model'] };
+/** What the job's model calls cost: charged for a completed job, for the calls made before it stopped for a canceled one. */
+function usageJson(job: JobRow): UsageJson {
+  const inputTokens = Number(job.input_tokens ?? 0);
+  const outputTokens = Number(job.output_tokens ?? 0);
+  return { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, model: job.model as UsageJson['model'] };
 }
 
 /** A finished job's view by id, for a webhook event's `data`; undefined when the job is gone. */
 export async function finishedJobView(db: Db, id: string): Promise<JobViewJson | undefined> {
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? jobViewOf(stateOfRow(row)) : undefined;
+  return row ? jobViewOf(row) : undefined;
 }
 
-/** The state a row holds, without the queue position (a count the caller adds when it wants one). */
-export function stateOfRow(job: JobRow): JobState {
-  const createdAt = date(job.created_at);
-  const updatedAt = date(job.updated_at);
-  switch (job.status) {
-    case 'pending':
-    case 'processing':
-      return {
-        id: job.id,
-        status: job.status,
-        createdAt,
-        updatedAt,
-        ...(job.cancel_requested_at !== null && job.cancel_requested_at !== undefined ? { cancelRequestedAt: date(job.cancel_requested_at) } : {}),
-      };
-    case 'completed':
-      return {
-        id: job.id,
-        status: 'completed',
-        createdAt,
-        updatedAt,
-        completedAt: date(job.completed_at ?? job.updated_at),
-        translations: JSON.parse(job.result ?? '{}') as Record<string, string>,
-        usage: {
-          inputTokens: Number(job.input_tokens ?? 0),
-          outputTokens: Number(job.output_tokens ?? 0),
-          model: job.model,
-          cachedSegments: Number(job.cached_segments ?? 0),
-          ...(job.glossary_misses !== null && job.glossary_misses !== undefined ? { glossaryMisses: Number(job.glossary_misses) } : {}),
-        },
-      };
-    case 'failed':
-      return { id: job.id, status: 'failed', error: job.error ?? 'the job failed' };
-    case 'canceled':
-      return {
-        id: job.id,
-        status: 'canceled',
-        createdAt,
-        updatedAt,
-        canceledAt: date(job.canceled_at ?? job.updated_at),
-        usage: { inputTokens: Number(job.input_tokens ?? 0), outputTokens: Number(job.output_tokens ?? 0), model: job.model },
-      };
-  }
-}
-
-function date(ms: number): Date {
-  return new Date(Number(ms));
+function iso(ms: number): string {
+  return new Date(Number(ms)).toISOString();
 }

@@ -10,6 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ClaimLoop } from '../db/claim-loop.js';
@@ -97,7 +98,8 @@ export class JobWorker extends EventEmitter {
     if (this.started) return;
     this.started = true;
     this.unsubscribe = await this.options.dialect.subscribe(() => this.nudge());
-    this.schedulePoll();
+    // Deliberately not unref'd: a worker keeps its process alive until stop().
+    this.pollTimer = setInterval(() => this.nudge(), this.options.pollIntervalMs ?? DEFAULT_POLL_MS);
     void this.maintain();
     this.nudge();
   }
@@ -105,12 +107,6 @@ export class JobWorker extends EventEmitter {
   /** Look for work now. */
   nudge(): void {
     this.claims.nudge();
-  }
-
-  private schedulePoll(): void {
-    const interval = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
-    // Deliberately not unref'd: a worker keeps its process alive until stop().
-    this.pollTimer = setInterval(() => this.nudge(), interval);
   }
 
   private begin(job: JobRow): void {
@@ -245,15 +241,10 @@ export class JobWorker extends EventEmitter {
     clearTimeout(this.maintenanceTimer);
     await this.unsubscribe?.();
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      all().then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (!timedOut) return;
+    const graceOver = new AbortController();
+    const finished = await Promise.race([all().then(() => true), delay(graceMs, false, { signal: graceOver.signal })]);
+    graceOver.abort();
+    if (finished) return;
     const now = this.clock();
     for (const [jobId, entry] of this.running) {
       entry.controller.abort(new Error('worker shutting down'));

@@ -13,9 +13,8 @@ const PROCESS_PREFIX = 'translate_';
 /**
  * prom-client's process metrics (CPU, memory, event-loop delay, collections), from the
  * moment a process serves GET /metrics; one that does not never starts them. Their
- * collection observes every garbage collection: on Node 20 each collection's entry costs
- * ~6 KB that outlives two young collections, the largest steady growth of the old
- * generation under load (docs/decisions/0047).
+ * collection observes every garbage collection, the largest steady growth of the old
+ * generation under load on Node 20 (docs/decisions/0047).
  */
 export function collectProcessMetrics(): void {
   // The registry is the record of whether they run: it refuses a second registration.

@@ -77,8 +77,8 @@ export class RedisRateLimiter implements RateLimiter {
   private lastLogAt = 0;
   /**
    * Each accepted request's member in the sorted set must differ from every other in the
-   * user's window, across all processes: this process's random id and a counter. (A
-   * random member per request cost a randomBytes call, ~2.6 % of the CPU on this path.)
+   * user's window, across all processes: this process's random id and a counter, not a
+   * randomBytes call per request (its cost: docs/benchmarks.md).
    */
   private readonly memberPrefix = `${randomBytes(8).toString('hex')}-`;
   private memberCount = 0;

@@ -32,13 +32,9 @@ export async function enqueueEvents(trx: Transaction<DatabaseSchema>, events: re
         user_id: event.userId,
         event_type: event.type,
         subject_id: event.subjectId,
+        // The lease and the last attempt's outcome start NULL.
         status: 'pending' as const,
         next_attempt_at: now,
-        locked_by: null,
-        lease_expires_at: null,
-        response_status: null,
-        last_error: null,
-        last_attempt_at: null,
         created_at: now,
         updated_at: now,
       });

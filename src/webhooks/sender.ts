@@ -12,6 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../config.js';
 import { ClaimLoop } from '../db/claim-loop.js';
@@ -180,15 +181,9 @@ export class WebhookSender extends EventEmitter {
     this.stopping = true;
     clearInterval(this.pollTimer);
     clearTimeout(this.maintenanceTimer);
-    let timer: NodeJS.Timeout | undefined;
-    const all = () => Promise.all([...this.inFlight.values()]);
-    const finished = await Promise.race([
-      all().then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    const graceOver = new AbortController();
+    const finished = await Promise.race([Promise.all(this.inFlight.values()).then(() => true), delay(graceMs, false, { signal: graceOver.signal })]);
+    graceOver.abort();
     if (finished) return;
     for (const id of this.inFlight.keys()) {
       await releaseDelivery(this.options.db, id, this.workerId, this.options.clock()).catch(() => {});

@@ -21,33 +21,12 @@ export interface WebhookDeps {
   readonly resolve?: Resolver;
 }
 
-export interface Webhook {
-  readonly id: string;
-  readonly url: string;
-  readonly events: readonly WebhookEvent[];
-  readonly createdAt: Date;
-}
-
-export interface Delivery {
-  readonly id: string;
-  readonly event: string;
-  readonly jobId: string;
-  readonly status: 'pending' | 'sending' | 'succeeded' | 'failed';
-  readonly attempts: number;
-  readonly responseStatus: number | null;
-  readonly error: string | null;
-  readonly createdAt: Date;
-  readonly lastAttemptAt: Date | null;
-  /** Pending: when the next attempt is due. */
-  readonly nextAttemptAt: Date | null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DELIVERY_PAGE_DEFAULT = 20;
 export const DELIVERY_PAGE_MAX = 100;
 
-/** POST /v1/webhooks: answers the endpoint and its signing secret, the only time the secret is shown. */
-export async function createWebhook(deps: WebhookDeps, userId: string, body: unknown): Promise<Webhook & { secret: string }> {
+/** POST /v1/webhooks: the endpoint as answered (schemas/webhooks.ts) and its signing secret, the only time the secret is shown. */
+export async function createWebhook(deps: WebhookDeps, userId: string, body: unknown) {
   const { url, events } = parseWebhookBody(body);
   const { allowPrivate, maxPerUser } = deps.config.webhooks;
   let checked: URL;
@@ -61,7 +40,7 @@ export async function createWebhook(deps: WebhookDeps, userId: string, body: unk
   }
   const { db, kind } = deps.database;
   const now = deps.clock();
-  const webhook = { id: randomUUID(), url: checked.href, events, secret: newSigningSecret(), createdAt: new Date(now) };
+  const webhook = { webhook_id: randomUUID(), url: checked.href, events, created_at: new Date(now).toISOString(), secret: newSigningSecret() };
   await db.transaction().execute(async (trx) => {
     // Two registrations at once must not both pass the cap: on PostgreSQL the user's row
     // is locked for the count (SQLite runs one writer at a time already).
@@ -76,13 +55,13 @@ export async function createWebhook(deps: WebhookDeps, userId: string, body: unk
     }
     await trx
       .insertInto('webhooks')
-      .values({ id: webhook.id, user_id: userId, url: webhook.url, events: JSON.stringify(events), secret: webhook.secret, created_at: now })
+      .values({ id: webhook.webhook_id, user_id: userId, url: webhook.url, events: JSON.stringify(events), secret: webhook.secret, created_at: now })
       .execute();
   });
   return webhook;
 }
 
-export async function listWebhooks(deps: WebhookDeps, userId: string): Promise<Webhook[]> {
+export async function listWebhooks(deps: WebhookDeps, userId: string) {
   const rows = await deps.database.db
     .selectFrom('webhooks')
     .select(['id', 'url', 'events', 'created_at'])
@@ -93,7 +72,7 @@ export async function listWebhooks(deps: WebhookDeps, userId: string): Promise<W
   return rows.map(webhookOf);
 }
 
-export async function getWebhook(deps: WebhookDeps, userId: string, id: string): Promise<Webhook> {
+export async function getWebhook(deps: WebhookDeps, userId: string, id: string) {
   const row = UUID.test(id)
     ? await deps.database.db
         .selectFrom('webhooks')
@@ -118,13 +97,8 @@ export async function deleteWebhook(deps: WebhookDeps, userId: string, id: strin
   if (!deleted) throw notFound();
 }
 
-/** GET /v1/webhooks/{id}/deliveries: newest first, a page at a time. */
-export async function listDeliveries(
-  deps: WebhookDeps,
-  userId: string,
-  id: string,
-  query: { readonly limit?: unknown; readonly cursor?: unknown },
-): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+/** GET /v1/webhooks/{id}/deliveries: newest first, a page at a time, as answered (schemas/webhooks.ts' DeliveryList). */
+export async function listDeliveries(deps: WebhookDeps, userId: string, id: string, query: { readonly limit?: unknown; readonly cursor?: unknown }) {
   const webhook = await getWebhook(deps, userId, id);
   let limit = DELIVERY_PAGE_DEFAULT;
   if (query.limit !== undefined) {
@@ -136,7 +110,7 @@ export async function listDeliveries(
   let select = deps.database.db
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('webhook_id', '=', webhook.id)
+    .where('webhook_id', '=', webhook.webhook_id)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit + 1);
@@ -150,18 +124,19 @@ export async function listDeliveries(
   const last = page.at(-1);
   return {
     deliveries: page.map((row) => ({
-      id: row.id,
+      delivery_id: row.id,
       event: row.event_type,
-      jobId: row.subject_id,
+      job_id: row.subject_id,
       status: row.status,
       attempts: Number(row.attempts),
-      responseStatus: row.response_status === null ? null : Number(row.response_status),
+      response_status: row.response_status === null ? null : Number(row.response_status),
       error: row.last_error,
-      createdAt: new Date(Number(row.created_at)),
-      lastAttemptAt: row.last_attempt_at === null ? null : new Date(Number(row.last_attempt_at)),
-      nextAttemptAt: row.status === 'pending' ? new Date(Number(row.next_attempt_at)) : null,
+      created_at: new Date(Number(row.created_at)).toISOString(),
+      last_attempt_at: row.last_attempt_at === null ? null : new Date(Number(row.last_attempt_at)).toISOString(),
+      // Pending: when the next attempt is due.
+      next_attempt_at: row.status === 'pending' ? new Date(Number(row.next_attempt_at)).toISOString() : null,
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
 }
 
@@ -183,8 +158,8 @@ function parseWebhookBody(body: unknown): { url: string; events: WebhookEvent[] 
   return { url, events: events as WebhookEvent[] };
 }
 
-function webhookOf(row: { id: string; url: string; events: string; created_at: number }): Webhook {
-  return { id: row.id, url: row.url, events: JSON.parse(row.events) as WebhookEvent[], createdAt: new Date(Number(row.created_at)) };
+function webhookOf(row: { id: string; url: string; events: string; created_at: number }) {
+  return { webhook_id: row.id, url: row.url, events: JSON.parse(row.events) as WebhookEvent[], created_at: new Date(Number(row.created_at)).toISOString() };
 }
 
 function notFound(): ServiceError {

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { jobCompletions, queuePosition } from '../../src/jobs/queue.js';
+import { jobCompletions } from '../../src/jobs/queue.js';
+import { queuePosition } from '../../src/jobs/queue-counts.js';
 import { tokensUsedInMonth } from '../../src/usage/ledger.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
 import { openQueueFixture, type QueueFixture } from './queue-setup.js';

@@ -15,7 +15,6 @@ export type FormOrJson = Record<string, unknown>;
 
 /** The body as an object of fields, or undefined when there is none (a GET, an empty POST). */
 export function fieldsOf(body: unknown): FormOrJson | undefined {
-  if (body === null || body === undefined) return undefined;
-  if (typeof body !== 'object' || Array.isArray(body)) return undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   return body as FormOrJson;
 }

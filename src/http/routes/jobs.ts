@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import type { PublicModel } from '../../engines/registry.js';
-import { cancelJob, getJobState, listJobs, submitJob, type JobListQuery, type JobState } from '../../jobs/service.js';
-import { jobViewOf } from '../../jobs/view.js';
+import { cancelJob, getJobView, listJobs, submitJob, type JobListQuery } from '../../jobs/service.js';
+import type { JobViewJson } from '../../jobs/view.js';
 import { userOf } from '../plugins/auth.js';
 import { BILLED_ERRORS, BODY_ERRORS } from '../schemas/errors.js';
 import { JobCreated, JobList, JobListQuery as JobListQuerySchema, JobParams, JobView } from '../schemas/jobs.js';
@@ -17,9 +16,9 @@ import type { ProtectedHooks } from '../protected-hooks.js';
  * The poll interval a waiting job's answer suggests in Retry-After (docs/decisions/0021):
  * a running job soon, a queued one later the further back it waits, never past 10 s.
  */
-export function pollAfterSeconds(job: JobState): number | undefined {
+export function pollAfterSeconds(job: JobViewJson): number | undefined {
   if (job.status === 'processing') return 2;
-  if (job.status === 'pending') return Math.min(10, 2 + Math.floor((job.queuePosition ?? 1) / 4));
+  if (job.status === 'pending') return Math.min(10, 2 + Math.floor((job.queue_position ?? 1) / 4));
   return undefined;
 }
 
@@ -76,33 +75,21 @@ export function jobRoutes(deps: AppDeps, hooks: ProtectedHooks) {
       return reply.status(202).send({ job_id: job.id, status: 'pending', created_at: new Date(Number(job.created_at)).toISOString() });
     });
 
-    app.get('/jobs', { schema: listSchema, onRequest: hooks.authenticated }, async (request) => {
-      const page = await listJobs(deps, userOf(request), request.query as JobListQuery);
-      return {
-        jobs: page.jobs.map((job) => ({
-          job_id: job.id,
-          status: job.status,
-          model: job.model as PublicModel,
-          created_at: job.createdAt.toISOString(),
-          updated_at: job.updatedAt.toISOString(),
-        })),
-        next_cursor: page.nextCursor,
-      };
-    });
+    app.get('/jobs', { schema: listSchema, onRequest: hooks.authenticated }, async (request) => listJobs(deps, userOf(request), request.query as JobListQuery));
 
     app.get('/jobs/:id', { schema: viewSchema, onRequest: hooks.authenticated }, async (request, reply) => {
-      const job = await getJobState(deps, userOf(request), (request.params as { id: string }).id, (error) =>
+      const job = await getJobView(deps, userOf(request), (request.params as { id: string }).id, (error) =>
         request.log.warn({ err: error }, 'queue position could not be counted; omitted'),
       );
       const pollAfter = pollAfterSeconds(job);
       if (pollAfter !== undefined) void reply.header('retry-after', pollAfter);
-      return jobViewOf(job) as JobView;
+      return job as JobView;
     });
 
     app.delete('/jobs/:id', { schema: cancelSchema, onRequest: hooks.authenticated }, async (request, reply) => {
       const job = await cancelJob(deps, userOf(request), (request.params as { id: string }).id);
       // 200: canceled now; 202: processing, stops before its next model call.
-      return reply.status(job.status === 'canceled' ? 200 : 202).send(jobViewOf(job) as JobView);
+      return reply.status(job.status === 'canceled' ? 200 : 202).send(job as JobView);
     });
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, type Webhook } from '../../webhooks/service.js';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks } from '../../webhooks/service.js';
 import { registerJsonBody } from '../json-body.js';
 import { userOf } from '../plugins/auth.js';
 import { NoContent, authenticatedRoute } from '../schemas/route.js';
@@ -53,41 +53,21 @@ export function webhookRoutes(deps: AppDeps, hooks: ProtectedHooks) {
     registerJsonBody(app, { allowEmpty: true });
     const onRequest = hooks.authenticated;
 
-    app.post('/webhooks', { schema: createSchema, onRequest }, async (request, reply) => {
-      const webhook = await createWebhook(deps, userOf(request).id, request.body);
-      return reply.status(201).send(Object.assign(view(webhook), { secret: webhook.secret }));
-    });
+    app.post('/webhooks', { schema: createSchema, onRequest }, async (request, reply) =>
+      reply.status(201).send(await createWebhook(deps, userOf(request).id, request.body)),
+    );
 
-    app.get('/webhooks', { schema: listSchema, onRequest }, async (request) => ({ webhooks: (await listWebhooks(deps, userOf(request).id)).map(view) }));
+    app.get('/webhooks', { schema: listSchema, onRequest }, async (request) => ({ webhooks: await listWebhooks(deps, userOf(request).id) }));
 
-    app.get<ById>('/webhooks/:id', { schema: getSchema, onRequest }, async (request) => view(await getWebhook(deps, userOf(request).id, request.params.id)));
+    app.get<ById>('/webhooks/:id', { schema: getSchema, onRequest }, async (request) => getWebhook(deps, userOf(request).id, request.params.id));
 
     app.delete<ById>('/webhooks/:id', { schema: deleteSchema, onRequest }, async (request, reply) => {
       await deleteWebhook(deps, userOf(request).id, request.params.id);
       return reply.status(204).send();
     });
 
-    app.get<ById>('/webhooks/:id/deliveries', { schema: deliveriesSchema, onRequest }, async (request) => {
-      const page = await listDeliveries(deps, userOf(request).id, request.params.id, request.query as Record<string, unknown>);
-      return {
-        deliveries: page.deliveries.map((delivery) => ({
-          delivery_id: delivery.id,
-          event: delivery.event,
-          job_id: delivery.jobId,
-          status: delivery.status,
-          attempts: delivery.attempts,
-          response_status: delivery.responseStatus,
-          error: delivery.error,
-          created_at: delivery.createdAt.toISOString(),
-          last_attempt_at: delivery.lastAttemptAt?.toISOString() ?? null,
-          next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
-        })),
-        next_cursor: page.nextCursor,
-      };
-    });
+    app.get<ById>('/webhooks/:id/deliveries', { schema: deliveriesSchema, onRequest }, async (request) =>
+      listDeliveries(deps, userOf(request).id, request.params.id, request.query as Record<string, unknown>),
+    );
   };
-}
-
-function view(webhook: Webhook) {
-  return { webhook_id: webhook.id, url: webhook.url, events: [...webhook.events], created_at: webhook.createdAt.toISOString() };
 }

@@ -1,5 +1,6 @@
 /** What POST /v1/jobs answers and GET /v1/jobs/{id} shows (docs/contract.md §3.11). */
 import { Type, type Static } from '@sinclair/typebox';
+import { JOB_STATUSES } from '../../jobs/status-filters.js';
 import { MemoryCounts, ModelName, Translations } from './translate.js';
 
 const strict = { additionalProperties: false } as const;
@@ -66,11 +67,10 @@ export const JobView = Type.Union([WaitingJob, CompletedJob, FailedJob, Canceled
   description: 'Always 200, whatever the status. While the job waits, poll again after the Retry-After seconds this answer carries.',
 });
 
-export const JOB_STATUS_NAMES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
-const JobStatus = Type.Union(JOB_STATUS_NAMES.map((status) => Type.Literal(status)));
+const JobStatus = Type.Union(JOB_STATUSES.map((status) => Type.Literal(status)));
 
 export const JobListQuery = Type.Object({
-  status: Type.Optional(Type.String({ enum: [...JOB_STATUS_NAMES], description: 'Only jobs with this status; another value is 400.' })),
+  status: Type.Optional(Type.String({ enum: [...JOB_STATUSES], description: 'Only jobs with this status; another value is 400.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Jobs per page.' })),
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
 });

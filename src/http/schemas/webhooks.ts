@@ -25,14 +25,13 @@ export const WebhookBody = Type.Object(
 
 export const WebhookParams = Type.Object({ id: Type.String({ description: 'The webhook_id POST /v1/webhooks answered.' }) });
 
-export const Webhook = Type.Object({ webhook_id: WebhookId, url: Type.String(), events: Events, created_at: Timestamp }, strict);
+const webhookFields = { webhook_id: WebhookId, url: Type.String(), events: Events, created_at: Timestamp };
+
+export const Webhook = Type.Object(webhookFields, strict);
 
 export const WebhookCreated = Type.Object(
   {
-    webhook_id: WebhookId,
-    url: Type.String(),
-    events: Events,
-    created_at: Timestamp,
+    ...webhookFields,
     secret: Type.String({
       pattern: '^whsec_',
       description: 'The Standard Webhooks signing secret: shown this once. Verify each delivery\'s webhook-signature with it.',

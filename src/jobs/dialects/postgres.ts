@@ -28,7 +28,7 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
     meanwhile: 'workers still poll',
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const dialect: JobDialect = {
+  return {
     async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
       const result = await sql<JobRow>`
         with next as (
@@ -59,5 +59,4 @@ export function createPostgresJobDialect(options: PostgresJobDialectOptions): Jo
       await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
     },
   };
-  return dialect;
 }

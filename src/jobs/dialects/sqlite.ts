@@ -13,46 +13,42 @@ import { isPending } from '../status-filters.js';
 export function createSqliteJobDialect(): JobDialect {
   const signal = new EventEmitter();
   signal.setMaxListeners(0);
-  return new SqliteJobDialect(signal);
-}
+  return {
+    async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
+      const rows = await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          status: 'processing',
+          attempts: eb('attempts', '+', 1),
+          locked_by: workerId,
+          lease_expires_at: now + leaseMs,
+          updated_at: now,
+        }))
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('jobs')
+            .select('id')
+            .where(isPending)
+            .where('run_at', '<=', now)
+            .orderBy('created_at')
+            .orderBy('id')
+            .limit(limit),
+        )
+        .where('status', '=', 'pending')
+        .returningAll()
+        .execute();
+      return rows.sort(oldestFirst);
+    },
 
-class SqliteJobDialect implements JobDialect {
-  constructor(private readonly signal: EventEmitter) {}
+    async subscribe(onNudge: () => void): Promise<() => Promise<void>> {
+      signal.on('nudge', onNudge);
+      return async () => {
+        signal.off('nudge', onNudge);
+      };
+    },
 
-  async claimBatch(db: Db, workerId: string, leaseMs: number, now: number, limit: number): Promise<JobRow[]> {
-    const rows = await db
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: 'processing',
-        attempts: eb('attempts', '+', 1),
-        locked_by: workerId,
-        lease_expires_at: now + leaseMs,
-        updated_at: now,
-      }))
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('jobs')
-          .select('id')
-          .where(isPending)
-          .where('run_at', '<=', now)
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(limit),
-      )
-      .where('status', '=', 'pending')
-      .returningAll()
-      .execute();
-    return rows.sort(oldestFirst);
-  }
-
-  async subscribe(onNudge: () => void): Promise<() => Promise<void>> {
-    this.signal.on('nudge', onNudge);
-    return async () => {
-      this.signal.off('nudge', onNudge);
-    };
-  }
-
-  async notify(): Promise<void> {
-    this.signal.emit('nudge');
-  }
+    async notify(): Promise<void> {
+      signal.emit('nudge');
+    },
+  };
 }

@@ -17,8 +17,7 @@ export function registerLibreTranslateErrors(app: FastifyInstance): void {
     let libreStatus = status;
     let message = body.message;
     if (body.error === 'invalid_api_key') libreStatus = message.startsWith('no API key') ? 400 : 403;
-    else if (body.error === 'token_limit_reached') libreStatus = 403;
-    else if (body.error === 'advanced_not_available') libreStatus = 403;
+    else if (body.error === 'token_limit_reached' || body.error === 'advanced_not_available') libreStatus = 403;
     else if (body.error === 'rate_limit_reached') message = `Slowdown: ${message}`;
     else if ((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = MEDIA_TYPE;
     if (libreStatus >= 500) request.log.error({ err: error }, 'request failed');

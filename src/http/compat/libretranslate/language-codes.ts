@@ -50,11 +50,7 @@ export const LIBRE_LANGUAGES: readonly LibreLanguage[] = LANGUAGES.map((language
  */
 export function libreLanguagesOf(directions: LanguageDirections): LibreLanguage[] {
   const list = directions.list();
-  const reached = new Set<string>();
-  for (const [source, targets] of list) {
-    reached.add(source);
-    for (const target of targets) reached.add(target);
-  }
+  const reached = new Set([...list.keys(), ...[...list.values()].flat()]);
   return LANGUAGES.filter((language) => reached.has(language.code)).map((language) => ({
     code: language.code,
     name: language.name,
