@@ -108,9 +108,11 @@ export class WebhookSender extends EventEmitter {
     const log = logger.child({ deliveryId: delivery.id, webhookId: delivery.webhook_id, event: delivery.event_type, attempt: delivery.attempts });
     const data = await this.options.eventData(delivery.event_type, delivery.subject_id);
     if (data === undefined) {
-      await recordAttempt(db, { id: delivery.id, workerId: this.workerId, now: clock(), responseStatus: null, error: 'the job this event is about no longer exists' });
-      webhookDeliveries.inc({ outcome: 'failed' });
-      this.emit('delivery:failed', delivery.id);
+      // Counted only if this worker still held the delivery, as every other outcome below.
+      if (await recordAttempt(db, { id: delivery.id, workerId: this.workerId, now: clock(), responseStatus: null, error: 'the job this event is about no longer exists' })) {
+        webhookDeliveries.inc({ outcome: 'failed' });
+        this.emit('delivery:failed', delivery.id);
+      }
       return;
     }
     // Standard Webhooks' payload: the event's time is when it happened, not this attempt's.

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { finishedJobView } from '../../src/jobs/view.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
-import { WebhookSender } from '../../src/webhooks/sender.js';
+import { WebhookSender, type EventData } from '../../src/webhooks/sender.js';
 import { json, startTestApp, type TestApp } from '../helpers/app.js';
 import { testJobWorker } from '../helpers/job-worker.js';
 import { servicesFor, skipUnless, testBackends } from '../helpers/backends.js';
@@ -43,11 +43,11 @@ for (const backend of testBackends()) {
       return testJobWorker(t.services, { engines, pollIntervalMs: 50 });
     }
 
-    function senderFor(retryBaseMs = 50): WebhookSender {
+    function senderFor(retryBaseMs = 50, eventData: EventData = (_event, jobId) => finishedJobView(t.services.database.db, jobId)): WebhookSender {
       return new WebhookSender({
         db: t.services.database.db,
         config: Object.assign({}, t.services.config.webhooks, { retryBaseMs, retryMaxIntervalMs: 200, maxAttempts: 3 }),
-        eventData: (_event, jobId) => finishedJobView(t.services.database.db, jobId),
+        eventData,
         logger: t.services.logger,
         clock: Date.now,
         retentionMs: 24 * 3600_000,
@@ -228,6 +228,38 @@ for (const backend of testBackends()) {
       await sender.close(1_000);
       const [delivery] = json(await call('GET', `/v1/webhooks/${created.webhook_id}/deliveries`, owner.auth)).deliveries;
       assert.deepEqual([delivery.status, delivery.attempts, delivery.response_status, delivery.error, delivery.next_attempt_at], ['failed', 3, 410, 'answered 410', null]);
+    });
+
+    it('an event whose job is gone fails its delivery; a sender that lost the delivery meanwhile neither records nor reports it', async () => {
+      const owner = await t.key('growth');
+      const created = json(await register(owner.auth, { url: receiver.url, events: ['job.completed'] }));
+      const db = t.services.database.db;
+      const stolen = json(await call('POST', '/v1/jobs', owner.auth, { content: 'Taken over', targets: ['de'] })).job_id as string;
+      const gone = json(await call('POST', '/v1/jobs', owner.auth, { content: 'Gone', targets: ['de'] })).job_id as string;
+      let taken!: () => void;
+      const takenOver = new Promise<void>((resolve) => (taken = resolve));
+      // Both jobs read as gone; while the first one's data is read, another sender takes its delivery over.
+      const sender = senderFor(50, async (_event, jobId) => {
+        if (jobId === stolen) {
+          await db.updateTable('webhook_deliveries').set({ locked_by: 'another-sender' }).where('subject_id', '=', stolen).execute();
+          taken();
+        }
+        return undefined;
+      });
+      const failed: string[] = [];
+      sender.on('delivery:failed', (id: string) => failed.push(id));
+      const worker = workerFor();
+      await worker.start();
+      await sender.start();
+      await takenOver;
+      const deliveries = async () => json(await call('GET', `/v1/webhooks/${created.webhook_id}/deliveries`, owner.auth)).deliveries as { job_id: string; delivery_id: string; status: string; error: string | null }[];
+      while (!(await deliveries()).some((d) => d.job_id === gone && d.status === 'failed')) await new Promise((resolve) => setTimeout(resolve, 20));
+      await worker.stop(1_000);
+      await sender.close(1_000);
+      const byJob = new Map((await deliveries()).map((d) => [d.job_id, d]));
+      assert.deepEqual([byJob.get(gone)!.status, byJob.get(gone)!.error], ['failed', 'the job this event is about no longer exists']);
+      assert.equal(byJob.get(stolen)!.status, 'sending', 'the other sender holds it still');
+      assert.deepEqual(failed, [byJob.get(gone)!.delivery_id], 'only the delivery this sender held is reported failed');
     });
   });
 }
