@@ -273,28 +273,18 @@ function transportFailure(error: unknown): EngineError {
   if (!(error instanceof ProviderCallError)) {
     return new EngineError('the engine failed unexpectedly', false, { cause: error });
   }
-  const retryable = error.retryable;
-  const say = (message: string): EngineError => new EngineError(message, retryable, { cause: error });
-  switch (error.failure) {
-    case 'timeout':
-      return say('the model did not answer in time');
-    case 'network':
-      return say('the model provider could not be reached');
-    case 'bad-response':
-      return say('the model provider sent an unreadable response');
-    case 'http':
-      break;
-  }
-  const status = error.status ?? 0;
-  if (status === 401 || status === 403) {
-    return say("the model provider refused the service's credentials");
-  }
-  if (status === 404) return say('the configured model does not exist at the model provider');
-  if (status === 429) {
-    return say('the model provider is rate limiting this service');
-  }
-  if (status >= 500) return say('the model provider is unavailable');
-  return say('the model provider rejected the request');
+  return new EngineError(transportMessage(error.failure, error.status ?? 0), error.retryable, { cause: error });
+}
+
+function transportMessage(failure: ProviderCallError['failure'], status: number): string {
+  if (failure === 'timeout') return 'the model did not answer in time';
+  if (failure === 'network') return 'the model provider could not be reached';
+  if (failure === 'bad-response') return 'the model provider sent an unreadable response';
+  if (status === 401 || status === 403) return "the model provider refused the service's credentials";
+  if (status === 404) return 'the configured model does not exist at the model provider';
+  if (status === 429) return 'the model provider is rate limiting this service';
+  if (status >= 500) return 'the model provider is unavailable';
+  return 'the model provider rejected the request';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
