@@ -69,7 +69,11 @@ export async function prepareDocument(
 export async function translatePrepared(
   options: TranslateOptions & { readonly prepared: PreparedDocument },
 ): Promise<DocumentTranslation> {
-  const all = await translatePreparedAll([options.prepared], options);
+  return firstDocument(await translatePreparedAll([options.prepared], options));
+}
+
+/** The translation of the first (for translatePrepared, the only) document of `all`. */
+export function firstDocument(all: DocumentsTranslation): DocumentTranslation {
   const { translations, detection } = all.documents[0]!;
   return {
     translations,
