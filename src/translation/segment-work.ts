@@ -13,7 +13,6 @@ import {
   type EngineLanguage,
   type EngineSegment,
   type GlossaryTerm,
-  type TokenUsage,
   type TranslationEngine,
 } from '../engines/engine.js';
 import { PROMPT_VERSION } from '../engines/prompt.js';
@@ -32,20 +31,14 @@ import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from '
 import { PairBuffer, pairOf, targetOf, uniqueOf, type PairList } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
-import type { TranslateOptions } from './translate-options.js';
+import type { TranslateOptions, WorkTally } from './translate-options.js';
 
 /** Texts longer than this are counted taking turns (Tokenizer#countTokensYielding); shorter ones count in well under a turn. */
 const LONG_TEXT_CHARS = 16 * 1024;
 
-export interface SegmentWork {
+export interface SegmentWork extends WorkTally {
   /** document → target (in request order) → translation of each segment, aligned with its segments. */
   readonly translations: string[][][];
-  readonly usage: TokenUsage;
-  readonly calls: number;
-  /** Distinct segment × target pairs served from memory (stored, or translated meanwhile for another request). */
-  readonly cachedSegments: number;
-  /** Pairs whose answer lacks a required glossary term after the repair round. */
-  readonly glossaryMisses: number;
 }
 
 export interface UniqueSegment {

@@ -18,7 +18,8 @@ import type { Cancellation } from './cancellation.js';
 import { resolveSource, type ResolvedSource, type SourceDetection } from './detect-source.js';
 import { assertDirections } from './language-directions.js';
 import type { DocumentProcessing } from './document-processing.js';
-import type { BatchInput, TranslateInput } from './requests.js';
+import type { BatchInput, TranslateInput, TranslationRequest } from './requests.js';
+import type { WorkTally } from './translate-options.js';
 import { workContext, type WorkContext } from './work-context.js';
 import {
   firstDocument,
@@ -132,7 +133,7 @@ export async function translateBatchForUser(
 }
 
 /** The request's engine, once the user may use it and it serves the source and targets named. */
-export function checkedEngine(deps: TranslationServiceDeps, user: User, input: TranslateInput | BatchInput): TranslationEngine {
+export function checkedEngine(deps: TranslationServiceDeps, user: User, input: TranslationRequest): TranslationEngine {
   assertModelAccess(user, input.model);
   const engine = deps.engines[input.model];
   if (input.source) assertDirections(engine, input.source, input.targets);
@@ -147,7 +148,7 @@ export function checkedEngine(deps: TranslationServiceDeps, user: User, input: T
 async function translateReserved(
   deps: TranslationServiceDeps,
   user: User,
-  input: TranslateInput | BatchInput,
+  input: TranslationRequest,
   prepared: readonly PreparedDocument[],
   estimate: number,
   cancellation: Cancellation,
@@ -181,7 +182,7 @@ async function translateReserved(
 }
 
 function summarize(
-  work: { readonly usage: TokenUsage; readonly calls: number; readonly cachedSegments: number },
+  work: WorkTally,
   shape: { readonly documents: number; readonly targets: number; readonly started: number },
 ): WorkSummary {
   const { usage } = work;
