@@ -45,7 +45,7 @@ import { SYSTEM_PROMPT, answerSchema, buildUserParts, type FixRequest } from './
 import { ProviderCallError } from './provider-http.js';
 import { ProviderLimits, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
-import { checkAnswer, type AnswerProblem, type ProblemKind } from './validate.js';
+import { checkAnswer, isRecord, type AnswerProblem, type ProblemKind } from './validate.js';
 import { glossaryMisses, termsIn, type GlossaryMiss } from './glossary-check.js';
 
 export interface ModelEngineOptions {
@@ -107,7 +107,7 @@ export class ModelEngine implements TranslationEngine {
       const lines = segments.filter((segment) => targets.some((target) => isPending(target.code, segment.id)));
       const fix = round === 'repair' ? fixRequests(problems, lines) : undefined;
       const answer = await this.call(chunk, lines, targets, usage, fix);
-      const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
+      const answerValue = isRecord(answer.object) ? answer.object : parseAnswerText(answer.text);
       const codes = targets.map((target) => target.code);
       const check = checkAnswer(answerValue, lines, codes, answer.truncated);
       for (const [lang, byId] of check.accepted) {
@@ -157,7 +157,7 @@ export class ModelEngine implements TranslationEngine {
       if (chunk.signal?.aborted) throw error;
       return misses.length;
     }
-    const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
+    const answerValue = isRecord(answer.object) ? answer.object : parseAnswerText(answer.text);
     const check = checkAnswer(answerValue, lines, targets.map((target) => target.code), answer.truncated);
     for (const [lang, byId] of check.accepted) {
       for (const [id, text] of byId) if (missed(lang, id)) done.get(lang)!.set(id, text);
@@ -285,8 +285,4 @@ function transportMessage(failure: ProviderCallError['failure'], status: number)
   if (status === 429) return 'the model provider is rate limiting this service';
   if (status >= 500) return 'the model provider is unavailable';
   return 'the model provider rejected the request';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
