@@ -31,6 +31,7 @@ import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from '
 import { PairBuffer, pairOf, targetOf, uniqueOf, type PairList } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
+import { untilAborted } from '../engines/provider-limit.js';
 import type { TranslateOptions, WorkTally } from './translate-options.js';
 
 /** Texts longer than this are counted taking turns (Tokenizer#countTokensYielding); shorter ones count in well under a turn. */
@@ -885,23 +886,4 @@ function termsOfChunk(segments: readonly EngineSegment[], unique: readonly Uniqu
   const terms = new Set<GlossaryTerm>();
   for (const segment of segments) for (const term of unique[partOf(segment.id).segment]!.terms) terms.add(term);
   return [...terms];
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
