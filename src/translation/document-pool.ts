@@ -21,8 +21,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { Turns } from '../event-loop/turns.js';
 import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import { ServiceError } from '../errors.js';
-import type { Format } from '../formats/format.js';
-import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/format.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits, type Format } from '../formats/format.js';
 import {
   WORKER_READY,
   deserializeError,

@@ -6,8 +6,7 @@
  * document per target. The synchronous routes, the batch route and the job worker all
  * call this.
  */
-import type { DetectionResult, Format } from '../formats/format.js';
-import type { DocumentLimits } from '../formats/format.js';
+import type { DetectionResult, DocumentLimits, Format } from '../formats/format.js';
 import type { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
