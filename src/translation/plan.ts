@@ -56,7 +56,9 @@ const HARD_LIMIT_SHARE = 0.75;
 export const TIME_TOLERANCE = 0.02;
 
 export interface PlanOptions {
+  /** When each slot frees from calls issued before these (expectedCallTime units), to plan around them. */
   readonly busy?: readonly number[];
+  /** How many targets the whole request has (default: these), which decides the answer's wrapper. */
   readonly requestTargets?: number;
 }
 
@@ -65,30 +67,16 @@ export interface Chunk {
   readonly targets: readonly EngineLanguage[];
 }
 
-export function planChunks(
-  segments: readonly EngineSegment[],
-  targets: readonly EngineLanguage[],
-  budget: CallBudget,
-  /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
-  tokensOf: (segment: EngineSegment) => number,
-  /**
-   * `busy`: when each slot frees from calls issued before these (expectedCallTime units), to plan around them.
-   * `requestTargets`: how many targets the whole request has (default: these), which decides the answer's wrapper.
-   */
-  options: PlanOptions = {},
-): Chunk[] {
-  return finished(planning(segments, targets, budget, tokensOf, options));
-}
-
 /**
- * planChunks taking turns with the rest of the process: the same plan, but the search over
- * shapes gives the event loop a turn whenever `turns` says so (a request of 200,000
- * segments has its planner fill runs for dozens of capacities; docs/event-loop.md).
+ * The calls for `segments` × `targets`, taking turns with the rest of the process: the
+ * search over shapes gives the event loop a turn whenever `turns` says so (a request of
+ * 200,000 segments has its planner fill runs for dozens of capacities; docs/event-loop.md).
  */
 export async function planChunksInTurns(
   segments: readonly EngineSegment[],
   targets: readonly EngineLanguage[],
   budget: CallBudget,
+  /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
   tokensOf: (segment: EngineSegment) => number,
   options: PlanOptions,
   turns: Turns,
@@ -122,11 +110,6 @@ function* planning(
     }
   }
   return chunks;
-}
-
-/** A generator's value, run to its end in one go. */
-function finished<T>(steps: Generator<void, T>): T {
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** The output tokens a segment of `sourceTokens` is expected to take in one target's answer. */

@@ -783,7 +783,7 @@ const NO_PAIRS: PairList = [];
 /**
  * The calls of `leading` (all slots each), then the small units, then the largest unit
  * planned around the slots the calls before it hold; and the time the list takes on the
- * slots, in planChunks' units.
+ * slots, in plan.ts's units (expectedCallTime).
  */
 async function arrangeUnits(
   leading: readonly PlanUnit[],
