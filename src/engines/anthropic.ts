@@ -6,7 +6,7 @@
  */
 import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
 import { ANSWER_NAME } from './prompt.js';
-import { ProviderCallError, postJson } from './provider-http.js';
+import { ProviderCallError, postJson, tokenCount } from './provider-http.js';
 
 export interface AnthropicClientOptions {
   readonly model: string;
@@ -59,14 +59,7 @@ export class AnthropicMessagesClient implements ModelClient {
     };
     const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-    const response = await postJson({
-      url: this.url,
-      headers,
-      body,
-      timeoutMs: request.timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
-    return readMessage(response);
+    return readMessage(await postJson(this.url, headers, body, request));
   }
 }
 
@@ -90,20 +83,18 @@ function readMessage(response: unknown): ModelAnswer {
     .map((block) => block.text as string)
     .join('');
   const usage = message.usage ?? {};
+  const cacheWrite = tokenCount(usage.cache_creation_input_tokens) ?? 0;
+  const cacheRead = tokenCount(usage.cache_read_input_tokens) ?? 0;
   return {
     text,
     truncated: message.stop_reason === 'max_tokens',
     usage: {
       // Cached prompt tokens are input tokens too; Anthropic reports them apart.
-      inputTokens: count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens),
-      outputTokens: count(usage.output_tokens),
-      ...(count(usage.cache_read_input_tokens) > 0 ? { cachedInputTokens: count(usage.cache_read_input_tokens) } : {}),
-      ...(count(usage.cache_creation_input_tokens) > 0 ? { cacheWriteTokens: count(usage.cache_creation_input_tokens) } : {}),
+      inputTokens: (tokenCount(usage.input_tokens) ?? 0) + cacheWrite + cacheRead,
+      outputTokens: tokenCount(usage.output_tokens) ?? 0,
+      ...(cacheRead > 0 ? { cachedInputTokens: cacheRead } : {}),
+      ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
     },
     ...(tool ? { object: tool.input } : {}),
   };
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }

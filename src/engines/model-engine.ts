@@ -45,7 +45,7 @@ import { SYSTEM_PROMPT, answerSchema, buildUserParts, type FixRequest } from './
 import { ProviderCallError } from './provider-http.js';
 import { ProviderLimits, runLimited } from './provider-limit.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
-import { checkAnswer, type AnswerProblem, type ProblemKind } from './validate.js';
+import { checkAnswer, isRecord, type AnswerProblem, type ProblemKind } from './validate.js';
 import { glossaryMisses, termsIn, type GlossaryMiss } from './glossary-check.js';
 
 export interface ModelEngineOptions {
@@ -107,7 +107,7 @@ export class ModelEngine implements TranslationEngine {
       const lines = segments.filter((segment) => targets.some((target) => isPending(target.code, segment.id)));
       const fix = round === 'repair' ? fixRequests(problems, lines) : undefined;
       const answer = await this.call(chunk, lines, targets, usage, fix);
-      const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
+      const answerValue = isRecord(answer.object) ? answer.object : parseAnswerText(answer.text);
       const codes = targets.map((target) => target.code);
       const check = checkAnswer(answerValue, lines, codes, answer.truncated);
       for (const [lang, byId] of check.accepted) {
@@ -157,7 +157,7 @@ export class ModelEngine implements TranslationEngine {
       if (chunk.signal?.aborted) throw error;
       return misses.length;
     }
-    const answerValue = isObject(answer.object) ? answer.object : parseAnswerText(answer.text);
+    const answerValue = isRecord(answer.object) ? answer.object : parseAnswerText(answer.text);
     const check = checkAnswer(answerValue, lines, targets.map((target) => target.code), answer.truncated);
     for (const [lang, byId] of check.accepted) {
       for (const [id, text] of byId) if (missed(lang, id)) done.get(lang)!.set(id, text);
@@ -273,30 +273,16 @@ function transportFailure(error: unknown): EngineError {
   if (!(error instanceof ProviderCallError)) {
     return new EngineError('the engine failed unexpectedly', false, { cause: error });
   }
-  const retryable = error.retryable;
-  const say = (message: string): EngineError => new EngineError(message, retryable, { cause: error });
-  switch (error.failure) {
-    case 'timeout':
-      return say('the model did not answer in time');
-    case 'network':
-      return say('the model provider could not be reached');
-    case 'bad-response':
-      return say('the model provider sent an unreadable response');
-    case 'http':
-      break;
-  }
-  const status = error.status ?? 0;
-  if (status === 401 || status === 403) {
-    return say("the model provider refused the service's credentials");
-  }
-  if (status === 404) return say('the configured model does not exist at the model provider');
-  if (status === 429) {
-    return say('the model provider is rate limiting this service');
-  }
-  if (status >= 500) return say('the model provider is unavailable');
-  return say('the model provider rejected the request');
+  return new EngineError(transportMessage(error.failure, error.status ?? 0), error.retryable, { cause: error });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function transportMessage(failure: ProviderCallError['failure'], status: number): string {
+  if (failure === 'timeout') return 'the model did not answer in time';
+  if (failure === 'network') return 'the model provider could not be reached';
+  if (failure === 'bad-response') return 'the model provider sent an unreadable response';
+  if (status === 401 || status === 403) return "the model provider refused the service's credentials";
+  if (status === 404) return 'the configured model does not exist at the model provider';
+  if (status === 429) return 'the model provider is rate limiting this service';
+  if (status >= 500) return 'the model provider is unavailable';
+  return 'the model provider rejected the request';
 }

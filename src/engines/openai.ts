@@ -12,7 +12,7 @@ import type { OpenAIResponseFormat } from '../config.js';
 import type { Tokenizer } from '../tokens.js';
 import type { ModelAnswer, ModelClient, ModelRequest } from './model-client.js';
 import { ANSWER_NAME, joinUserParts } from './prompt.js';
-import { ProviderCallError, postJson } from './provider-http.js';
+import { ProviderCallError, postJson, tokenCount } from './provider-http.js';
 
 export interface OpenAIClientOptions {
   readonly model: string;
@@ -64,13 +64,7 @@ export class OpenAIChatClient implements ModelClient {
 
     const headers: Record<string, string> = {};
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const response = await postJson({
-      url: this.url,
-      headers,
-      body,
-      timeoutMs: request.timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    const response = await postJson(this.url, headers, body, request);
     return readChatCompletion(response, request, this.options.tokenizer);
   }
 }
@@ -90,21 +84,17 @@ function readChatCompletion(response: unknown, request: ModelRequest, tokenizer:
   if (!choice?.message) throw new ProviderCallError('bad-response', 'chat completion without choices[0].message');
   const content = choice.message.content;
   const text = typeof content === 'string' ? content : '';
-  const cached = count(completion.usage?.prompt_tokens_details?.cached_tokens);
+  const cached = tokenCount(completion.usage?.prompt_tokens_details?.cached_tokens);
   return {
     text,
     truncated: choice.finish_reason === 'length',
     usage: {
       // Some local servers omit usage; an o200k estimate then stands in for their count.
       inputTokens:
-        count(completion.usage?.prompt_tokens) ?? tokenizer.countTokens(request.system) + tokenizer.countTokens(joinUserParts(request.user)),
-      outputTokens: count(completion.usage?.completion_tokens) ?? tokenizer.countTokens(text),
+        tokenCount(completion.usage?.prompt_tokens) ?? tokenizer.countTokens(request.system) + tokenizer.countTokens(joinUserParts(request.user)),
+      outputTokens: tokenCount(completion.usage?.completion_tokens) ?? tokenizer.countTokens(text),
       // Part of prompt_tokens: reported for logs and benchmarks, charged like any input token.
       ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
     },
   };
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -20,16 +20,11 @@
  * The answer is JSON grouped by target (docs/engine-notes.md b4), each target an array of
  * strings in the order of the lines, so a truncated reply still holds the targets
  * completed before the cut and an aligned prefix of the one that was cut. A request of
- * one target (the most common) is answered keyed by its code, `{"de":[…]}`: 3 output
- * tokens of wrapper where the grouped shape `{"translations":[{"lang":"de","segments":[…]}]}`
- * writes 11, and every call of such a request has the same schema, so the cached prefix
- * is kept. A request of several targets keeps the grouped shape, whose schema (the `lang`
- * enum lists every target of the request) is the same for calls that carry different
- * subsets of its targets; see docs/decisions/0123-keyed-answer-for-one-target.md. Without
- * numbers a skipped or merged line is caught by the count (validate.ts: the array must
- * have one entry per line); what the count cannot see — a skip and a split in the same
- * target — is discussed in docs/decisions/0005-unnumbered-segment-lines.md. No open maps
- * in the schema, so OpenAI strict mode and Anthropic tool input accept it.
+ * one target is answered keyed by its code, `{"de":[…]}`, a smaller wrapper with the same
+ * schema for every call (docs/decisions/0123-keyed-answer-for-one-target.md). Without
+ * numbers a skipped or merged line is caught by the count (validate.ts; what it cannot
+ * see: docs/decisions/0005-unnumbered-segment-lines.md). No open maps in the schema, so
+ * OpenAI strict mode and Anthropic tool input accept it.
  */
 import type { EngineLanguage, EngineSegment, Formality, GlossaryTerm } from './engine.js';
 import type { Format } from '../segments/format-name.js';

@@ -30,37 +30,35 @@ export class ProviderCallError extends Error {
   }
 }
 
-export interface PostJsonRequest {
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-}
-
-export async function postJson(request: PostJsonRequest): Promise<unknown> {
-  request.signal?.throwIfAborted();
+/** `call` is the model request: its `timeoutMs` and optional `signal` bound the attempt. */
+export async function postJson(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: unknown,
+  call: { readonly timeoutMs: number; readonly signal?: AbortSignal | undefined },
+): Promise<unknown> {
+  call.signal?.throwIfAborted();
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+  const timer = setTimeout(() => timeout.abort(), call.timeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
   let status: number;
-  let headers: Headers;
+  let responseHeaders: Headers;
   let text: string;
   try {
-    const response = await fetch(request.url, {
+    const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
-      body: JSON.stringify(request.body),
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify(body),
       signal,
     });
     status = response.status;
-    headers = response.headers;
+    responseHeaders = response.headers;
     // The body is read under the same timeout and signal: a stalled or cut stream fails here.
     text = await response.text();
   } catch (error) {
-    if (request.signal?.aborted) throw request.signal.reason;
+    if (call.signal?.aborted) throw call.signal.reason;
     if (timeout.signal.aborted) {
-      throw new ProviderCallError('timeout', `no answer within ${request.timeoutMs} ms`, undefined, undefined, {
+      throw new ProviderCallError('timeout', `no answer within ${call.timeoutMs} ms`, undefined, undefined, {
         cause: error,
       });
     }
@@ -71,7 +69,7 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
     clearTimeout(timer);
   }
   if (status < 200 || status > 299) {
-    throw new ProviderCallError('http', `HTTP ${status}: ${text.slice(0, 300)}`, status, retryAfterMs(headers));
+    throw new ProviderCallError('http', `HTTP ${status}: ${text.slice(0, 300)}`, status, retryAfterMs(responseHeaders));
   }
   try {
     return JSON.parse(text);
@@ -80,6 +78,11 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
       cause: error,
     });
   }
+}
+
+/** A usage count as the provider reported it; undefined when absent or not a count. */
+export function tokenCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** `retry-after-ms` (OpenAI, milliseconds) wins over `retry-after` (seconds or an HTTP date). */

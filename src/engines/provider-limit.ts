@@ -141,3 +141,27 @@ export function runLimited<T>(
 ): Promise<T> {
   return limit.run(caller, task, signal);
 }
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as it aborts: the waiter (a
+ * chunk's slot, a request waiting on another's translation) is let go at once, while the
+ * work itself runs on and its result is dropped.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

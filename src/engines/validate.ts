@@ -43,11 +43,9 @@ export interface AnswerCheck {
   /** target code → segment id → translation, for the pairs that passed. */
   readonly accepted: Map<string, Map<string, string>>;
   readonly problems: AnswerProblem[];
-  /** The answer was not JSON of the expected shape at all. */
-  readonly invalidJson: boolean;
 }
 
-export const INVALID_JSON_PROBLEM = 'the answer was not valid JSON in the required shape';
+const INVALID_JSON_PROBLEM = 'the answer was not valid JSON in the required shape';
 const MISSING_PROBLEM = 'missing from the answer';
 
 interface AnswerGroup {
@@ -70,7 +68,7 @@ export function checkAnswer(
   const accepted = new Map<string, Map<string, string>>();
   const read = readGroups(answer, langs);
   if (read === undefined) {
-    return { accepted, problems: [{ kind: 'invalid-json', problem: INVALID_JSON_PROBLEM }], invalidJson: true };
+    return { accepted, problems: [{ kind: 'invalid-json', problem: INVALID_JSON_PROBLEM }] };
   }
   const cut = truncated ? read.last : undefined;
 
@@ -115,7 +113,7 @@ export function checkAnswer(
     });
     if (byId.size > 0) accepted.set(lang, byId);
   }
-  return { accepted, problems, invalidJson: false };
+  return { accepted, problems };
 }
 
 function countProblem(lang: string, expected: number, got: number, cut: boolean): AnswerProblem {
@@ -169,7 +167,7 @@ function readGroups(answer: unknown, langs: readonly string[]): { groups: Answer
   return { groups, ...(last ? { last } : {}) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

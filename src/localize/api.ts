@@ -40,7 +40,6 @@ export interface Usage {
   readonly outputTokens: number;
   /** Segment × target pairs the service served from its translation memory (0 where it has none). */
   readonly cachedSegments: number;
-  readonly detectedFormat?: Format;
 }
 
 export interface Translated {
@@ -61,8 +60,7 @@ export interface Estimate {
   readonly outputTokens: number;
   readonly totalTokens: number;
   readonly cachedSegments: number;
-  readonly modelCalls: number;
-  readonly precheck: { readonly passes: boolean; readonly tokensRemaining: number | null };
+  readonly precheck: { readonly passes: boolean };
 }
 
 /** A job as the commands follow it while it waits and runs. */

@@ -43,9 +43,10 @@ export interface TranslateFlags extends ClientFlags {
 /** Errors a user can act on get their message; anything else is a bug and keeps its stack. */
 const EXPECTED_ERRORS = [ApiError, ConfigError, ProjectConfigError, LockfileError, SyncInputError];
 
-async function guarded(report: Report, work: () => Promise<ExitCode>): Promise<ExitCode> {
+async function guarded(flags: ClientFlags, work: (report: Report) => Promise<ExitCode>): Promise<ExitCode> {
+  const report = createReporter(flags.json ? 'json' : 'auto', { out: process.stdout, err: process.stderr });
   try {
-    return await work();
+    return await work(report);
   } catch (error) {
     const expected = EXPECTED_ERRORS.some((kind) => error instanceof kind) || (error as NodeJS.ErrnoException).code === 'ENOENT';
     const message = expected ? (error as Error).message : ((error as Error).stack ?? String(error));
@@ -66,8 +67,7 @@ function apiFactory(flags: ClientFlags): () => LocalizeApi {
 }
 
 export function runSync(flags: SyncFlags): Promise<ExitCode> {
-  const report = createReporter(flags.json ? 'json' : 'auto', { out: process.stdout, err: process.stderr });
-  return guarded(report, async () => {
+  return guarded(flags, async (report) => {
     if (flags.frozen && flags.dryRun) throw new ConfigError('--frozen and --dry-run cannot be used together');
     return sync({
       configPath: resolve(flags.config),
@@ -81,8 +81,7 @@ export function runSync(flags: SyncFlags): Promise<ExitCode> {
 }
 
 export function runTranslate(files: readonly string[], flags: TranslateFlags): Promise<ExitCode> {
-  const report = createReporter(flags.json ? 'json' : 'auto', { out: process.stdout, err: process.stderr });
-  return guarded(report, async () => {
+  return guarded(flags, async (report) => {
     const targets = flags.to.split(',').map((code) => code.trim()).filter(Boolean);
     if (targets.length === 0) throw new ConfigError('--to needs at least one language code, e.g. --to fr,de');
     for (const code of [...targets, ...(flags.from ? [flags.from] : [])]) {

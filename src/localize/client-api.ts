@@ -95,8 +95,7 @@ export function createClientApi(options: ClientApiOptions): LocalizeApi {
           outputTokens: answer.output_tokens,
           totalTokens: answer.total_tokens,
           cachedSegments: answer.cached_segments,
-          modelCalls: answer.model_calls,
-          precheck: { passes: answer.precheck.passes, tokensRemaining: answer.precheck.tokens_remaining },
+          precheck: { passes: answer.precheck.passes },
         };
       }),
   };
@@ -119,12 +118,11 @@ function translateBody(request: TranslateRequest): WireTranslateRequest {
   return { content: request.content, ...(request.format ? { format: request.format } : {}), ...optionsBody(request) };
 }
 
-function usage(wire: Pick<TranslateResult['usage'], 'input_tokens' | 'output_tokens' | 'cached_segments' | 'detected_format'>): Usage {
+function usage(wire: Pick<TranslateResult['usage'], 'input_tokens' | 'output_tokens' | 'cached_segments'>): Usage {
   return {
     inputTokens: wire.input_tokens,
     outputTokens: wire.output_tokens,
     cachedSegments: wire.cached_segments,
-    ...(wire.detected_format ? { detectedFormat: wire.detected_format } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * is reported in strings. A failed call fails its works only; the rest go on.
  */
 import type { LocalizeApi, TranslateRequest, Translated, Usage } from './api.js';
+import type { ExitCode } from './exit-codes.js';
 import type { Report } from './progress.js';
 import type { Call, Work } from './requests.js';
 import { runLimited } from './run-limited.js';
@@ -32,6 +33,34 @@ export interface Totals {
   cachedSegments: number;
 }
 
+/** Adds one answer's usage to the run's totals. */
+export function addUsage(totals: Totals, usage: Usage): void {
+  totals.inputTokens += usage.inputTokens;
+  totals.outputTokens += usage.outputTokens;
+  totals.cachedSegments += usage.cachedSegments;
+}
+
+/** Reports the run's end with its totals; answers `exitCode`. */
+export function reportDone(report: Report, status: string, exitCode: ExitCode, totals: Totals): ExitCode {
+  report({
+    event: 'done',
+    status,
+    exit_code: exitCode,
+    strings_sent: totals.stringsSent,
+    requests: totals.requests,
+    input_tokens: totals.inputTokens,
+    output_tokens: totals.outputTokens,
+    cached_segments: totals.cachedSegments,
+  });
+  return exitCode;
+}
+
+/** Reports a failed request under `where` (its files), with the API's error code when it has one. */
+export function reportFailure(report: Report, where: string, error: unknown): void {
+  const code = (error as { code?: unknown }).code;
+  report({ event: 'error', message: `${where}: ${(error as Error).message}`, ...(typeof code === 'string' ? { code } : {}) });
+}
+
 export function requestOptions(config: RequestDefaults) {
   return { source: config.source, ...(config.model ? { model: config.model } : {}), ...(config.glossaryId ? { glossaryId: config.glossaryId } : {}) };
 }
@@ -57,11 +86,6 @@ export async function sendCalls(
   }
   report({ event: 'start', targets: Object.fromEntries([...progress].map(([target, row]) => [target, row.total])) });
   const api = options.api();
-  const count = (usage: Usage) => {
-    totals.inputTokens += usage.inputTokens;
-    totals.outputTokens += usage.outputTokens;
-    totals.cachedSegments += usage.cachedSegments;
-  };
   const finished = (work: Work, translations: Readonly<Record<string, string>>) => {
     deliver(work, translations);
     totals.stringsSent += work.pointers.length;
@@ -74,8 +98,7 @@ export async function sendCalls(
   const failed: Work[] = [];
   const fail = (works: readonly Work[], error: unknown) => {
     failed.push(...works);
-    const code = (error as { code?: unknown }).code;
-    report({ event: 'error', message: `${works.map((work) => work.file).join(', ')}: ${(error as Error).message}`, ...(typeof code === 'string' ? { code } : {}) });
+    reportFailure(report, works.map((work) => work.file).join(', '), error);
   };
   const tasks = calls.map((call) => async () => {
     const works = call.via === 'batch' ? call.works : [call.work];
@@ -87,13 +110,13 @@ export async function sendCalls(
           targets: call.works[0]!.targets,
           ...requestOptions(config),
         });
-        count(answer.usage);
+        addUsage(totals, answer.usage);
         for (const work of call.works) finished(work, answer.results.find((result) => result.id === work.id)!.translations);
         return;
       }
       const request = { content: call.work.content, ...(call.work.format ? { format: call.work.format } : {}), targets: call.work.targets, ...requestOptions(config) };
       const answer = call.via === 'job' ? await throughJob(api, request, call.work.file, report) : await api.translate(request);
-      count(answer.usage);
+      addUsage(totals, answer.usage);
       finished(call.work, answer.translations);
     } catch (error) {
       fail(works, error);

@@ -18,7 +18,7 @@ import { lockAfter, planSync, renderTarget, type SyncPlan, type TargetPlan } fro
 import type { Report, StaleEvent } from './progress.js';
 import { readProjectConfig } from './project-config.js';
 import { gatherWork, planCalls, readTranslation } from './requests.js';
-import { sendCalls, type Totals } from './send-calls.js';
+import { reportDone, sendCalls, type Totals } from './send-calls.js';
 import { decodeFile } from './text-encoding.js';
 
 export interface SyncOptions {
@@ -41,19 +41,7 @@ export async function sync(options: SyncOptions): Promise<ExitCode> {
   const lockBefore = readLockfile(lockPath);
   const plan = planSync(root, config, lockBefore);
   const totals: Totals = { stringsSent: 0, requests: 0, inputTokens: 0, outputTokens: 0, cachedSegments: 0 };
-  const done = (status: string, exitCode: ExitCode): ExitCode => {
-    report({
-      event: 'done',
-      status,
-      exit_code: exitCode,
-      strings_sent: totals.stringsSent,
-      requests: totals.requests,
-      input_tokens: totals.inputTokens,
-      output_tokens: totals.outputTokens,
-      cached_segments: totals.cachedSegments,
-    });
-    return exitCode;
-  };
+  const done = (status: string, exitCode: ExitCode): ExitCode => reportDone(report, status, exitCode, totals);
 
   const stale = staleness(root, plan, lockBefore, lockPath);
   if (stale.length === 0) return done('up to date', ExitCode.ok);

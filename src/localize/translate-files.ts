@@ -13,7 +13,7 @@ import { writeFileAtomic } from './fs-write.js';
 import type { Report } from './progress.js';
 import { runLimited } from './run-limited.js';
 import { decodeFile } from './text-encoding.js';
-import { throughJob } from './send-calls.js';
+import { addUsage, reportDone, reportFailure, throughJob, type Totals } from './send-calls.js';
 
 export interface TranslateFilesOptions {
   readonly files: readonly string[];
@@ -42,7 +42,7 @@ export function outputPath(file: string, target: string, options: Pick<Translate
 export async function translateFiles(options: TranslateFilesOptions): Promise<ExitCode> {
   const { report } = options;
   const api = options.api();
-  const counts = { requests: 0, inputTokens: 0, outputTokens: 0, cachedSegments: 0 };
+  const totals: Totals = { stringsSent: 0, requests: 0, inputTokens: 0, outputTokens: 0, cachedSegments: 0 };
   const results = await runLimited(
     options.files.map((file) => async () => {
       // A UTF-16 file (Apple .strings) is sent as text and written back in UTF-16.
@@ -55,11 +55,9 @@ export async function translateFiles(options: TranslateFilesOptions): Promise<Ex
         ...(options.source ? { source: options.source } : {}),
         ...(options.model ? { model: options.model } : {}),
       };
-      counts.requests += 1;
+      totals.requests += 1;
       const answer = content.length > options.jobAbove ? await throughJob(api, request, file, report) : await api.translate(request);
-      counts.inputTokens += answer.usage.inputTokens;
-      counts.outputTokens += answer.usage.outputTokens;
-      counts.cachedSegments += answer.usage.cachedSegments;
+      addUsage(totals, answer.usage);
       for (const target of options.targets) {
         const path = outputPath(file, target, options);
         writeFileAtomic(path, answer.translations[target]!, encoding);
@@ -72,19 +70,7 @@ export async function translateFiles(options: TranslateFilesOptions): Promise<Ex
   results.forEach((result, i) => {
     if (result.status === 'fulfilled') return;
     failed = true;
-    const error = result.reason as Error & { code?: unknown };
-    report({ event: 'error', message: `${options.files[i]}: ${error.message}`, ...(typeof error.code === 'string' ? { code: error.code } : {}) });
+    reportFailure(report, options.files[i]!, result.reason);
   });
-  const exitCode = failed ? ExitCode.error : ExitCode.ok;
-  report({
-    event: 'done',
-    status: failed ? 'failed' : 'translated',
-    exit_code: exitCode,
-    strings_sent: 0,
-    requests: counts.requests,
-    input_tokens: counts.inputTokens,
-    output_tokens: counts.outputTokens,
-    cached_segments: counts.cachedSegments,
-  });
-  return exitCode;
+  return reportDone(report, failed ? 'failed' : 'translated', failed ? ExitCode.error : ExitCode.ok, totals);
 }

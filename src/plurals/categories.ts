@@ -25,21 +25,14 @@ export function isPluralCategory(word: string): word is PluralCategory {
   return CANONICAL_RANK.has(word);
 }
 
-/** The rank of a category in the canonical order (zero first, other last). */
-export function canonicalRank(category: PluralCategory): number {
-  return CANONICAL_RANK.get(category)!;
-}
-
 /** Categories sorted into the canonical order, duplicates dropped. */
 export function inCanonicalOrder(categories: Iterable<PluralCategory>): PluralCategory[] {
-  return [...new Set(categories)].sort((a, b) => canonicalRank(a) - canonicalRank(b));
+  return [...new Set(categories)].sort((a, b) => CANONICAL_RANK.get(a)! - CANONICAL_RANK.get(b)!);
 }
 
 // Built once per language and type: PluralRules construction is the costly part, and a
-// request asks for the same few languages again and again. Bounded by the languages Intl
-// knows, which is the set of codes callers validate against.
-// Memos of pure functions of a language code, bounded because a code may come from a
-// file's own header (docs/caches.md).
+// request asks for the same few languages again and again. Bounded because a code may
+// come from a file's own header (docs/caches.md).
 const rulesByKey = new LRUCache<string, Intl.PluralRules>({ max: LANGUAGE_MEMO_SIZE });
 const categoriesByKey = new LRUCache<string, readonly PluralCategory[]>({ max: LANGUAGE_MEMO_SIZE });
 

@@ -1,11 +1,9 @@
 export {
   PLURAL_CATEGORIES,
-  canonicalRank,
   inCanonicalOrder,
   isPluralCategory,
   pluralCategories,
-  pluralRules,
   type PluralCategory,
   type PluralType,
 } from './categories.js';
-export { EXAMPLES_PER_CATEGORY, describePluralExamples, pluralExamples, type PluralExamples } from './examples.js';
+export { EXAMPLES_PER_CATEGORY, describePluralExamples, pluralExamples } from './examples.js';

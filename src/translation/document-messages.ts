@@ -3,8 +3,7 @@
  * error crosses the thread boundary: a ServiceError keeps its code and message (so an
  * unparseable JSON document still answers 400 invalid_request with the same words).
  */
-import type { DetectionResult, Format, RenderTarget } from '../formats/format.js';
-import type { DocumentLimits } from '../formats/format.js';
+import type { DetectionResult, DocumentLimits, Format, RenderTarget } from '../formats/format.js';
 import type { PackedSegments } from './packed-segments.js';
 import type { StringColumn } from './string-column.js';
 import { ServiceError, type ErrorCode } from '../errors.js';

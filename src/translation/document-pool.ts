@@ -21,8 +21,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { Turns } from '../event-loop/turns.js';
 import { scriptBeside, startWorkerScript } from '../event-loop/worker-script.js';
 import { ServiceError } from '../errors.js';
-import type { Format } from '../formats/format.js';
-import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../formats/format.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits, type Format } from '../formats/format.js';
 import {
   WORKER_READY,
   deserializeError,
@@ -33,6 +32,7 @@ import {
 } from './document-messages.js';
 import type { Segment } from '../segments/segment.js';
 import { unpackSegments } from './packed-segments.js';
+import { runLimited } from './run-limited.js';
 import { columnInTurns } from './string-column.js';
 import type { PreparedDocument, RenderRequest } from './prepared-document.js';
 
@@ -213,17 +213,12 @@ export class DocumentPool {
       ...(first.prepared.sourceLanguage ? { sourceLanguage: first.prepared.sourceLanguage } : {}),
       async renderAll(requests: readonly RenderRequest[]) {
         const out: Record<string, string> = {};
-        let next = 0;
         // A few renders in flight: each answer is its own macrotask on this thread, so other
         // requests run between targets, and only a couple of targets' strings are in transit.
-        const lane = async (): Promise<void> => {
-          while (next < requests.length) {
-            if (released) throw new Error('the document was released before rendering');
-            const request = requests[next++]!;
-            out[request.key] = await renderOne(request);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(RENDERS_IN_FLIGHT, requests.length) }, lane));
+        await runLimited(requests, RENDERS_IN_FLIGHT, async (request) => {
+          if (released) throw new Error('the document was released before rendering');
+          out[request.key] = await renderOne(request);
+        });
         return out;
       },
       release() {

@@ -10,7 +10,6 @@
 import type { User } from '../accounts/users.js';
 import type { EngineSegment } from '../engines/engine.js';
 import { Turns } from '../event-loop/turns.js';
-import { assertModelAccess } from '../usage/access.js';
 import { estimateTokens } from '../usage/estimate.js';
 import { viewPreCheck, type PreCheckView } from '../usage/precheck-view.js';
 import { resolveSource } from './detect-source.js';
@@ -18,10 +17,9 @@ import { FIXED_INPUT_TOKENS, expectedOutputTokens } from './plan.js';
 import type { TranslateInput } from './requests.js';
 import { PairBuffer, targetOf, uniqueOf, type PairList } from './pairs.js';
 import { distinctSegments, lookupByTarget, memoryKeys, planCalls, storedOf } from './segment-work.js';
-import type { TranslationServiceDeps } from './service.js';
+import { checkedEngine, type TranslationServiceDeps } from './service.js';
 import { prepareDocument } from './translate-document.js';
 import { workContext } from './work-context.js';
-import { assertDirections } from './language-directions.js';
 
 export interface RequestEstimate {
   readonly inputTokens: number;
@@ -35,9 +33,7 @@ export async function estimateForUser(deps: TranslationServiceDeps, user: User, 
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
-    assertModelAccess(user, input.model);
-    const engine = deps.engines[input.model];
-    if (input.source) assertDirections(engine, input.source, input.targets);
+    const engine = checkedEngine(deps, user, input);
     const engineTargets = input.targets.map((target) => target.language);
     const { unique, pairs } = await distinctSegments([prepared], context.glossary, engineTargets);
     let pending: PairList = pairs;

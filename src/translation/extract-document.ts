@@ -6,9 +6,8 @@
  * own checks), or one segment carrying more tokens than MAX_TOKENS_PER_SEGMENT.
  */
 import { ServiceError } from '../errors.js';
-import type { DetectionResult, ExtractedDocument, Format } from '../formats/format.js';
+import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DetectionResult, type DocumentLimits, type ExtractedDocument, type Format } from '../formats/format.js';
 import { detectFormat, getAdapter } from '../formats/index.js';
-import { DEFAULT_DOCUMENT_LIMITS, tooComplex, type DocumentLimits } from '../formats/format.js';
 import { SEGMENT_MARK_PATTERN } from '../segments/segment.js';
 
 /**

@@ -56,7 +56,9 @@ const HARD_LIMIT_SHARE = 0.75;
 export const TIME_TOLERANCE = 0.02;
 
 export interface PlanOptions {
+  /** When each slot frees from calls issued before these (expectedCallTime units), to plan around them. */
   readonly busy?: readonly number[];
+  /** How many targets the whole request has (default: these), which decides the answer's wrapper. */
   readonly requestTargets?: number;
 }
 
@@ -65,47 +67,16 @@ export interface Chunk {
   readonly targets: readonly EngineLanguage[];
 }
 
-/** What a plan is expected to cost, for logs, benches and tests. */
-export interface PlanEstimate {
-  readonly calls: number;
-  /** Rounds of calls on the parallel slots (calls ÷ slots, rounded up). */
-  readonly rounds: number;
-  /** Expected output tokens of the largest call. */
-  readonly largestCallOutput: number;
-  /** Expected output tokens of the smallest call. */
-  readonly smallestCallOutput: number;
-  /** Expected output tokens over all calls, answers' wrappers included. */
-  readonly outputTokens: number;
-  /** Expected input tokens over all calls (fixed block plus source). */
-  readonly inputTokens: number;
-  /** Expected time until the last call ends, in output tokens of one call's writing. */
-  readonly time: number;
-}
-
-export function planChunks(
-  segments: readonly EngineSegment[],
-  targets: readonly EngineLanguage[],
-  budget: CallBudget,
-  /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
-  tokensOf: (segment: EngineSegment) => number,
-  /**
-   * `busy`: when each slot frees from calls issued before these (expectedCallTime units), to plan around them.
-   * `requestTargets`: how many targets the whole request has (default: these), which decides the answer's wrapper.
-   */
-  options: PlanOptions = {},
-): Chunk[] {
-  return finished(planning(segments, targets, budget, tokensOf, options));
-}
-
 /**
- * planChunks taking turns with the rest of the process: the same plan, but the search over
- * shapes gives the event loop a turn whenever `turns` says so (a request of 200,000
- * segments has its planner fill runs for dozens of capacities; docs/event-loop.md).
+ * The calls for `segments` × `targets`, taking turns with the rest of the process: the
+ * search over shapes gives the event loop a turn whenever `turns` says so (a request of
+ * 200,000 segments has its planner fill runs for dozens of capacities; docs/event-loop.md).
  */
 export async function planChunksInTurns(
   segments: readonly EngineSegment[],
   targets: readonly EngineLanguage[],
   budget: CallBudget,
+  /** Source tokens of a segment (the document's counts, or the process's tokenizer). */
   tokensOf: (segment: EngineSegment) => number,
   options: PlanOptions,
   turns: Turns,
@@ -139,24 +110,6 @@ function* planning(
     }
   }
   return chunks;
-}
-
-/** A generator's value, run to its end in one go. */
-function finished<T>(steps: Generator<void, T>): T {
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
-}
-
-/** The estimate for a plan as planChunks would make it (same inputs). */
-export function estimatePlan(
-  segments: readonly EngineSegment[],
-  targetCount: number,
-  budget: CallBudget,
-  tokensOf: (segment: EngineSegment) => number,
-): PlanEstimate {
-  if (segments.length === 0 || targetCount === 0) {
-    return { calls: 0, rounds: 0, largestCallOutput: 0, smallestCallOutput: 0, outputTokens: 0, inputTokens: 0, time: 0 };
-  }
-  return finished(new Planner(segments.map(tokensOf), budget, keyedAnswer(targetCount)).choose(targetCount)).estimate;
 }
 
 /** The output tokens a segment of `sourceTokens` is expected to take in one target's answer. */
@@ -205,7 +158,11 @@ interface Shape {
   readonly groups: number;
   /** Runs of segments for a group of the largest size (smaller groups get proportionally fewer). */
   readonly chunks: number;
-  readonly estimate: PlanEstimate;
+  readonly calls: number;
+  /** Expected input tokens over all calls (fixed block plus source). */
+  readonly inputTokens: number;
+  /** Expected time until the last call ends, in output tokens of one call's writing. */
+  readonly time: number;
 }
 
 /** A run of segments [start, end) and its expected output for one target. */
@@ -280,17 +237,17 @@ class Planner {
       for (let chunks = fewest; chunks <= n; chunks++) {
         const shape = yield* this.#shape(groups, chunks, groupSize, sizesOfGroups);
         candidates.push(shape);
-        if (enough === Infinity) enough = (Math.ceil(shape.estimate.calls / this.#slots) + 1) * this.#slots;
-        if (shape.estimate.calls >= enough) break;
+        if (enough === Infinity) enough = (Math.ceil(shape.calls / this.#slots) + 1) * this.#slots;
+        if (shape.calls >= enough) break;
       }
     }
-    const fastest = candidates.reduce((best, candidate) => (candidate.estimate.time < best.estimate.time ? candidate : best));
-    const fastEnough = fastest.estimate.time * (1 + TIME_TOLERANCE);
+    const fastest = candidates.reduce((best, candidate) => (candidate.time < best.time ? candidate : best));
+    const fastEnough = fastest.time * (1 + TIME_TOLERANCE);
     let chosen = fastest;
     for (const candidate of candidates) {
-      if (candidate.estimate.time > fastEnough) continue;
-      const cheaper = candidate.estimate.inputTokens - chosen.estimate.inputTokens;
-      if (cheaper < 0 || (cheaper === 0 && candidate.estimate.time < chosen.estimate.time)) chosen = candidate;
+      if (candidate.time > fastEnough) continue;
+      const cheaper = candidate.inputTokens - chosen.inputTokens;
+      if (cheaper < 0 || (cheaper === 0 && candidate.time < chosen.time)) chosen = candidate;
     }
     return chosen;
   }
@@ -320,16 +277,8 @@ class Planner {
       for (const run of yield* this.runs(chunksOfGroup(chunks, size, groupSize))) outputs.push(expectedCallOutput(size, run.output, this.#keyed));
     }
     const calls = outputs.length;
-    const estimate: PlanEstimate = {
-      calls,
-      rounds: Math.ceil(calls / this.#slots),
-      largestCallOutput: Math.max(...outputs),
-      smallestCallOutput: Math.min(...outputs),
-      outputTokens: outputs.reduce((sum, output) => sum + output, 0),
-      inputTokens: calls * FIXED_INPUT_TOKENS + groups * this.#source,
-      time: finishTime(outputs, this.#slots, this.#busy),
-    };
-    return { groups, chunks, estimate };
+    const inputTokens = calls * FIXED_INPUT_TOKENS + groups * this.#source;
+    return { groups, chunks, calls, inputTokens, time: finishTime(outputs, this.#slots, this.#busy) };
   }
 
   /**

@@ -5,10 +5,9 @@ import type { Language } from '../languages.js';
 import type { TranslationInstructions } from './instructions.js';
 import type { RequestedTarget } from './translate-options.js';
 
-export interface TranslateInput {
-  readonly content: string;
+/** What every translation request names besides its documents. */
+export interface TranslationRequest {
   readonly targets: readonly RequestedTarget[];
-  readonly format?: Format;
   readonly source?: Language;
   readonly model: PublicModel;
   /** false when the request opted out of translation memory (`"memory": false`). */
@@ -19,20 +18,19 @@ export interface TranslateInput {
   readonly instructions?: TranslationInstructions;
 }
 
+export interface TranslateInput extends TranslationRequest {
+  readonly content: string;
+  readonly format?: Format;
+}
+
 export interface BatchItemInput {
   readonly id: string;
   readonly content: string;
   readonly format?: Format;
 }
 
-export interface BatchInput {
+export interface BatchInput extends TranslationRequest {
   readonly items: readonly BatchItemInput[];
-  readonly targets: readonly RequestedTarget[];
-  readonly source?: Language;
-  readonly model: PublicModel;
-  readonly memory: boolean;
-  readonly glossaryId?: string;
-  readonly instructions?: TranslationInstructions;
   /** DeepL's rule: the glossary's translations for a base language serve its regional targets (work-context.ts). */
   readonly glossaryBaseForRegions?: boolean;
 }

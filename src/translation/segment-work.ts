@@ -13,7 +13,6 @@ import {
   type EngineLanguage,
   type EngineSegment,
   type GlossaryTerm,
-  type TokenUsage,
   type TranslationEngine,
 } from '../engines/engine.js';
 import { PROMPT_VERSION } from '../engines/prompt.js';
@@ -32,20 +31,15 @@ import { joinSentences, sentenceParts, sentenceSpans, type SentenceSpan } from '
 import { PairBuffer, pairOf, targetOf, uniqueOf, type PairList } from './pairs.js';
 import type { PreparedDocument } from './prepared-document.js';
 import { runLimited } from './run-limited.js';
-import type { TranslateOptions } from './translate-options.js';
+import { untilAborted } from '../engines/provider-limit.js';
+import type { TranslateOptions, WorkTally } from './translate-options.js';
 
 /** Texts longer than this are counted taking turns (Tokenizer#countTokensYielding); shorter ones count in well under a turn. */
 const LONG_TEXT_CHARS = 16 * 1024;
 
-export interface SegmentWork {
+export interface SegmentWork extends WorkTally {
   /** document → target (in request order) → translation of each segment, aligned with its segments. */
   readonly translations: string[][][];
-  readonly usage: TokenUsage;
-  readonly calls: number;
-  /** Distinct segment × target pairs served from memory (stored, or translated meanwhile for another request). */
-  readonly cachedSegments: number;
-  /** Pairs whose answer lacks a required glossary term after the repair round. */
-  readonly glossaryMisses: number;
 }
 
 export interface UniqueSegment {
@@ -789,7 +783,7 @@ const NO_PAIRS: PairList = [];
 /**
  * The calls of `leading` (all slots each), then the small units, then the largest unit
  * planned around the slots the calls before it hold; and the time the list takes on the
- * slots, in planChunks' units.
+ * slots, in plan.ts's units (expectedCallTime).
  */
 async function arrangeUnits(
   leading: readonly PlanUnit[],
@@ -892,23 +886,4 @@ function termsOfChunk(segments: readonly EngineSegment[], unique: readonly Uniqu
   const terms = new Set<GlossaryTerm>();
   for (const segment of segments) for (const term of unique[partOf(segment.id).segment]!.terms) terms.add(term);
   return [...terms];
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { User } from '../accounts/users.js';
 import type { LanguageDetector } from '../detection/detect-language.js';
-import { EngineError, type TokenUsage } from '../engines/engine.js';
+import { EngineError, type TokenUsage, type TranslationEngine } from '../engines/engine.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { ServiceError } from '../errors.js';
 import type { TranslationMemory } from '../memory/translation-memory.js';
@@ -15,17 +15,19 @@ import type { Tokenizer } from '../tokens.js';
 import type { GroupCommit } from '../usage/group-commit.js';
 import { chargeRequest, releaseReservation } from '../usage/ledger.js';
 import type { Cancellation } from './cancellation.js';
-import { resolveSource, type SourceDetection } from './detect-source.js';
+import { resolveSource, type ResolvedSource, type SourceDetection } from './detect-source.js';
 import { assertDirections } from './language-directions.js';
 import type { DocumentProcessing } from './document-processing.js';
-import type { BatchInput, TranslateInput } from './requests.js';
+import type { BatchInput, TranslateInput, TranslationRequest } from './requests.js';
+import type { WorkTally } from './translate-options.js';
 import { workContext, type WorkContext } from './work-context.js';
 import {
+  firstDocument,
   prepareDocument,
   prepareDocuments,
-  translatePrepared,
   translatePreparedAll,
   type DocumentTranslation,
+  type DocumentsTranslation,
   type PreparedDocument,
 } from './translate-document.js';
 
@@ -94,35 +96,10 @@ export async function translateForUser(
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocument(input.content, input.format, deps.documents);
   try {
-    assertModelAccess(user, input.model);
-    const engine = deps.engines[input.model];
-    if (input.source) assertDirections(engine, input.source, input.targets);
     const estimate = estimateTokens(input.content.length, input.targets.length);
-    // An engine with directions needs the source before the answer starts: detected here,
-    // before the reservation and the stream's `started`, so a refusal is an error answer.
-    const early = engine.directions && !input.source ? await resolveSource(undefined, [prepared], deps.detector) : undefined;
-    if (early) assertDirections(engine, early.source, input.targets);
-    return await withReservation(deps, user, estimate, async () => {
-      progress?.started();
-      const started = performance.now();
-      const { source, detections } = early ?? (await resolveSource(input.source, [prepared], deps.detector));
-      const sourceDetection = detections?.[0];
-      const result = await asTranslationError(() =>
-        translatePrepared({
-          prepared,
-          targets: input.targets,
-          ...(source ? { source } : {}),
-          engine: deps.engines[input.model],
-          tokenizer: deps.tokenizer,
-          cancellation,
-          ...(input.instructions ? { instructions: input.instructions } : {}),
-          ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
-          ...context,
-        }),
-      );
-      const work = summarize(result, { documents: 1, targets: input.targets.length, started });
-      return { value: { work, ...result, ...(sourceDetection ? { sourceDetection } : {}) }, usage: result.usage };
-    });
+    const { result, detections, work } = await translateReserved(deps, user, input, [prepared], estimate, cancellation, context, progress);
+    const sourceDetection = detections?.[0];
+    return { work, ...firstDocument(result), ...(sourceDetection ? { sourceDetection } : {}) };
   } finally {
     prepared.release();
   }
@@ -137,59 +114,75 @@ export async function translateBatchForUser(
   const context = await workContext(deps, user.id, input);
   const prepared = await prepareDocuments(input.items, deps.documents);
   try {
-    return await translatePreparedBatch(deps, user, input, prepared, cancellation, context);
-  } finally {
-    for (const document of prepared) document.release();
-  }
-}
-
-async function translatePreparedBatch(
-  deps: TranslationServiceDeps,
-  user: User,
-  input: BatchInput,
-  prepared: readonly PreparedDocument[],
-  cancellation: Cancellation,
-  context: WorkContext,
-): Promise<BatchTranslation> {
-  assertModelAccess(user, input.model);
-  const engine = deps.engines[input.model];
-  if (input.source) assertDirections(engine, input.source, input.targets);
-  const estimate = estimateBatchTokens(
-    input.items.map((item) => item.content),
-    input.targets.length,
-  );
-  const early = engine.directions && !input.source ? await resolveSource(undefined, prepared, deps.detector) : undefined;
-  if (early) assertDirections(engine, early.source, input.targets);
-  return withReservation(deps, user, estimate, async () => {
-    // All items are one piece of work: planned together, one caller for fair slots, and
-    // the first failure cancels every other call (translatePreparedAll).
-    const started = performance.now();
-    const { source, detections: sourceDetections } = early ?? (await resolveSource(input.source, prepared, deps.detector));
-    const result = await asTranslationError(() =>
-      translatePreparedAll(prepared, {
-        targets: input.targets,
-        ...(source ? { source } : {}),
-        engine: deps.engines[input.model],
-        tokenizer: deps.tokenizer,
-        cancellation,
-        ...(input.instructions ? { instructions: input.instructions } : {}),
-        ...context,
-      }),
+    const estimate = estimateBatchTokens(
+      input.items.map((item) => item.content),
+      input.targets.length,
     );
-    const value = {
-      work: summarize(result, { documents: prepared.length, targets: input.targets.length, started }),
+    const { result, detections: sourceDetections, work } = await translateReserved(deps, user, input, prepared, estimate, cancellation, context);
+    return {
+      work,
       results: input.items.map((item, i) => ({ id: item.id, translations: result.documents[i]!.translations })),
       usage: result.usage,
       ...(sourceDetections ? { sourceDetections } : {}),
       cachedSegments: result.cachedSegments,
       glossaryMisses: result.glossaryMisses,
     };
-    return { value, usage: result.usage };
+  } finally {
+    for (const document of prepared) document.release();
+  }
+}
+
+/** The request's engine, once the user may use it and it serves the source and targets named. */
+export function checkedEngine(deps: TranslationServiceDeps, user: User, input: TranslationRequest): TranslationEngine {
+  assertModelAccess(user, input.model);
+  const engine = deps.engines[input.model];
+  if (input.source) assertDirections(engine, input.source, input.targets);
+  return engine;
+}
+
+/**
+ * Translates `prepared` after every check, under the pre-check reservation. All documents
+ * are one piece of work: planned together, one caller for fair slots, and the first
+ * failure cancels every other call (translatePreparedAll).
+ */
+async function translateReserved(
+  deps: TranslationServiceDeps,
+  user: User,
+  input: TranslationRequest,
+  prepared: readonly PreparedDocument[],
+  estimate: number,
+  cancellation: Cancellation,
+  context: WorkContext,
+  progress?: TranslationProgress,
+): Promise<{ result: DocumentsTranslation; detections: ResolvedSource['detections']; work: WorkSummary }> {
+  const engine = checkedEngine(deps, user, input);
+  // An engine with directions needs the source before the answer starts: detected here,
+  // before the reservation and the stream's `started`, so a refusal is an error answer.
+  const early = engine.directions && !input.source ? await resolveSource(undefined, prepared, deps.detector) : undefined;
+  if (early) assertDirections(engine, early.source, input.targets);
+  return withReservation(deps, user, estimate, async () => {
+    progress?.started();
+    const started = performance.now();
+    const { source, detections } = early ?? (await resolveSource(input.source, prepared, deps.detector));
+    const result = await asTranslationError(() =>
+      translatePreparedAll(prepared, {
+        targets: input.targets,
+        ...(source ? { source } : {}),
+        engine,
+        tokenizer: deps.tokenizer,
+        cancellation,
+        ...(input.instructions ? { instructions: input.instructions } : {}),
+        ...(progress ? { onTargetDone: (target, [text]) => progress.targetDone(target.requested, text!) } : {}),
+        ...context,
+      }),
+    );
+    const work = summarize(result, { documents: prepared.length, targets: input.targets.length, started });
+    return { value: { result, detections, work }, usage: result.usage };
   });
 }
 
 function summarize(
-  work: { readonly usage: TokenUsage; readonly calls: number; readonly cachedSegments: number },
+  work: WorkTally,
   shape: { readonly documents: number; readonly targets: number; readonly started: number },
 ): WorkSummary {
   const { usage } = work;

@@ -6,27 +6,18 @@
  * document per target. The synchronous routes, the batch route and the job worker all
  * call this.
  */
-import type { TokenUsage } from '../engines/engine.js';
-import type { DetectionResult, Format } from '../formats/format.js';
-import type { DocumentLimits } from '../formats/format.js';
+import type { DetectionResult, DocumentLimits, Format } from '../formats/format.js';
 import type { DocumentPool } from './document-pool.js';
 import { extractDocument } from './extract-document.js';
 import { inlineDocument, type PreparedDocument, type RenderRequest } from './prepared-document.js';
 import { translateSegments } from './segment-work.js';
-import type { TranslateOptions } from './translate-options.js';
+import type { TranslateOptions, WorkTally } from './translate-options.js';
 
 export type { PreparedDocument } from './prepared-document.js';
 
-export interface DocumentTranslation {
+export interface DocumentTranslation extends WorkTally {
   /** Keyed by the caller's spelling of each target code. */
   readonly translations: Record<string, string>;
-  readonly usage: TokenUsage;
-  /** Model calls made (repairs included). */
-  readonly calls: number;
-  /** Distinct segment × target pairs served from translation memory. */
-  readonly cachedSegments: number;
-  /** Pairs whose answer lacks a required glossary term after the repair round. */
-  readonly glossaryMisses: number;
   readonly detection?: DetectionResult;
 }
 
@@ -69,7 +60,11 @@ export async function prepareDocument(
 export async function translatePrepared(
   options: TranslateOptions & { readonly prepared: PreparedDocument },
 ): Promise<DocumentTranslation> {
-  const all = await translatePreparedAll([options.prepared], options);
+  return firstDocument(await translatePreparedAll([options.prepared], options));
+}
+
+/** The translation of the first (for translatePrepared, the only) document of `all`. */
+export function firstDocument(all: DocumentsTranslation): DocumentTranslation {
   const { translations, detection } = all.documents[0]!;
   return {
     translations,
@@ -81,14 +76,9 @@ export async function translatePrepared(
   };
 }
 
-export interface DocumentsTranslation {
+export interface DocumentsTranslation extends WorkTally {
   /** In the order of the documents given. */
   readonly documents: ReadonlyArray<{ readonly translations: Record<string, string>; readonly detection?: DetectionResult }>;
-  /** Summed over every model call; calls may serve several documents at once, so there is no per-document share. */
-  readonly usage: TokenUsage;
-  readonly calls: number;
-  readonly cachedSegments: number;
-  readonly glossaryMisses: number;
 }
 
 /**

@@ -2,7 +2,7 @@
  * What a document translation is asked for: its own file, so that the segment work and the
  * document translation that runs it can both name it without importing each other.
  */
-import type { TranslationEngine } from '../engines/engine.js';
+import type { TokenUsage, TranslationEngine } from '../engines/engine.js';
 import type { Tokenizer } from '../tokens.js';
 import type { AppliedGlossary } from '../glossaries/glossary.js';
 import type { Language } from '../languages.js';
@@ -40,4 +40,16 @@ export interface TranslateOptions {
    * complete, before the others are (streaming answers); targets come in the order they finish.
    */
   readonly onTargetDone?: (target: RequestedTarget, documents: readonly string[]) => void;
+}
+
+/** What a piece of translation work did, over all its documents. */
+export interface WorkTally {
+  /** Summed over every model call; calls may serve several documents at once, so there is no per-document share. */
+  readonly usage: TokenUsage;
+  /** Model calls made (repairs included). */
+  readonly calls: number;
+  /** Distinct segment × target pairs served from memory (stored, or translated meanwhile for another request). */
+  readonly cachedSegments: number;
+  /** Pairs whose answer lacks a required glossary term after the repair round. */
+  readonly glossaryMisses: number;
 }

@@ -27,7 +27,7 @@ import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import type { Tokenizer } from '../../tokens.js';
-import { FairLimiter } from '../provider-limit.js';
+import { FairLimiter, untilAborted } from '../provider-limit.js';
 import { segmentProblem, type ProblemKind } from '../validate.js';
 import {
   EngineError,
@@ -218,18 +218,4 @@ function fixedTermsFor(input: TranslateChunkInput, target: EngineLanguage): Fixe
     if (translation !== undefined) terms.push({ term: entry.term, translation });
   }
   return terms;
-}
-
-/**
- * `work`, or the signal's reason as soon as it is aborted: the chunk's slot is given back
- * at once, while the texts already in the pipe are read off it in their turn and dropped.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
