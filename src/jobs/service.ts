@@ -18,6 +18,7 @@ import { releaseReservation } from '../usage/ledger.js';
 import type { JobDialect, JobRow } from './dialect.js';
 import { requestCancel } from './cancel.js';
 import { listJobsOf } from './list.js';
+import { pageRequest } from '../db/page-cursor.js';
 import { JOB_STATUSES, type JobStatus } from './status-filters.js';
 import { findJobForUser, insertJob, type JobRequest } from './queue.js';
 import { queuePosition } from './queue-counts.js';
@@ -111,22 +112,12 @@ export const JOB_PAGE_MAX = 100;
 
 /** The caller's own jobs, newest first (list.ts); an unknown status or a bad limit or cursor is 400. */
 export async function listJobs(deps: JobServiceDeps, user: User, query: JobListQuery) {
-  const { status, limit, cursor } = query;
+  const { status } = query;
   if (status !== undefined && !(JOB_STATUSES as readonly unknown[]).includes(status)) {
     throw new ServiceError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}`);
   }
-  let pageSize = JOB_PAGE_DEFAULT;
-  if (limit !== undefined) {
-    pageSize = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
-    if (!(pageSize >= 1 && pageSize <= JOB_PAGE_MAX)) throw new ServiceError('invalid_request', `limit must be a whole number from 1 to ${JOB_PAGE_MAX}`);
-  }
-  if (cursor !== undefined && typeof cursor !== 'string') throw new ServiceError('invalid_request', 'cursor must be given once');
-  return listJobsOf(deps.database.db, {
-    userId: user.id,
-    limit: pageSize,
-    ...(status !== undefined ? { status: status as JobStatus } : {}),
-    ...(cursor !== undefined ? { cursor } : {}),
-  });
+  const { limit, after } = pageRequest(query, { default: JOB_PAGE_DEFAULT, max: JOB_PAGE_MAX });
+  return listJobsOf(deps.database.db, { userId: user.id, limit, after, ...(status !== undefined ? { status: status as JobStatus } : {}) });
 }
 
 /** The id as stored (lower-case UUID); anything else cannot name a job. */

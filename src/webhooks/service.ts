@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { decodeCursor, encodeCursor } from '../db/page-cursor.js';
+import { olderThan, pageOf, pageRequest } from '../db/page-cursor.js';
 import { invalidRequest, ServiceError } from '../errors.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from './events.js';
 import { newSigningSecret } from './signing.js';
@@ -100,13 +100,7 @@ export async function deleteWebhook(deps: WebhookDeps, userId: string, id: strin
 /** GET /v1/webhooks/{id}/deliveries: newest first, a page at a time, as answered (schemas/webhooks.ts' DeliveryList). */
 export async function listDeliveries(deps: WebhookDeps, userId: string, id: string, query: { readonly limit?: unknown; readonly cursor?: unknown }) {
   const webhook = await getWebhook(deps, userId, id);
-  let limit = DELIVERY_PAGE_DEFAULT;
-  if (query.limit !== undefined) {
-    limit = typeof query.limit === 'string' && /^\d{1,3}$/.test(query.limit) ? Number(query.limit) : NaN;
-    if (!(limit >= 1 && limit <= DELIVERY_PAGE_MAX)) throw new ServiceError('invalid_request', `limit must be a whole number from 1 to ${DELIVERY_PAGE_MAX}`);
-  }
-  if (query.cursor !== undefined && typeof query.cursor !== 'string') throw new ServiceError('invalid_request', 'cursor must be given once');
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor as string);
+  const { limit, after } = pageRequest(query, { default: DELIVERY_PAGE_DEFAULT, max: DELIVERY_PAGE_MAX });
   let select = deps.database.db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -114,14 +108,8 @@ export async function listDeliveries(deps: WebhookDeps, userId: string, id: stri
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit + 1);
-  if (after !== undefined) {
-    select = select.where((eb) =>
-      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-    );
-  }
-  const rows = await select.execute();
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  if (after !== undefined) select = select.where(olderThan(after));
+  const { page, nextCursor } = pageOf(await select.execute(), limit);
   return {
     deliveries: page.map((row) => ({
       delivery_id: row.id,
@@ -136,7 +124,7 @@ export async function listDeliveries(deps: WebhookDeps, userId: string, id: stri
       // Pending: when the next attempt is due.
       next_attempt_at: row.status === 'pending' ? new Date(Number(row.next_attempt_at)).toISOString() : null,
     })),
-    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+    next_cursor: nextCursor,
   };
 }
 
