@@ -762,24 +762,7 @@ export class TemplateDocument implements ExtractedDocument {
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
     if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(token, firstMark, atoms));
-    let escape = this.#escapes[info[at + ESCAPE]!]!;
-    if (escape.forSegment) {
-      const entry = (token: string): number => tokenEntry(token, firstMark, atoms);
-      let ranges: readonly number[] | undefined;
-      const text = segment.text;
-      escape = escape.forSegment(
-        {
-          source: this.source,
-          start: info[at + START]!,
-          end: info[at + END]!,
-          text,
-          tokenStart: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
-          tokenEnd: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
-          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
-        },
-        translated,
-      );
-    }
+    const escape = this.#escaperFor(index, translated);
     let last = 0;
     let first = true;
     const re = MARK_SCAN;
@@ -803,6 +786,42 @@ export class TemplateDocument implements ExtractedDocument {
     if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true, offset: last }));
   }
 
+  /**
+   * The escaper of segment `index` for one changed translation: its own, or the one its
+   * `forSegment` makes for it. `aliases`: a plural shape's marks, read as the source marks
+   * they copy (one with literal bytes has none in the source).
+   */
+  #escaperFor(index: number, translated: string, aliases?: ReadonlyMap<string, MarkAlias>): Escaper {
+    const at = INFO * index;
+    const info = this.#info;
+    const escape = this.#escapes[info[at + ESCAPE]!]!;
+    if (!escape.forSegment) return escape;
+    const firstMark = info[at + FIRST_MARK]!;
+    const atoms = info[at + ATOMS]!;
+    const tokens = this.#tokens;
+    const text = this.segments[index]!.text;
+    /** Where a token's bytes start (`side` 0) or end (1) in the source. */
+    const bytesAt = (token: string, side: number): number | undefined => {
+      const alias = aliases?.get(token);
+      if (alias?.literal !== undefined) return undefined;
+      const k = tokenEntry(alias?.mark ?? token, firstMark, atoms);
+      return tokens[2 * k]! < 0 ? undefined : tokens[2 * k + side];
+    };
+    let ranges: readonly number[] | undefined;
+    return escape.forSegment(
+      {
+        source: this.source,
+        start: info[at + START]!,
+        end: info[at + END]!,
+        text,
+        tokenStart: (token) => bytesAt(token, 0),
+        tokenEnd: (token) => bytesAt(token, 1),
+        markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
+      },
+      translated,
+    );
+  }
+
   /** Whether a segment's mark stands for an HTML tag in the source (a stop for the bidi wrap). */
   #isHtmlTag(token: string, firstMark: number, atoms: number): boolean {
     const entry = tokenEntry(token, firstMark, atoms);
@@ -816,7 +835,6 @@ export class TemplateDocument implements ExtractedDocument {
    * source mark it stands for (plural-shape.ts).
    */
   #renderShaped(index: number, translated: string, shape: PluralShape, translations: Aligned, target: RenderTarget): void {
-    const segment = this.segments[index]!;
     const at = INFO * index;
     const info = this.#info;
     const firstMark = info[at + FIRST_MARK]!;
@@ -825,24 +843,7 @@ export class TemplateDocument implements ExtractedDocument {
     const aliases = shape.aliases;
     const sourceMark = (token: string): string => aliases.get(token)?.mark ?? token;
     if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(sourceMark(token), firstMark, atoms));
-    let escape = this.#escapes[info[at + ESCAPE]!]!;
-    if (escape.forSegment) {
-      const entry = (token: string): number => tokenEntry(sourceMark(token), firstMark, atoms);
-      let ranges: readonly number[] | undefined;
-      const text = segment.text;
-      escape = escape.forSegment(
-        {
-          source: this.source,
-          start: info[at + START]!,
-          end: info[at + END]!,
-          text,
-          tokenStart: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
-          tokenEnd: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
-          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
-        },
-        translated,
-      );
-    }
+    const escape = this.#escaperFor(index, translated, aliases);
     let last = 0;
     let first = true;
     const re = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');

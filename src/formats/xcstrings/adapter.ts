@@ -186,7 +186,12 @@ function getValue(node: Node): XcodeValue {
   }
 }
 
-/** The edit that writes the target's localization: replacing it, inserting it among its siblings, or giving the entry its `localizations`. */
+/**
+ * The edit that writes the target's localization: replacing it, inserting it among its
+ * siblings, or giving the entry its `localizations`. One edit over the whole object (the
+ * entry's `localizations`, or the entry when it has none): where the target goes depends
+ * on its code.
+ */
 function placeLocalization(
   out: EntriesDocumentBuilder,
   content: string,
@@ -195,50 +200,37 @@ function placeLocalization(
   sourceLanguage: string,
   write: (target: EntryTarget, translated: readonly string[]) => XcodeValue,
 ): void {
-  const at = (node: Node): number => node.offset;
-  if (localizations) {
-    const column = localizations.children?.length ? columnOf(content, at(localizations.children[0]!)) : columnOf(content, at(localizations.parent!)) + 2;
-    // One edit over the whole object: where the target goes depends on its code.
-    const start = localizations.offset;
-    const end = localizations.offset + localizations.length;
-    const sourceBytes = content.slice(start, end);
-    const pairs = (localizations.children ?? []).map((p) => ({ code: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length, value: p.children![1]! }));
-    out.edit({
-      start,
-      end,
-      render(target, translated) {
-        const code = appleLanguageCode(target.code);
-        if (code === sourceLanguage) return sourceBytes;
-        const written = `${JSON.stringify(code)} : ${writeXcodeJson(write(target, translated), column)}`;
-        const existing = pairs.find((p) => p.code === code);
-        if (existing) return sourceBytes.slice(0, existing.start - start) + written + sourceBytes.slice(existing.end - start);
-        const after = pairs.find((p) => compareXcodeKeys(p.code, code) > 0);
-        if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column)}${sourceBytes.slice(after.start - start)}`;
-        const last = pairs[pairs.length - 1];
-        if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column)}${written}${sourceBytes.slice(last.end - start)}`;
-        return `{\n${' '.repeat(column)}${written}\n${' '.repeat(column - 2)}}`;
-      },
-    });
-    return;
-  }
-  const start = entry.offset;
-  const end = entry.offset + entry.length;
+  const object = localizations ?? entry;
+  const start = object.offset;
+  const end = object.offset + object.length;
   const sourceBytes = content.slice(start, end);
-  const column = columnOf(content, entry.parent!.offset);
-  const pairs = (entry.children ?? []).map((p) => ({ name: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length }));
+  const pairs = (object.children ?? []).map((p) => ({ name: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length }));
+  /** The column of the object's members. */
+  const column = localizations?.children?.length ? columnOf(content, localizations.children[0]!.offset) : columnOf(content, object.parent!.offset) + 2;
   out.edit({
     start,
     end,
     render(target, translated) {
       const code = appleLanguageCode(target.code);
       if (code === sourceLanguage) return sourceBytes;
-      const localizationsText = writeXcodeJson({ [code]: write(target, translated) }, column + 2);
-      const written = `"localizations" : ${localizationsText}`;
-      const after = pairs.find((p) => compareXcodeKeys(p.name, 'localizations') > 0);
-      if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column + 2)}${sourceBytes.slice(after.start - start)}`;
-      const last = pairs[pairs.length - 1];
-      if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column + 2)}${written}${sourceBytes.slice(last.end - start)}`;
-      return `{\n${' '.repeat(column + 2)}${written}\n${' '.repeat(column)}}`;
+      if (!localizations) return withMember(sourceBytes, start, pairs, 'localizations', `"localizations" : ${writeXcodeJson({ [code]: write(target, translated) }, column)}`, column);
+      const written = `${JSON.stringify(code)} : ${writeXcodeJson(write(target, translated), column)}`;
+      const existing = pairs.find((p) => p.name === code);
+      if (existing) return sourceBytes.slice(0, existing.start - start) + written + sourceBytes.slice(existing.end - start);
+      return withMember(sourceBytes, start, pairs, code, written, column);
     },
   });
+}
+
+/**
+ * An object's bytes (`objectBytes`, from `start`) with the member `name` (`written`) added
+ * in Xcode's key order: before the first pair named after it, else after the last pair,
+ * else as the object's only member, on a line of its own at `column`.
+ */
+function withMember(objectBytes: string, start: number, pairs: readonly { name: string; start: number; end: number }[], name: string, written: string, column: number): string {
+  const after = pairs.find((p) => compareXcodeKeys(p.name, name) > 0);
+  if (after) return `${objectBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column)}${objectBytes.slice(after.start - start)}`;
+  const last = pairs[pairs.length - 1];
+  if (last) return `${objectBytes.slice(0, last.end - start)},\n${' '.repeat(column)}${written}${objectBytes.slice(last.end - start)}`;
+  return `{\n${' '.repeat(column)}${written}\n${' '.repeat(column - 2)}}`;
 }
