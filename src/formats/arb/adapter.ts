@@ -65,12 +65,7 @@ export const arbAdapter: FormatAdapter = {
       const end = valueNode.offset + valueNode.length - 1;
       // For sync, the translation is the string's content; json-entry-merge.ts moves its members (decision 0100).
       out.entry({ key, value: text, notes, region: [start, end] });
-      const sourceBytes = content.slice(start, end);
-      out.edit({
-        start,
-        end,
-        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : JSON.stringify(translated[value]!).slice(1, -1)),
-      });
+      out.valueEdit(start, end, value, (translation) => JSON.stringify(translation).slice(1, -1));
     }
     return out.document();
   },

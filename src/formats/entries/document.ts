@@ -103,6 +103,12 @@ export class EntriesDocumentBuilder {
     this.#edits.push(edit);
   }
 
+  /** The edit of a value's place: its source bytes while its translation is its source text, else the translation as `write` puts it. */
+  valueEdit(start: number, end: number, index: number, write: (translation: string) => string): void {
+    const sourceBytes = this.source.slice(start, end);
+    this.edit({ start, end, render: (_target, translated) => (translated[index] === this.valueText(index) ? sourceBytes : write(translated[index]!)) });
+  }
+
   entry(entry: LocaleEntry): void {
     this.entries.push(entry);
   }

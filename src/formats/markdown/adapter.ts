@@ -48,7 +48,7 @@ export const GROUP_SIZE = 4 * 1024;
  * 4.2 s). The real-world bench's largest is far below (docs/formats.md).
  */
 const FALLBACK_QUADRATIC = 4 * 1024;
-export const MAX_FALLBACK_WORK = 1024 * 1024;
+const MAX_FALLBACK_WORK = 1024 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 

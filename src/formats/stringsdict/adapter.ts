@@ -50,12 +50,7 @@ export const stringsdictAdapter: FormatAdapter = {
 function stringValue(out: EntriesDocumentBuilder, node: PlistNode, note: string | undefined): number | undefined {
   if (node.name !== 'string' || node.contentStart === node.contentEnd) return undefined;
   const index = out.value(node.text, appleDirectiveSpans(node.text), note);
-  const sourceBytes = out.source.slice(node.contentStart, node.contentEnd);
-  out.edit({
-    start: node.contentStart,
-    end: node.contentEnd,
-    render: (_target, translated) => (translated[index] === out.valueText(index) ? sourceBytes : escapeXmlText(translated[index]!)),
-  });
+  out.valueEdit(node.contentStart, node.contentEnd, index, escapeXmlText);
   return index;
 }
 

@@ -42,7 +42,7 @@ function columnOf(content: string, at: number): number {
   return at - (content.lastIndexOf('\n', at - 1) + 1);
 }
 
-export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
+function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
   checkJsonNesting(content, limits.maxNestingDepth);
   const errors: ParseError[] = [];
   const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
