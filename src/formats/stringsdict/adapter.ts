@@ -14,7 +14,7 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
 import { pluralCategories } from '../../plurals/index.js';
-import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
+import { isFormText } from '../core/plural-forms-text.js';
 import { dictPairs, escapeXmlText, invalidPlist, readPlist } from './plist.js';
 import type { DictPair, PlistNode } from './plist.js';
 import { entryLines } from '../entries/entry-lines.js';
@@ -112,7 +112,6 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     formPairs.map((pair) => ({ category: pair.key.text, text: pair.value.text, protectedSpans: appleDirectiveSpans(pair.value.text) })),
     entryNote(key, [], other.value.text),
   );
-  const sourceText = out.valueText(value);
   const otherStart = previousEnd(other.key);
   // `<key>other</key>…<string>` and `</string>` of the other form: the template of an added form.
   const otherHead = source.slice(otherStart, other.value.contentStart);
@@ -125,26 +124,19 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     const pair = formPairs.find((p) => p.key.text === category);
     return pair !== undefined && text === pair.value.text ? source.slice(pair.value.contentStart, pair.value.contentEnd) : escapeXmlText(text);
   };
+  const sourceForms = new Map(Object.entries(forms));
   for (const pair of formPairs) {
     const category = pair.key.text;
     const start = previousEnd(pair.key);
     const head = source.slice(start, pair.value.contentStart);
     const tail = source.slice(pair.value.contentEnd, pair.value.end);
-    out.edit({
-      start,
-      end: pair.value.end,
-      render: (target, translated) => {
-        const wanted = appleCategories(target.code, has.has('zero'));
-        const rendered = translated[value] === sourceText ? new Map(Object.entries(forms)) : decodePluralForms(translated[value]!);
-        let added = '';
-        if (category === 'other') {
-          for (const missing of wanted.filter((c) => !has.has(c))) {
-            added += `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`;
-          }
-        }
-        if (!wanted.includes(category)) return added;
-        return `${added}${head}${written(category, rendered)}${tail}`;
-      },
+    out.pluralFormEdit(start, pair.value.end, value, {
+      category,
+      categories: [...has],
+      wanted: (code) => appleCategories(code, has.has('zero')),
+      sourceForms,
+      own: (rendered) => `${head}${written(category, rendered)}${tail}`,
+      added: (missing, rendered) => `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`,
     });
   }
   return forms;

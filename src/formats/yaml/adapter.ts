@@ -17,7 +17,6 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import { isProse } from '../json.js';
 import { isPluralHash, targetCategories } from './plural-hash.js';
 import { entryNote } from '../entries/note.js';
-import { decodePluralForms } from '../core/plural-forms-text.js';
 import { writeBlockLines, writeFlowScalar } from './scalars.js';
 import { foldedLines, LINE_BREAK_MARK } from './folded-lines.js';
 import type { FoldedLines } from './folded-lines.js';
@@ -293,6 +292,7 @@ class YamlReader {
     // A text written on one line: its marks (a text worded from a folded `other`) folded as `other`'s breaks fold.
     const otherFold = folds[keys.lastIndexOf('other')];
     const unfold = (text: string): string => (otherFold ? otherFold.unfold(text) : text.replaceAll(LINE_BREAK_MARK, ' '));
+    const otherOf = (texts: ReadonlyMap<string, string>): string => texts.get('other') ?? otherFold?.text ?? forms.other!;
     node.items.forEach((pair, i) => {
       const line = lines[i]!;
       const category = keys[i]!;
@@ -313,17 +313,12 @@ class YamlReader {
         const oneLine = unfold(text);
         return oneLine === scalar.value ? sourceValue : writeFlowScalar(oneLine, style, false);
       };
-      out.edit({
-        start: line.start,
-        end: line.end,
-        render: (target, translated) => {
-          const texts = decodePluralForms(translated[value]!);
-          const other = texts.get('other') ?? otherFold?.text ?? forms.other!;
-          const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
-          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? other), style, false)}${this.#eol}`).join('');
-          if (!wanted(target.code).includes(category)) return inserted;
-          return `${inserted}${before}${write(texts.get(category) ?? other)}${after}`;
-        },
+      out.pluralFormEdit(line.start, line.end, value, {
+        category,
+        categories: keys,
+        wanted,
+        own: (texts) => `${before}${write(texts.get(category) ?? otherOf(texts))}${after}`,
+        added: (c, texts) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? otherOf(texts)), style, false)}${this.#eol}`,
       });
     });
     return true;
