@@ -194,37 +194,20 @@ class YamlReader {
       return;
     }
     const style = (node.type ?? 'PLAIN') as ScalarStyle;
-    const raw = this.source.slice(start, valueEnd);
-    if (raw.includes('\n') && !raw.includes(LINE_BREAK_MARK) && !(style === 'QUOTE_DOUBLE' && raw.includes('\\'))) {
+    const folded = this.foldedForm(node);
+    if (folded) {
+      // Over several lines: its lines are translated as they stand, each line break a mark
+      // that goes back as it was (folded-lines.ts).
       const quote = style === 'PLAIN' ? 0 : 1;
-      this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow, this.place(keyStart, start, valueEnd));
+      const value = out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
+      out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
+      out.edit({ start: start + quote, end: valueEnd - quote, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
       return;
     }
     const value = out.value(node.value, [], entryNote(key, notes, node.value));
     out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
     const sourceBytes = this.source.slice(start, valueEnd);
     out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
-  }
-
-  /**
-   * A flow scalar over several lines (plain, single quoted, or double quoted without
-   * escapes): its lines are translated as they stand, each line break a mark that goes
-   * back as it was (folded-lines.ts).
-   */
-  multilineFlow(
-    node: Scalar<string>,
-    start: number,
-    end: number,
-    style: ScalarStyle,
-    key: string,
-    notes: string[],
-    inFlow: boolean,
-    placed: Pick<LocaleEntry, 'region' | 'block'>,
-  ): void {
-    const folded = foldedLines(this.source.slice(start, end), style);
-    const value = this.out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
-    this.out.entry({ key, value: node.value, notes, ...placed });
-    this.out.edit({ start, end, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
   }
 
   /** A block scalar's content: from its first line to the end of its last non-blank line, unindented. */
@@ -325,9 +308,10 @@ class YamlReader {
   }
 
   /**
-   * A form's scalar folded over several lines, when its line breaks can be marks (plain,
-   * single quoted, double quoted without escapes); a one-line form, or a double-quoted one
-   * with escapes, is translated as the value YAML reads and written on one line.
+   * A flow scalar (a plural hash's form too) folded over several lines, when its line
+   * breaks can be marks (plain, single quoted, double quoted without escapes); a one-line
+   * scalar, or a double-quoted one with escapes, is translated as the value YAML reads and
+   * written on one line.
    */
   foldedForm(scalar: Scalar<string>): FoldedLines | undefined {
     const [start, end] = scalar.range as Range;
