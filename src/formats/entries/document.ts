@@ -21,6 +21,7 @@ import { ATOM } from '../core/document.js';
 import { plainSegments } from '../plain.js';
 import type { Masker } from '../plain.js';
 import type { EntryEdit, LocaleEntry } from './entry.js';
+import { pluralCategories } from '../../plurals/index.js';
 
 const SEPARATOR = '\u0000';
 /** A model's answer never carries the separator into a value. */
@@ -33,6 +34,15 @@ export interface PluralFormValue {
   readonly category: string;
   readonly text: string;
   readonly protectedSpans?: readonly (readonly [number, number])[];
+}
+
+/**
+ * The categories a target writes: CLDR's cardinal ones, with a source `zero` kept (Ruby
+ * I18n and Apple use it for a count of 0 in every language).
+ */
+export function targetCategories(code: string, sourceHasZero: boolean): readonly string[] {
+  const categories = pluralCategories(code, 'cardinal');
+  return sourceHasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
 }
 
 /** One form's place in a plural value (pluralFormEdit): its category, the source's, the target's, and how to write a form. */

@@ -10,10 +10,10 @@
  */
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
-import { pluralCategories } from '../../plurals/index.js';
+import { isPluralCategory } from '../../plurals/index.js';
 import { isFormText } from '../core/plural-forms-text.js';
 import { dictPairs, escapeXmlText, invalidPlist, readPlist } from './plist.js';
 import type { DictPair, PlistNode } from './plist.js';
@@ -22,13 +22,6 @@ import { entryLines } from '../entries/entry-lines.js';
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
 const PLURAL_RULE = 'NSStringPluralRuleType';
-const CATEGORIES: ReadonlySet<string> = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-
-/** The categories a target writes: CLDR's cardinal ones, with a source `zero` kept. */
-export function appleCategories(code: string, sourceHasZero: boolean): readonly string[] {
-  const categories = pluralCategories(code, 'cardinal');
-  return sourceHasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
-}
 
 export const stringsdictAdapter: FormatAdapter = {
   format: 'stringsdict',
@@ -94,7 +87,7 @@ function entry(out: EntriesDocumentBuilder, keyNode: PlistNode, dict: PlistNode)
  */
 function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNode, variable: readonly DictPair[]): Record<string, string> {
   const source = out.source;
-  const formPairs = variable.filter((pair) => CATEGORIES.has(pair.key.text) && pair.value.name === 'string');
+  const formPairs = variable.filter((pair) => isPluralCategory(pair.key.text) && pair.value.name === 'string');
   const forms: Record<string, string> = {};
   for (const pair of formPairs) forms[pair.key.text] = pair.value.text;
   const other = formPairs.find((pair) => pair.key.text === 'other');
@@ -133,7 +126,7 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     out.pluralFormEdit(start, pair.value.end, value, {
       category,
       categories: [...has],
-      wanted: (code) => appleCategories(code, has.has('zero')),
+      wanted: (code) => targetCategories(code, has.has('zero')),
       sourceForms,
       own: (rendered) => `${head}${written(category, rendered)}${tail}`,
       added: (missing, rendered) => `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`,

@@ -14,13 +14,12 @@ import type { Node, ParseError } from 'jsonc-parser';
 import { appleLanguageCode } from '../../languages.js';
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import type { EntryTarget } from '../entries/entry.js';
 import { entryNote } from '../entries/note.js';
 import { checkJsonNesting } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
-import { appleCategories } from '../stringsdict/adapter.js';
 import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { isPluralCategory } from '../../plurals/index.js';
 import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
@@ -102,7 +101,7 @@ class CatalogReader {
       const hasZero = writers.has('zero');
       return [
         kind,
-        (t: EntryTarget, tr: readonly string[]) => Object.fromEntries(appleCategories(t.code, hasZero).map((category) => [category, (writers.get(category) ?? writers.get('other')!)(t, tr)])),
+        (t: EntryTarget, tr: readonly string[]) => Object.fromEntries(targetCategories(t.code, hasZero).map((category) => [category, (writers.get(category) ?? writers.get('other')!)(t, tr)])),
       ] as const;
     });
     return (target, translated) => Object.fromEntries(kinds.map(([kind, write]) => [kind, write(target, translated)]));
@@ -128,7 +127,7 @@ class CatalogReader {
     return (target, translated) => {
       const rendered = translated[index] === sourceText ? forms : decodePluralForms(translated[index]!);
       return Object.fromEntries(
-        appleCategories(target.code, hasZero).map((category) => {
+        targetCategories(target.code, hasZero).map((category) => {
           const unit = units.find(([name]) => name === category)?.[1] ?? units.find(([name]) => name === 'other')![1]!;
           const value = rendered.get(category) ?? rendered.get('other') ?? other;
           return [category, { stringUnit: Object.assign({}, unit, { state: 'translated', value }) }];

@@ -13,9 +13,9 @@ import { isLanguageCode } from '../entries/language-code.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import { isProse } from '../json.js';
-import { isPluralHash, targetCategories } from './plural-hash.js';
+import { isPluralHash } from './plural-hash.js';
 import { entryNote } from '../entries/note.js';
 import { writeBlockLines, writeFlowScalar } from './scalars.js';
 import { foldedLines, LINE_BREAK_MARK } from './folded-lines.js';
@@ -268,10 +268,7 @@ class YamlReader {
     const regionEnd = lines[lines.length - 1]!.end - (/\r?\n$/.exec(this.source.slice(lines[lines.length - 1]!.start, lines[lines.length - 1]!.end))?.[0].length ?? 0);
     out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms, ...this.place(keyStart, lines[0]!.start, regionEnd) });
     const hasZero = keys.includes('zero');
-    const wanted = (code: string): readonly string[] => {
-      const categories = targetCategories(code);
-      return hasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
-    };
+    const wanted = (code: string): readonly string[] => targetCategories(code, hasZero);
     // A text written on one line: its marks (a text worded from a folded `other`) folded as `other`'s breaks fold.
     const otherFold = folds[keys.lastIndexOf('other')];
     const unfold = (text: string): string => (otherFold ? otherFold.unfold(text) : text.replaceAll(LINE_BREAK_MARK, ' '));
