@@ -371,9 +371,7 @@ class InlineReader {
       if (last.kind !== ItemKind.Text) throw BAIL;
       last.end = textEndBefore(text, last.start, start);
     }
-    if (runStart < start) this.#text(runStart, start);
-    items.push(item(ItemKind.Node, start, i, { type: 'autolink', start, end: i }));
-    return i;
+    return this.#autolink(start, i, runStart);
   }
 
   /** Whether a link or image label is open (micromark makes no literal autolink in one). */
