@@ -511,17 +511,7 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const lead = BIDI_RUN_START.exec(pieces[0]!)?.[0];
   if (lead) {
     pieces[0] = pieces[0]!.slice(lead.length);
-    let at = -1;
-    // A tag is a stop only with no character before it: a punctuation mark beside the
-    // mark would be read next to a letter-like character and escaped where it was not.
-    let bare = true;
-    for (let i = 0; i < pieces.length; i++) {
-      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
-        at = i;
-        break;
-      }
-      if (i % 2 === 0 && pieces[i] !== '') bare = false;
-    }
+    const at = bidiStop(pieces, 0, 1, isTag);
     if (at === -1) pieces[0] = lead + pieces[0];
     else if (at % 2 === 1) pieces[at - 1] += lead;
     else pieces[at] = pieces[at]!.replace(WORD, (c) => lead + c);
@@ -530,20 +520,27 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const trail = BIDI_RUN_END.exec(pieces[lastIndex]!)?.[0];
   if (trail) {
     pieces[lastIndex] = pieces[lastIndex]!.slice(0, -trail.length);
-    let at = -1;
-    let bare = true;
-    for (let i = lastIndex; i >= 0; i--) {
-      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
-        at = i;
-        break;
-      }
-      if (i % 2 === 0 && pieces[i] !== '') bare = false;
-    }
+    const at = bidiStop(pieces, lastIndex, -1, isTag);
     if (at === -1) pieces[lastIndex] += trail;
     else if (at % 2 === 1) pieces[at + 1] = trail + pieces[at + 1]!;
     else pieces[at] = pieces[at]!.replace(WORD_END, (c) => c + trail);
   }
   return pieces.join('');
+}
+
+/**
+ * Where a bidi run moved in from the edge at `from` stops, reading by `step`: the first
+ * word character's piece, or a tag's; -1 for neither. A tag is a stop only with no
+ * character before it: a punctuation mark beside the mark would be read next to a
+ * letter-like character and escaped where it was not.
+ */
+function bidiStop(pieces: readonly string[], from: number, step: 1 | -1, isTag: (token: string) => boolean): number {
+  let bare = true;
+  for (let i = from; i >= 0 && i < pieces.length; i += step) {
+    if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) return i;
+    if (i % 2 === 0 && pieces[i] !== '') bare = false;
+  }
+  return -1;
 }
 
 const MARK_SCAN = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
