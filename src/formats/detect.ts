@@ -10,21 +10,8 @@ import type { DetectionResult, Format } from './format.js';
 const KNOWN_TAGS: ReadonlySet<string> = new Set(htmlTags);
 const HEAD_LIMIT = 64 * 1024;
 
-export interface DetectionScores {
-  readonly strings: number;
-  readonly stringsdict: number;
-  readonly xcstrings: number;
-  readonly po: number;
-  readonly properties: number;
-  readonly yaml: number;
-  readonly xliff: number;
-  readonly android: number;
-  readonly arb: number;
-  readonly json: number;
-  readonly html: number;
-  readonly markdown: number;
-  readonly plain: number;
-}
+/** Each format's score in [0, 1]. */
+export type DetectionScores = Readonly<Record<Format, number>>;
 
 function jsonScore(content: string): number {
   const trimmed = content.trim();

@@ -61,7 +61,7 @@ export const NON_PROSE: readonly RegExp[] = [
  * a target writes them with its own alphabet or words), and `NaN` (CLDR gives it a
  * spelling per locale: `Intl.NumberFormat('ar').format(NaN)` is `ليس رقمًا`).
  */
-export const PROSE_NAME = /^(?:[A-Z][a-z]+(?:-[A-Za-z]+)+|[A-Z]-[a-z]+|[A-Za-z](?:[-/][A-Za-z])+|NaN)$/;
+const PROSE_NAME = /^(?:[A-Z][a-z]+(?:-[A-Za-z]+)+|[A-Z]-[a-z]+|[A-Za-z](?:[-/][A-Za-z])+|NaN)$/;
 
 /**
  * Capitalised words joined by `/` (`Yes/No`, `Read/Write`, `Show/hide`, `AM/PM`): a UI
@@ -157,7 +157,7 @@ function invalid(offset: number): never {
  * A short value (one or two words) gets its key's last two named parts as a note for the
  * model, as locale files do (`Pay` under `checkout.pay_button`; decision 0076).
  */
-export function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
+function jsonSegments(out: DocumentBuilder, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): void {
   const content = out.source;
   // In JSON string values `:name` markers are placeholders and tags are markup (docs/contract.md §4).
   const placeholders = new PlaceholderScanner({ colonMarkers: true, markup: true, blobs: true, limits });

@@ -125,7 +125,6 @@ class MultiLineMessages {
   }
 }
 
-
 /**
  * The `\n` at `at` inside a paragraph: the text before it, then the atom
  * `[ \t]*\r?\n[ \t]*` around it. Returns where the next run starts.
@@ -137,7 +136,7 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, placehold
   while (start > runStart && isBlank(source.charCodeAt(start - 1))) start--;
   let end = at + 1;
   while (isBlank(source.charCodeAt(end))) end++;
-  run(out, runStart, start, placeholders);
+  placeholders.mask(out, source, runStart, start);
   out.mark(ATOM, start, end, 0);
   return end;
 }
@@ -145,13 +144,8 @@ function lineBreak(out: DocumentBuilder, runStart: number, at: number, placehold
 const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 
 function endParagraph(out: DocumentBuilder, runStart: number, end: number, placeholders: Masker): void {
-  run(out, runStart, end, placeholders);
+  placeholders.mask(out, out.source, runStart, end);
   out.commit(end);
-}
-
-/** A run of text between line breaks: placeholders become atoms. */
-function run(out: DocumentBuilder, start: number, end: number, placeholders: Masker): void {
-  placeholders.mask(out, out.source, start, end);
 }
 
 const WHITE_SPACE = /\s/;

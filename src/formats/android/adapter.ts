@@ -11,7 +11,6 @@ import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
-import { decodePluralForms } from '../core/plural-forms-text.js';
 import { isProse } from '../json.js';
 import { readAndroid } from './reader.js';
 import type { AndroidItem, AndroidResource } from './reader.js';
@@ -80,6 +79,19 @@ export const androidAdapter: FormatAdapter = {
   },
 };
 
+/** A `<plurals>`' items' lines, or each item's own bytes when one of them shares its line with other markup. */
+function itemLines(content: string, items: readonly AndroidItem[]): Line[] {
+  const lines = items.map((item) => lineOf(content, item.start, item.end));
+  return lines.every((line) => line.whole) ? lines : items.map((item) => ({ start: item.start, end: item.end, indent: '', whole: false }));
+}
+
+/** An item for quantity `missing` with `text`, written like `template` (whose line is `line`): on a line of its own when the template is. */
+function addedItem(content: string, template: AndroidItem, missing: string, text: string, line: Line, eol: string): string {
+  const tag = content.slice(template.start, template.contentStart).replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
+  const item = `${tag}${text}${content.slice(template.contentEnd, template.end)}`;
+  return line.whole ? `${line.indent}${item}${eol}` : item;
+}
+
 interface ReadValue {
   readonly index: number;
   readonly text: AndroidText | undefined;
@@ -122,12 +134,11 @@ function inPlace(out: EntriesDocumentBuilder, content: string, resource: Android
 function pluralsWithoutOther(out: EntriesDocumentBuilder, content: string, resource: AndroidResource, notes: readonly string[], eol: string): string[] {
   const items = resource.items;
   const quantities = items.map((item) => item.quantity!);
-  const lines = items.map((item) => lineOf(content, item.start, item.end));
-  const allWhole = lines.every((line) => line.whole);
+  const lines = itemLines(content, items);
   const last = items[items.length - 1]!;
   const values = items.map((item) => (item.contentStart === item.end ? undefined : readValue(out, content, resource, item, [...notes, `plural form: ${item.quantity}`])));
   items.forEach((item, i) => {
-    const line = allWhole ? lines[i]! : { start: item.start, end: item.end, indent: '', whole: false };
+    const line = lines[i]!;
     const value = values[i];
     out.edit({
       start: line.start,
@@ -141,14 +152,7 @@ function pluralsWithoutOther(out: EntriesDocumentBuilder, content: string, resou
             : `${content.slice(line.start, item.contentStart)}${written(out, content, item, value, translated)}${content.slice(item.contentEnd, line.end)}`;
         if (item !== last || values[i] === undefined) return own;
         const text = written(out, content, last, values[i]!, translated);
-        const openTag = content.slice(last.start, last.contentStart);
-        const closeTag = content.slice(last.contentEnd, last.end);
-        const added = wanted
-          .filter((q) => !quantities.includes(q))
-          .map((missing) => {
-            const tag = openTag.replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
-            return allWhole ? `${lines[i]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
-          });
+        const added = wanted.filter((q) => !quantities.includes(q)).map((missing) => addedItem(content, last, missing, text, line, eol));
         return own + added.join('');
       },
     });
@@ -189,41 +193,26 @@ function plurals(out: EntriesDocumentBuilder, content: string, resource: Android
   out.entry({ key: resource.name, value: forms.other!, notes, forms, region: [resource.contentStart, resource.contentEnd], block: entryLines(out.source, resource.headStart, resource.end) });
   if (value === undefined) return true;
   const joined = joinAndroidTexts(texts);
-  const sourceText = out.valueText(value);
-  const lines = items.map((item) => lineOf(content, item.start, item.end));
-  const allWhole = lines.every((line) => line.whole);
-  const template = items[otherIndex]!;
-  const openTag = content.slice(template.start, template.contentStart);
-  const closeTag = content.slice(template.contentEnd, template.end);
+  const lines = itemLines(content, items);
+  const sourceForms = new Map(quantities.map((q, k) => [q, texts[k]!.text]));
   /** A category's content: the source's bytes when its text is the source's, else the translation escaped. */
-  const contentOf = (category: string, rendered: Map<string, string>): string => {
+  const contentOf = (category: string, rendered: ReadonlyMap<string, string>): string => {
     const text = rendered.get(category) ?? rendered.get('other') ?? texts[otherIndex]!.text;
     const own = quantities.indexOf(category);
     if (own >= 0 && text === texts[own]!.text) return content.slice(items[own]!.contentStart, items[own]!.contentEnd);
     return writeAndroidText(text, joined);
   };
   items.forEach((item, i) => {
-    const line = allWhole ? lines[i]! : { start: item.start, end: item.end, indent: '', whole: false };
-    const quantity = quantities[i]!;
-    out.edit({
-      start: line.start,
-      end: line.end,
-      render: (target, translated) => {
-        const wanted = targetQuantities(target.code);
-        const rendered = translated[value] === sourceText ? new Map(quantities.map((q, k) => [q, texts[k]!.text])) : decodePluralForms(translated[value]!);
-        let added = '';
-        if (quantity === 'other') {
-          for (const missing of wanted.filter((q) => !quantities.includes(q))) {
-            const tag = openTag.replace(/(\squantity\s*=\s*)(["'])[^"']*\2/, `$1$2${missing}$2`);
-            const text = contentOf(missing, rendered);
-            added += allWhole ? `${lines[otherIndex]!.indent}${tag}${text}${closeTag}${eol}` : `${tag}${text}${closeTag}`;
-          }
-        }
-        if (!wanted.includes(quantity)) return added;
-        // An empty `<item …/>` has no content to write into: it stays as it is.
-        if (item.contentStart === item.end) return `${added}${content.slice(line.start, line.end)}`;
-        return `${added}${content.slice(line.start, item.contentStart)}${contentOf(quantity, rendered)}${content.slice(item.contentEnd, line.end)}`;
-      },
+    const line = lines[i]!;
+    out.pluralFormEdit(line.start, line.end, value, {
+      category: quantities[i]!,
+      categories: quantities,
+      wanted: targetQuantities,
+      sourceForms,
+      // An empty `<item …/>` has no content to write into: it stays as it is.
+      own: (rendered) =>
+        item.contentStart === item.end ? content.slice(line.start, line.end) : `${content.slice(line.start, item.contentStart)}${contentOf(quantities[i]!, rendered)}${content.slice(item.contentEnd, line.end)}`,
+      added: (missing, rendered) => addedItem(content, items[otherIndex]!, missing, contentOf(missing, rendered), line, eol),
     });
   });
   return true;

@@ -15,7 +15,6 @@ import type { FormatAdapter } from '../format.js';
 import { EntriesDocumentBuilder } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { isProse } from '../json.js';
-import { arbLocale } from './locale.js';
 import { invalidContent } from '../core/invalid.js';
 
 function invalid(content: string, at: number, what: string): never {
@@ -52,8 +51,9 @@ export const arbAdapter: FormatAdapter = {
       const key = keyNode.value as string;
       if (!valueNode || valueNode.type !== 'string') continue;
       if (key === '@@locale') {
+        // ARB and gen_l10n join a locale's parts with `_` (`pt_BR`, `zh_Hant_TW`).
         out.sourceLanguage = valueNode.value as string;
-        out.edit({ start: valueNode.offset, end: valueNode.offset + valueNode.length, render: (target) => JSON.stringify(arbLocale(target.code)) });
+        out.edit({ start: valueNode.offset, end: valueNode.offset + valueNode.length, render: (target) => JSON.stringify(target.code.replaceAll('-', '_')) });
         continue;
       }
       if (key.startsWith('@')) continue;
@@ -65,12 +65,7 @@ export const arbAdapter: FormatAdapter = {
       const end = valueNode.offset + valueNode.length - 1;
       // For sync, the translation is the string's content; json-entry-merge.ts moves its members (decision 0100).
       out.entry({ key, value: text, notes, region: [start, end] });
-      const sourceBytes = content.slice(start, end);
-      out.edit({
-        start,
-        end,
-        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : JSON.stringify(translated[value]!).slice(1, -1)),
-      });
+      out.valueEdit(start, end, value, (translation) => JSON.stringify(translation).slice(1, -1));
     }
     return out.document();
   },

@@ -511,17 +511,7 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const lead = BIDI_RUN_START.exec(pieces[0]!)?.[0];
   if (lead) {
     pieces[0] = pieces[0]!.slice(lead.length);
-    let at = -1;
-    // A tag is a stop only with no character before it: a punctuation mark beside the
-    // mark would be read next to a letter-like character and escaped where it was not.
-    let bare = true;
-    for (let i = 0; i < pieces.length; i++) {
-      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
-        at = i;
-        break;
-      }
-      if (i % 2 === 0 && pieces[i] !== '') bare = false;
-    }
+    const at = bidiStop(pieces, 0, 1, isTag);
     if (at === -1) pieces[0] = lead + pieces[0];
     else if (at % 2 === 1) pieces[at - 1] += lead;
     else pieces[at] = pieces[at]!.replace(WORD, (c) => lead + c);
@@ -530,20 +520,27 @@ function bidiInside(text: string, isTag: (token: string) => boolean): string {
   const trail = BIDI_RUN_END.exec(pieces[lastIndex]!)?.[0];
   if (trail) {
     pieces[lastIndex] = pieces[lastIndex]!.slice(0, -trail.length);
-    let at = -1;
-    let bare = true;
-    for (let i = lastIndex; i >= 0; i--) {
-      if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) {
-        at = i;
-        break;
-      }
-      if (i % 2 === 0 && pieces[i] !== '') bare = false;
-    }
+    const at = bidiStop(pieces, lastIndex, -1, isTag);
     if (at === -1) pieces[lastIndex] += trail;
     else if (at % 2 === 1) pieces[at + 1] = trail + pieces[at + 1]!;
     else pieces[at] = pieces[at]!.replace(WORD_END, (c) => c + trail);
   }
   return pieces.join('');
+}
+
+/**
+ * Where a bidi run moved in from the edge at `from` stops, reading by `step`: the first
+ * word character's piece, or a tag's; -1 for neither. A tag is a stop only with no
+ * character before it: a punctuation mark beside the mark would be read next to a
+ * letter-like character and escaped where it was not.
+ */
+function bidiStop(pieces: readonly string[], from: number, step: 1 | -1, isTag: (token: string) => boolean): number {
+  let bare = true;
+  for (let i = from; i >= 0 && i < pieces.length; i += step) {
+    if (i % 2 === 1 ? bare && isTag(pieces[i]!) : WORD.test(pieces[i]!)) return i;
+    if (i % 2 === 0 && pieces[i] !== '') bare = false;
+  }
+  return -1;
 }
 
 const MARK_SCAN = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');
@@ -762,24 +759,7 @@ export class TemplateDocument implements ExtractedDocument {
     const atoms = info[at + ATOMS]!;
     const tokens = this.#tokens;
     if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(token, firstMark, atoms));
-    let escape = this.#escapes[info[at + ESCAPE]!]!;
-    if (escape.forSegment) {
-      const entry = (token: string): number => tokenEntry(token, firstMark, atoms);
-      let ranges: readonly number[] | undefined;
-      const text = segment.text;
-      escape = escape.forSegment(
-        {
-          source: this.source,
-          start: info[at + START]!,
-          end: info[at + END]!,
-          text,
-          tokenStart: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
-          tokenEnd: (token) => (tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
-          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
-        },
-        translated,
-      );
-    }
+    const escape = this.#escaperFor(index, translated);
     let last = 0;
     let first = true;
     const re = MARK_SCAN;
@@ -803,6 +783,42 @@ export class TemplateDocument implements ExtractedDocument {
     if (last < translated.length) this.#emit(escape(translated.slice(last), { first, last: true, offset: last }));
   }
 
+  /**
+   * The escaper of segment `index` for one changed translation: its own, or the one its
+   * `forSegment` makes for it. `aliases`: a plural shape's marks, read as the source marks
+   * they copy (one with literal bytes has none in the source).
+   */
+  #escaperFor(index: number, translated: string, aliases?: ReadonlyMap<string, MarkAlias>): Escaper {
+    const at = INFO * index;
+    const info = this.#info;
+    const escape = this.#escapes[info[at + ESCAPE]!]!;
+    if (!escape.forSegment) return escape;
+    const firstMark = info[at + FIRST_MARK]!;
+    const atoms = info[at + ATOMS]!;
+    const tokens = this.#tokens;
+    const text = this.segments[index]!.text;
+    /** Where a token's bytes start (`side` 0) or end (1) in the source. */
+    const bytesAt = (token: string, side: number): number | undefined => {
+      const alias = aliases?.get(token);
+      if (alias?.literal !== undefined) return undefined;
+      const k = tokenEntry(alias?.mark ?? token, firstMark, atoms);
+      return tokens[2 * k]! < 0 ? undefined : tokens[2 * k + side];
+    };
+    let ranges: readonly number[] | undefined;
+    return escape.forSegment(
+      {
+        source: this.source,
+        start: info[at + START]!,
+        end: info[at + END]!,
+        text,
+        tokenStart: (token) => bytesAt(token, 0),
+        tokenEnd: (token) => bytesAt(token, 1),
+        markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
+      },
+      translated,
+    );
+  }
+
   /** Whether a segment's mark stands for an HTML tag in the source (a stop for the bidi wrap). */
   #isHtmlTag(token: string, firstMark: number, atoms: number): boolean {
     const entry = tokenEntry(token, firstMark, atoms);
@@ -816,7 +832,6 @@ export class TemplateDocument implements ExtractedDocument {
    * source mark it stands for (plural-shape.ts).
    */
   #renderShaped(index: number, translated: string, shape: PluralShape, translations: Aligned, target: RenderTarget): void {
-    const segment = this.segments[index]!;
     const at = INFO * index;
     const info = this.#info;
     const firstMark = info[at + FIRST_MARK]!;
@@ -825,24 +840,7 @@ export class TemplateDocument implements ExtractedDocument {
     const aliases = shape.aliases;
     const sourceMark = (token: string): string => aliases.get(token)?.mark ?? token;
     if (info[at + BIDI]) translated = bidiInside(translated, (token) => this.#isHtmlTag(sourceMark(token), firstMark, atoms));
-    let escape = this.#escapes[info[at + ESCAPE]!]!;
-    if (escape.forSegment) {
-      const entry = (token: string): number => tokenEntry(sourceMark(token), firstMark, atoms);
-      let ranges: readonly number[] | undefined;
-      const text = segment.text;
-      escape = escape.forSegment(
-        {
-          source: this.source,
-          start: info[at + START]!,
-          end: info[at + END]!,
-          text,
-          tokenStart: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token)]),
-          tokenEnd: (token) => (aliases.get(token)?.literal !== undefined || tokens[2 * entry(token)]! < 0 ? undefined : tokens[2 * entry(token) + 1]),
-          markRanges: () => (ranges ??= markRanges(text, tokens, firstMark, atoms)),
-        },
-        translated,
-      );
-    }
+    const escape = this.#escaperFor(index, translated, aliases);
     let last = 0;
     let first = true;
     const re = new RegExp(SEGMENT_MARK_PATTERN.source, 'g');

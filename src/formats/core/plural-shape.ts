@@ -27,7 +27,7 @@ import { FORM_END } from './plural-forms-text.js';
  * a level): two levels are ×25 at most, and a hostile text nested 32 deep must not grow
  * as 5³². Past it the document is refused as too complex (422).
  */
-export const MAX_SHAPE_GROWTH = 64;
+const MAX_SHAPE_GROWTH = 64;
 /** A floor for short texts, and a ceiling for long ones, of the shaped text's length. */
 const MIN_SHAPE_CHARS = 65_536;
 const MAX_SHAPE_CHARS = 4_000_000;
@@ -61,7 +61,7 @@ export type CategoriesOf = (type: PluralMessage['type']) => readonly PluralCateg
  * An exact branch is kept in every target: ICU `=N`, i18next's `_zero` and a Rails
  * hash's `zero` (both "exactly 0" in every language; docs/formats.md).
  */
-export function isExactSelector(selector: string, style: PluralMessage['style']): boolean {
+function isExactSelector(selector: string, style: PluralMessage['style']): boolean {
   return selector.charCodeAt(0) === 61 /* = */ || (style !== 'icu' && selector === 'zero');
 }
 

@@ -10,7 +10,7 @@ import type { ExtractedDocument, Format, RenderTarget, Translations } from '../f
 import type { Segment } from '../../segments/segment.js';
 import { CLOSE, DocumentBuilder, newPairId, OPEN } from '../core/document.js';
 import type { TemplateDocument } from '../core/document.js';
-import { encodePluralForms, FORM_END, FORM_START, isFormText } from '../core/plural-forms-text.js';
+import { decodePluralForms, encodePluralForms, FORM_END, FORM_START, isFormText } from '../core/plural-forms-text.js';
 import type { PluralBranch } from '../../segments/segment.js';
 import { plainEscape } from '../core/escape.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
@@ -21,6 +21,7 @@ import { ATOM } from '../core/document.js';
 import { plainSegments } from '../plain.js';
 import type { Masker } from '../plain.js';
 import type { EntryEdit, LocaleEntry } from './entry.js';
+import { pluralCategories } from '../../plurals/index.js';
 
 const SEPARATOR = '\u0000';
 /** A model's answer never carries the separator into a value. */
@@ -33,6 +34,26 @@ export interface PluralFormValue {
   readonly category: string;
   readonly text: string;
   readonly protectedSpans?: readonly (readonly [number, number])[];
+}
+
+/**
+ * The categories a target writes: CLDR's cardinal ones, with a source `zero` kept (Ruby
+ * I18n and Apple use it for a count of 0 in every language).
+ */
+export function targetCategories(code: string, sourceHasZero: boolean): readonly string[] {
+  const categories = pluralCategories(code, 'cardinal');
+  return sourceHasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
+}
+
+/** One form's place in a plural value (pluralFormEdit): its category, the source's, the target's, and how to write a form. */
+export interface PluralFormEdit {
+  readonly category: string;
+  readonly categories: readonly string[];
+  wanted(code: string): readonly string[];
+  /** The forms' texts while the translation is the source text (else they are decoded from it). */
+  readonly sourceForms?: ReadonlyMap<string, string>;
+  own(texts: ReadonlyMap<string, string>): string;
+  added(category: string, texts: ReadonlyMap<string, string>): string;
 }
 
 export class EntriesDocumentBuilder {
@@ -101,6 +122,30 @@ export class EntriesDocumentBuilder {
 
   edit(edit: EntryEdit): void {
     this.#edits.push(edit);
+  }
+
+  /** The edit of a value's place: its source bytes while its translation is its source text, else the translation as `write` puts it. */
+  valueEdit(start: number, end: number, index: number, write: (translation: string) => string): void {
+    const sourceBytes = this.source.slice(start, end);
+    this.edit({ start, end, render: (_target, translated) => (translated[index] === this.valueText(index) ? sourceBytes : write(translated[index]!)) });
+  }
+
+  /**
+   * The edit of one form's place in plural value `index` when a target has its own
+   * categories: a form it lacks is removed, and `other`'s edit writes each it adds first.
+   */
+  pluralFormEdit(start: number, end: number, index: number, form: PluralFormEdit): void {
+    this.edit({
+      start,
+      end,
+      render: (target, translated) => {
+        const wanted = form.wanted(target.code);
+        const texts = form.sourceForms !== undefined && translated[index] === this.valueText(index) ? form.sourceForms : decodePluralForms(translated[index]!);
+        let added = '';
+        if (form.category === 'other') for (const category of wanted) if (!form.categories.includes(category)) added += form.added(category, texts);
+        return wanted.includes(form.category) ? added + form.own(texts) : added;
+      },
+    });
   }
 
   entry(entry: LocaleEntry): void {

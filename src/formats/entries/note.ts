@@ -12,12 +12,12 @@
  * characters cost more tokens than the strings themselves (112 % in properties, 182 % in
  * YAML); this rule and the key's last two parts cost a fraction of that.
  */
-export const SHORT_VALUE_WORDS = 2;
-export const SHORT_VALUE_CHARS = 24;
+const SHORT_VALUE_WORDS = 2;
+const SHORT_VALUE_CHARS = 24;
 /** The key's last parts that are sent (`store.checkout.pay_button` → `checkout.pay_button`). */
-export const KEY_PARTS = 2;
+const KEY_PARTS = 2;
 /** Longer notes are cut: a note informs a translation, it is not one. */
-export const MAX_NOTE_CHARS = 300;
+const MAX_NOTE_CHARS = 300;
 
 /** A key that says something: a run of three letters, and not a hex hash or a UUID. */
 function keyReadsAsWords(key: string): boolean {

@@ -351,18 +351,19 @@ export class HtmlTree implements TokenizerCallbacks {
   }
 
   ondeclaration(_start: number, endIndex: number): void {
-    this.#endIndex = endIndex;
-    this.handler.other(endIndex + 1);
-    this.#startIndex = endIndex + 1;
+    this.#other(endIndex);
   }
 
   onprocessinginstruction(_start: number, endIndex: number): void {
-    this.#endIndex = endIndex;
-    this.handler.other(endIndex + 1);
-    this.#startIndex = endIndex + 1;
+    this.#other(endIndex);
   }
 
   oncomment(_start: number, endIndex: number): void {
+    this.#other(endIndex);
+  }
+
+  /** A declaration, processing instruction or comment, which ends at `endIndex`: markup, never text. */
+  #other(endIndex: number): void {
     this.#endIndex = endIndex;
     this.handler.other(endIndex + 1);
     this.#startIndex = endIndex + 1;

@@ -48,7 +48,7 @@ export const GROUP_SIZE = 4 * 1024;
  * 4.2 s). The real-world bench's largest is far below (docs/formats.md).
  */
 const FALLBACK_QUADRATIC = 4 * 1024;
-export const MAX_FALLBACK_WORK = 1024 * 1024;
+const MAX_FALLBACK_WORK = 1024 * 1024;
 
 const FRONT_MATTER = /^---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
@@ -178,34 +178,32 @@ function findAltEnd(source: string, from: number, to: number): number {
   return -1;
 }
 
+type Title = { start: number; end: number; close: string };
+
 /** The title's inner range inside a link/image destination part `…"title")`, or null. */
-function findTitle(source: string, from: number, to: number): { start: number; end: number; close: string } | null {
-  let k = to - 1;
-  if (source[k] !== ')') return null;
-  k--;
+function findTitle(source: string, from: number, to: number): Title | null {
+  return source[to - 1] === ')' ? titleEndingBy(source, from, to - 2, false) : null;
+}
+
+/** The title's inner range at the end of a reference definition `[label]: url "title"`, or null. */
+function definitionTitle(source: string, start: number, end: number): Title | null {
+  // A title is set off from the destination by white space.
+  return titleEndingBy(source, start, end - 1, true);
+}
+
+/**
+ * A title whose closing `"`, `'` or `)` is the last non-blank character at or before `k`,
+ * opened after `from` by its quote or `(` with no backslash before it; `setOff`: with
+ * white space before the opening.
+ */
+function titleEndingBy(source: string, from: number, k: number, setOff: boolean): Title | null {
   while (k > from && /\s/.test(source[k]!)) k--;
   const close = source[k];
   if (close !== '"' && close !== "'" && close !== ')') return null;
   const open = close === ')' ? '(' : close;
   for (let j = k - 1; j > from; j--) {
     if (source[j] === open && source[j - 1] !== '\\') {
-      return j + 1 < k ? { start: j + 1, end: k, close } : null;
-    }
-  }
-  return null;
-}
-
-/** The title's inner range at the end of a reference definition `[label]: url "title"`, or null. */
-function definitionTitle(source: string, start: number, end: number): { start: number; end: number; close: string } | null {
-  let k = end - 1;
-  while (k > start && /\s/.test(source[k]!)) k--;
-  const close = source[k];
-  if (close !== '"' && close !== "'" && close !== ')') return null;
-  const open = close === ')' ? '(' : close;
-  for (let j = k - 1; j > start; j--) {
-    if (source[j] === open && source[j - 1] !== '\\') {
-      // A title is set off from the destination by white space.
-      return /\s/.test(source[j - 1]!) && j + 1 < k ? { start: j + 1, end: k, close } : null;
+      return (!setOff || /\s/.test(source[j - 1]!)) && j + 1 < k ? { start: j + 1, end: k, close } : null;
     }
   }
   return null;

@@ -280,35 +280,14 @@ class InlineReader {
           continue;
         }
         case LOWER_W:
-        case UPPER_W: {
-          // `www.`: a GFM literal autolink where micromark's wwwAutolink starts one.
-          if ((text.charCodeAt(i + 1) | CASE_BIT) !== LOWER_W || (text.charCodeAt(i + 2) | CASE_BIT) !== LOWER_W || text.charCodeAt(i + 3) !== DOT) {
-            i++;
-            continue;
-          }
-          const end = this.#www(i, from, runStart);
-          if (end === -1) i++;
-          else i = runStart = end;
-          continue;
-        }
-        case COLON: {
-          // `http://` and `https://`: micromark's protocolAutolink started at the `h`.
-          if (text.charCodeAt(i + 1) !== SLASH || text.charCodeAt(i + 2) !== SLASH) {
-            i++;
-            continue;
-          }
-          const end = this.#protocol(i, from, runStart);
-          if (end === -1) i++;
-          else i = runStart = end;
-          continue;
-        }
+        case UPPER_W:
+        case COLON:
         case AT: {
-          const end = this.#email(i, from, runStart);
-          if (end === -1) {
-            i++;
-            continue;
-          }
-          i = runStart = end;
+          // GFM literal autolinks, where micromark starts them: `www.`, `http://` and
+          // `https://` (read from the `:`), an e-mail address (read from the `@`).
+          const end = code === AT ? this.#email(i, from, runStart) : code === COLON ? this.#protocol(i, from, runStart) : this.#www(i, from, runStart);
+          if (end === -1) i++;
+          else i = runStart = end;
           continue;
         }
         case LESS_THAN: {
@@ -392,9 +371,7 @@ class InlineReader {
       if (last.kind !== ItemKind.Text) throw BAIL;
       last.end = textEndBefore(text, last.start, start);
     }
-    if (runStart < start) this.#text(runStart, start);
-    items.push(item(ItemKind.Node, start, i, { type: 'autolink', start, end: i }));
-    return i;
+    return this.#autolink(start, i, runStart);
   }
 
   /** Whether a link or image label is open (micromark makes no literal autolink in one). */
@@ -404,11 +381,13 @@ class InlineReader {
   }
 
   /**
-   * `www.` at `at`: micromark's wwwAutolink (after nothing, whitespace or one of
-   * `( * _ [ ] ~`; then a domain and a path). Returns the autolink's end, or -1 for text.
+   * A `w` at `at`: `www.` there is micromark's wwwAutolink (after nothing, whitespace or
+   * one of `( * _ [ ] ~`; then a domain and a path). Returns the autolink's end, or -1
+   * for text.
    */
   #www(at: number, from: number, runStart: number): number {
     const text = this.text;
+    if ((text.charCodeAt(at + 1) | CASE_BIT) !== LOWER_W || (text.charCodeAt(at + 2) | CASE_BIT) !== LOWER_W || text.charCodeAt(at + 3) !== DOT) return -1;
     const before = at > from ? text.charCodeAt(at - 1) : -1;
     if (!(before === -1 || before === LEFT_PAREN || before === ASTERISK || before === UNDERSCORE || before === LEFT_BRACKET || before === RIGHT_BRACKET || before === TILDE || before === SPACE || before === TAB || before === LINE_FEED)) return -1;
     if (this.#inLabel()) return -1;
@@ -424,11 +403,12 @@ class InlineReader {
   }
 
   /**
-   * `://` at `colon`: micromark's protocolAutolink, started at the `h` of `http` or
-   * `https` (after a non-letter), then a domain and a path. Returns its end, or -1.
+   * A `:` at `colon`: `://` there is micromark's protocolAutolink, started at the `h` of
+   * `http` or `https` (after a non-letter), then a domain and a path. Returns its end, or -1.
    */
   #protocol(colon: number, from: number, runStart: number): number {
     const text = this.text;
+    if (text.charCodeAt(colon + 1) !== SLASH || text.charCodeAt(colon + 2) !== SLASH) return -1;
     let start = colon;
     while (start > from && colon - start < 5 && isAsciiAlpha(text.charCodeAt(start - 1))) start--;
     const protocol = text.slice(start, colon).toLowerCase();

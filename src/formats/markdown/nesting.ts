@@ -159,13 +159,13 @@ function thematicBreakFrom(text: string, start: number, end: number): number {
  * bench: see docs/formats.md); `"> ".repeat(500) + "x\n"` then 300 KiB of lazy lines
  * took 18 s.
  */
-export const MAX_CONTAINER_WORK = 16 * 2 * 1024 * 1024;
+const MAX_CONTAINER_WORK = 16 * 2 * 1024 * 1024;
 
 /**
  * ContainerLoad.longestRun allowed: marked took ~0.3 s for 64 KiB of alternating quoted
  * and lazy lines, and mdast (which reads lazy quotes) ~1 s for 32 KiB.
  */
-export const MAX_CONTAINER_RUN = 32 * 1024;
+const MAX_CONTAINER_RUN = 32 * 1024;
 
 /** Throws document_too_complex when the containers of `text` may nest deeper, or cost more, than allowed. */
 export function checkContainers(text: string, limits: DocumentLimits): void {

@@ -32,21 +32,16 @@ export const propertiesAdapter: FormatAdapter = {
       const text = entry.value.replaceAll(CONTINUATION, '');
       const value = out.value(isProse(text) ? entry.value : '', spans, entryNote(entry.key, entry.comments, text));
       out.entry({ key: entry.key, value: text, notes: entry.comments, region: [entry.start, entry.end], translated: text !== '' });
-      const sourceBytes = content.slice(entry.start, entry.end);
       // A source that writes its tabs raw (Xerces' message bundles end values with one) gets them raw back.
-      const rawTabs = sourceBytes.includes('\t');
-      out.edit({
-        start: entry.start,
-        end: entry.end,
-        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : writeValue(translated[value]!, entry.continuations, asciiOnly, rawTabs)),
-      });
+      const rawTabs = content.slice(entry.start, entry.end).includes('\t');
+      out.valueEdit(entry.start, entry.end, value, (translation) => writeValue(translation, entry.continuations, asciiOnly, rawTabs));
     }
     return out.document();
   },
 };
 
 /** A value as Properties.load reads it back; each continuation mark becomes its source bytes again. */
-export function writeValue(text: string, continuations: readonly string[], asciiOnly: boolean, rawTabs = false): string {
+function writeValue(text: string, continuations: readonly string[], asciiOnly: boolean, rawTabs = false): string {
   let out = '';
   let continuation = 0;
   // Where the reader drops white space: the start of the value and of each continued line.

@@ -90,7 +90,7 @@ export function readProperties(content: string): PropertiesEntry[] {
     }
     const start = i;
     let value = '';
-    let withMarks = !content.slice(start, Math.min(n, start + 100_000)).includes(CONTINUATION);
+    const withMarks = !content.slice(start, Math.min(n, start + 100_000)).includes(CONTINUATION);
     for (;;) {
       // The run up to the next backslash or line end, copied at once.
       RUN_END.lastIndex = i;
@@ -113,7 +113,6 @@ export function readProperties(content: string): PropertiesEntry[] {
         i = decoded.next;
       }
     }
-    if (!withMarks) withMarks = false;
     entries.push({ key, value, start, end: i, continuations, comments, line: keyLine });
     comments = [];
     if (i < n) {

@@ -16,7 +16,7 @@ import { readStrings, writeQuoted } from './reader.js';
 /** What genstrings writes when the code gave no comment: nothing worth a model's tokens. */
 const NO_COMMENT = /^No comment provided by engineer\.?$/i;
 
-export function translatorNotes(comments: readonly string[]): string[] {
+function translatorNotes(comments: readonly string[]): string[] {
   return comments.filter((comment) => comment !== '' && !NO_COMMENT.test(comment));
 }
 
@@ -34,11 +34,7 @@ export const stringsAdapter: FormatAdapter = {
       const value = out.value(isProse(text) ? text : '', appleDirectiveSpans(text), entryNote(key, notes, text));
       out.entry({ key: pair.key.text, value: text, notes, region: [token.start, token.end] });
       const sourceBytes = content.slice(token.start, token.end);
-      out.edit({
-        start: token.start,
-        end: token.end,
-        render: (_target, translated) => (translated[value] === out.valueText(value) ? sourceBytes : writeQuoted(translated[value]!, token.quote, sourceBytes)),
-      });
+      out.valueEdit(token.start, token.end, value, (translation) => writeQuoted(translation, token.quote, sourceBytes));
     }
     return out.document();
   },

@@ -10,11 +10,11 @@
  */
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import { entryNote } from '../entries/note.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
-import { pluralCategories } from '../../plurals/index.js';
-import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
+import { isPluralCategory } from '../../plurals/index.js';
+import { isFormText } from '../core/plural-forms-text.js';
 import { dictPairs, escapeXmlText, invalidPlist, readPlist } from './plist.js';
 import type { DictPair, PlistNode } from './plist.js';
 import { entryLines } from '../entries/entry-lines.js';
@@ -22,13 +22,6 @@ import { entryLines } from '../entries/entry-lines.js';
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE_KEY = 'NSStringFormatSpecTypeKey';
 const PLURAL_RULE = 'NSStringPluralRuleType';
-const CATEGORIES: ReadonlySet<string> = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-
-/** The categories a target writes: CLDR's cardinal ones, with a source `zero` kept. */
-export function appleCategories(code: string, sourceHasZero: boolean): readonly string[] {
-  const categories = pluralCategories(code, 'cardinal');
-  return sourceHasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
-}
 
 export const stringsdictAdapter: FormatAdapter = {
   format: 'stringsdict',
@@ -50,12 +43,7 @@ export const stringsdictAdapter: FormatAdapter = {
 function stringValue(out: EntriesDocumentBuilder, node: PlistNode, note: string | undefined): number | undefined {
   if (node.name !== 'string' || node.contentStart === node.contentEnd) return undefined;
   const index = out.value(node.text, appleDirectiveSpans(node.text), note);
-  const sourceBytes = out.source.slice(node.contentStart, node.contentEnd);
-  out.edit({
-    start: node.contentStart,
-    end: node.contentEnd,
-    render: (_target, translated) => (translated[index] === out.valueText(index) ? sourceBytes : escapeXmlText(translated[index]!)),
-  });
+  out.valueEdit(node.contentStart, node.contentEnd, index, escapeXmlText);
   return index;
 }
 
@@ -99,7 +87,7 @@ function entry(out: EntriesDocumentBuilder, keyNode: PlistNode, dict: PlistNode)
  */
 function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNode, variable: readonly DictPair[]): Record<string, string> {
   const source = out.source;
-  const formPairs = variable.filter((pair) => CATEGORIES.has(pair.key.text) && pair.value.name === 'string');
+  const formPairs = variable.filter((pair) => isPluralCategory(pair.key.text) && pair.value.name === 'string');
   const forms: Record<string, string> = {};
   for (const pair of formPairs) forms[pair.key.text] = pair.value.text;
   const other = formPairs.find((pair) => pair.key.text === 'other');
@@ -117,7 +105,6 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     formPairs.map((pair) => ({ category: pair.key.text, text: pair.value.text, protectedSpans: appleDirectiveSpans(pair.value.text) })),
     entryNote(key, [], other.value.text),
   );
-  const sourceText = out.valueText(value);
   const otherStart = previousEnd(other.key);
   // `<key>other</key>…<string>` and `</string>` of the other form: the template of an added form.
   const otherHead = source.slice(otherStart, other.value.contentStart);
@@ -130,26 +117,19 @@ function pluralVariable(out: EntriesDocumentBuilder, key: string, dict: PlistNod
     const pair = formPairs.find((p) => p.key.text === category);
     return pair !== undefined && text === pair.value.text ? source.slice(pair.value.contentStart, pair.value.contentEnd) : escapeXmlText(text);
   };
+  const sourceForms = new Map(Object.entries(forms));
   for (const pair of formPairs) {
     const category = pair.key.text;
     const start = previousEnd(pair.key);
     const head = source.slice(start, pair.value.contentStart);
     const tail = source.slice(pair.value.contentEnd, pair.value.end);
-    out.edit({
-      start,
-      end: pair.value.end,
-      render: (target, translated) => {
-        const wanted = appleCategories(target.code, has.has('zero'));
-        const rendered = translated[value] === sourceText ? new Map(Object.entries(forms)) : decodePluralForms(translated[value]!);
-        let added = '';
-        if (category === 'other') {
-          for (const missing of wanted.filter((c) => !has.has(c))) {
-            added += `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`;
-          }
-        }
-        if (!wanted.includes(category)) return added;
-        return `${added}${head}${written(category, rendered)}${tail}`;
-      },
+    out.pluralFormEdit(start, pair.value.end, value, {
+      category,
+      categories: [...has],
+      wanted: (code) => targetCategories(code, has.has('zero')),
+      sourceForms,
+      own: (rendered) => `${head}${written(category, rendered)}${tail}`,
+      added: (missing, rendered) => `${otherHead.slice(0, keyAt)}<key>${missing}</key>${otherHead.slice(keyAt + keyLength)}${written(missing, rendered)}${otherTail}`,
     });
   }
   return forms;

@@ -14,13 +14,12 @@ import type { Node, ParseError } from 'jsonc-parser';
 import { appleLanguageCode } from '../../languages.js';
 import type { FormatAdapter } from '../format.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../core/limits.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import type { EntryTarget } from '../entries/entry.js';
 import { entryNote } from '../entries/note.js';
 import { checkJsonNesting } from '../core/limits.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { appleDirectiveSpans } from '../strings/directives.js';
-import { appleCategories } from '../stringsdict/adapter.js';
 import { decodePluralForms, isFormText } from '../core/plural-forms-text.js';
 import { isPluralCategory } from '../../plurals/index.js';
 import { compareXcodeKeys, writeXcodeJson } from './xcode-json.js';
@@ -42,7 +41,7 @@ function columnOf(content: string, at: number): number {
   return at - (content.lastIndexOf('\n', at - 1) + 1);
 }
 
-export function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
+function readCatalog(content: string, limits: DocumentLimits): { root: Node; sourceLanguage: string; strings: Node } {
   checkJsonNesting(content, limits.maxNestingDepth);
   const errors: ParseError[] = [];
   const root = parseTree(content, errors, { allowTrailingComma: false, disallowComments: true });
@@ -102,7 +101,7 @@ class CatalogReader {
       const hasZero = writers.has('zero');
       return [
         kind,
-        (t: EntryTarget, tr: readonly string[]) => Object.fromEntries(appleCategories(t.code, hasZero).map((category) => [category, (writers.get(category) ?? writers.get('other')!)(t, tr)])),
+        (t: EntryTarget, tr: readonly string[]) => Object.fromEntries(targetCategories(t.code, hasZero).map((category) => [category, (writers.get(category) ?? writers.get('other')!)(t, tr)])),
       ] as const;
     });
     return (target, translated) => Object.fromEntries(kinds.map(([kind, write]) => [kind, write(target, translated)]));
@@ -128,7 +127,7 @@ class CatalogReader {
     return (target, translated) => {
       const rendered = translated[index] === sourceText ? forms : decodePluralForms(translated[index]!);
       return Object.fromEntries(
-        appleCategories(target.code, hasZero).map((category) => {
+        targetCategories(target.code, hasZero).map((category) => {
           const unit = units.find(([name]) => name === category)?.[1] ?? units.find(([name]) => name === 'other')![1]!;
           const value = rendered.get(category) ?? rendered.get('other') ?? other;
           return [category, { stringUnit: Object.assign({}, unit, { state: 'translated', value }) }];
@@ -186,7 +185,12 @@ function getValue(node: Node): XcodeValue {
   }
 }
 
-/** The edit that writes the target's localization: replacing it, inserting it among its siblings, or giving the entry its `localizations`. */
+/**
+ * The edit that writes the target's localization: replacing it, inserting it among its
+ * siblings, or giving the entry its `localizations`. One edit over the whole object (the
+ * entry's `localizations`, or the entry when it has none): where the target goes depends
+ * on its code.
+ */
 function placeLocalization(
   out: EntriesDocumentBuilder,
   content: string,
@@ -195,50 +199,37 @@ function placeLocalization(
   sourceLanguage: string,
   write: (target: EntryTarget, translated: readonly string[]) => XcodeValue,
 ): void {
-  const at = (node: Node): number => node.offset;
-  if (localizations) {
-    const column = localizations.children?.length ? columnOf(content, at(localizations.children[0]!)) : columnOf(content, at(localizations.parent!)) + 2;
-    // One edit over the whole object: where the target goes depends on its code.
-    const start = localizations.offset;
-    const end = localizations.offset + localizations.length;
-    const sourceBytes = content.slice(start, end);
-    const pairs = (localizations.children ?? []).map((p) => ({ code: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length, value: p.children![1]! }));
-    out.edit({
-      start,
-      end,
-      render(target, translated) {
-        const code = appleLanguageCode(target.code);
-        if (code === sourceLanguage) return sourceBytes;
-        const written = `${JSON.stringify(code)} : ${writeXcodeJson(write(target, translated), column)}`;
-        const existing = pairs.find((p) => p.code === code);
-        if (existing) return sourceBytes.slice(0, existing.start - start) + written + sourceBytes.slice(existing.end - start);
-        const after = pairs.find((p) => compareXcodeKeys(p.code, code) > 0);
-        if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column)}${sourceBytes.slice(after.start - start)}`;
-        const last = pairs[pairs.length - 1];
-        if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column)}${written}${sourceBytes.slice(last.end - start)}`;
-        return `{\n${' '.repeat(column)}${written}\n${' '.repeat(column - 2)}}`;
-      },
-    });
-    return;
-  }
-  const start = entry.offset;
-  const end = entry.offset + entry.length;
+  const object = localizations ?? entry;
+  const start = object.offset;
+  const end = object.offset + object.length;
   const sourceBytes = content.slice(start, end);
-  const column = columnOf(content, entry.parent!.offset);
-  const pairs = (entry.children ?? []).map((p) => ({ name: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length }));
+  const pairs = (object.children ?? []).map((p) => ({ name: p.children![0]!.value as string, start: p.offset, end: p.offset + p.length }));
+  /** The column of the object's members. */
+  const column = localizations?.children?.length ? columnOf(content, localizations.children[0]!.offset) : columnOf(content, object.parent!.offset) + 2;
   out.edit({
     start,
     end,
     render(target, translated) {
       const code = appleLanguageCode(target.code);
       if (code === sourceLanguage) return sourceBytes;
-      const localizationsText = writeXcodeJson({ [code]: write(target, translated) }, column + 2);
-      const written = `"localizations" : ${localizationsText}`;
-      const after = pairs.find((p) => compareXcodeKeys(p.name, 'localizations') > 0);
-      if (after) return `${sourceBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column + 2)}${sourceBytes.slice(after.start - start)}`;
-      const last = pairs[pairs.length - 1];
-      if (last) return `${sourceBytes.slice(0, last.end - start)},\n${' '.repeat(column + 2)}${written}${sourceBytes.slice(last.end - start)}`;
-      return `{\n${' '.repeat(column + 2)}${written}\n${' '.repeat(column)}}`;
+      if (!localizations) return withMember(sourceBytes, start, pairs, 'localizations', `"localizations" : ${writeXcodeJson({ [code]: write(target, translated) }, column)}`, column);
+      const written = `${JSON.stringify(code)} : ${writeXcodeJson(write(target, translated), column)}`;
+      const existing = pairs.find((p) => p.name === code);
+      if (existing) return sourceBytes.slice(0, existing.start - start) + written + sourceBytes.slice(existing.end - start);
+      return withMember(sourceBytes, start, pairs, code, written, column);
     },
   });
+}
+
+/**
+ * An object's bytes (`objectBytes`, from `start`) with the member `name` (`written`) added
+ * in Xcode's key order: before the first pair named after it, else after the last pair,
+ * else as the object's only member, on a line of its own at `column`.
+ */
+function withMember(objectBytes: string, start: number, pairs: readonly { name: string; start: number; end: number }[], name: string, written: string, column: number): string {
+  const after = pairs.find((p) => compareXcodeKeys(p.name, name) > 0);
+  if (after) return `${objectBytes.slice(0, after.start - start)}${written},\n${' '.repeat(column)}${objectBytes.slice(after.start - start)}`;
+  const last = pairs[pairs.length - 1];
+  if (last) return `${objectBytes.slice(0, last.end - start)},\n${' '.repeat(column)}${written}${objectBytes.slice(last.end - start)}`;
+  return `{\n${' '.repeat(column)}${written}\n${' '.repeat(column - 2)}}`;
 }

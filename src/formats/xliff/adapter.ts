@@ -14,7 +14,7 @@ import { EntriesDocumentBuilder } from '../entries/document.js';
 import type { EntryTarget, LocaleEntry } from '../entries/entry.js';
 import { readXliff } from './reader.js';
 import { entryNote } from '../entries/note.js';
-import type { TagRange, XliffUnit } from './reader.js';
+import type { XliffUnit } from './reader.js';
 
 /** Inline codes kept whole (their content is native code, not text), and references. */
 const KEPT_WHOLE = /<(x|bx|ex|ph|bpt|ept|it|sc|ec|sm|em|cp)\b[^>]*?\/>|<(ph|bpt|ept|it)\b[^>]*>[\s\S]*?<\/\2>|&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z][\w.-]*);|<!--[\s\S]*?-->/g;
@@ -121,13 +121,9 @@ function unitEdits(out: EntriesDocumentBuilder, content: string, unit: XliffUnit
     const text = translated[value]!;
     return text === sourceText ? sourceText : escapeTranslation(text, sourceTags);
   };
-  const stateOn = (tag: TagRange): ((target: EntryTarget) => string) => {
-    const sourceTag = content.slice(tag.start, tag.end);
-    return () => withAttribute(sourceTag, 'state', 'translated');
-  };
   if (version === '2.0' && unit.segment) {
-    const segmentState = stateOn(unit.segment);
-    out.edit({ start: unit.segment.start, end: unit.segment.end, render: (target) => segmentState(target) });
+    const segmentTag = content.slice(unit.segment.start, unit.segment.end);
+    out.edit({ start: unit.segment.start, end: unit.segment.end, render: () => withAttribute(segmentTag, 'state', 'translated') });
   }
   const target = unit.target;
   if (target) {

@@ -47,29 +47,6 @@ export interface XliffFile {
   readonly units: readonly XliffUnit[];
 }
 
-/**
- * htmlparser2's parser, which drops an end tag that closes no open element (HTML's
- * recovery); XML calls such a file not well-formed, so it is reported instead.
- */
-class EndTagCheckingParser extends Parser {
-  constructor(
-    handler: ConstructorParameters<typeof Parser>[0],
-    options: ConstructorParameters<typeof Parser>[1],
-    private readonly content: string,
-    private readonly isOpen: (name: string) => boolean,
-    private readonly onStrayEndTag: (name: string, at: number) => void,
-  ) {
-    super(handler, options);
-  }
-
-  override onclosetag(start: number, endIndex: number): void {
-    // (One write of the whole content: the tokenizer's offsets are the content's.)
-    const name = this.content.slice(start, endIndex);
-    if (!this.isOpen(name)) this.onStrayEndTag(name, start);
-    super.onclosetag(start, endIndex);
-  }
-}
-
 function invalid(content: string, at: number, what: string): never {
   return invalidContent('valid XLIFF', content, at, what);
 }
@@ -104,7 +81,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
       });
     }
   };
-  const parser: Parser = new EndTagCheckingParser(
+  const parser: Parser = new Parser(
     {
       onopentag(name, attributes) {
         const tag: TagRange = { start: parser.startIndex, end: parser.endIndex + 1, selfClosing: content.charCodeAt(parser.endIndex - 1) === 47 /* / */ };
@@ -172,10 +149,16 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
       },
     },
     { xmlMode: true, decodeEntities: false },
-    content,
-    (name) => stack.includes(name),
-    (name, at) => invalid(content, at, `</${name}> closes no open element`),
   );
+  // An end tag that closes no open element is dropped by htmlparser2 (HTML's recovery);
+  // XML calls such a file not well-formed, so it is refused here, at the tokenizer's call.
+  const closeTag = parser.onclosetag.bind(parser);
+  parser.onclosetag = (start: number, endIndex: number): void => {
+    // (One write of the whole content: the tokenizer's offsets are the content's.)
+    const name = content.slice(start, endIndex);
+    if (!stack.includes(name)) invalid(content, start, `</${name}> closes no open element`);
+    closeTag(start, endIndex);
+  };
   parser.write(content);
   parser.end();
   if (stack.length > 0) invalid(content, opened[opened.length - 1]!, `<${stack[stack.length - 1]}> is never closed`);
@@ -186,7 +169,7 @@ export function readXliff(content: string, limits: DocumentLimits): XliffFile {
 const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /** Text content with its tags dropped and XML's references decoded (a note, for the model). */
-export function decodeXmlText(raw: string): string {
+function decodeXmlText(raw: string): string {
   return raw
     .replace(/<[^>]*>/g, '')
     .replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(\w+));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) =>

@@ -13,11 +13,10 @@ import { isLanguageCode } from '../entries/language-code.js';
 import type { DocumentLimits } from '../core/limits.js';
 import { DEFAULT_DOCUMENT_LIMITS, tooComplex } from '../core/limits.js';
 import type { FormatAdapter } from '../format.js';
-import { EntriesDocumentBuilder } from '../entries/document.js';
+import { EntriesDocumentBuilder, targetCategories } from '../entries/document.js';
 import { isProse } from '../json.js';
-import { isPluralHash, targetCategories } from './plural-hash.js';
+import { isPluralHash } from './plural-hash.js';
 import { entryNote } from '../entries/note.js';
-import { decodePluralForms } from '../core/plural-forms-text.js';
 import { writeBlockLines, writeFlowScalar } from './scalars.js';
 import { foldedLines, LINE_BREAK_MARK } from './folded-lines.js';
 import type { FoldedLines } from './folded-lines.js';
@@ -195,37 +194,20 @@ class YamlReader {
       return;
     }
     const style = (node.type ?? 'PLAIN') as ScalarStyle;
-    const raw = this.source.slice(start, valueEnd);
-    if (raw.includes('\n') && !raw.includes(LINE_BREAK_MARK) && !(style === 'QUOTE_DOUBLE' && raw.includes('\\'))) {
+    const folded = this.foldedForm(node);
+    if (folded) {
+      // Over several lines: its lines are translated as they stand, each line break a mark
+      // that goes back as it was (folded-lines.ts).
       const quote = style === 'PLAIN' ? 0 : 1;
-      this.multilineFlow(node, start + quote, valueEnd - quote, style, key, notes, inFlow, this.place(keyStart, start, valueEnd));
+      const value = out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
+      out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
+      out.edit({ start: start + quote, end: valueEnd - quote, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
       return;
     }
     const value = out.value(node.value, [], entryNote(key, notes, node.value));
     out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
     const sourceBytes = this.source.slice(start, valueEnd);
     out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
-  }
-
-  /**
-   * A flow scalar over several lines (plain, single quoted, or double quoted without
-   * escapes): its lines are translated as they stand, each line break a mark that goes
-   * back as it was (folded-lines.ts).
-   */
-  multilineFlow(
-    node: Scalar<string>,
-    start: number,
-    end: number,
-    style: ScalarStyle,
-    key: string,
-    notes: string[],
-    inFlow: boolean,
-    placed: Pick<LocaleEntry, 'region' | 'block'>,
-  ): void {
-    const folded = foldedLines(this.source.slice(start, end), style);
-    const value = this.out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
-    this.out.entry({ key, value: node.value, notes, ...placed });
-    this.out.edit({ start, end, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
   }
 
   /** A block scalar's content: from its first line to the end of its last non-blank line, unindented. */
@@ -286,13 +268,11 @@ class YamlReader {
     const regionEnd = lines[lines.length - 1]!.end - (/\r?\n$/.exec(this.source.slice(lines[lines.length - 1]!.start, lines[lines.length - 1]!.end))?.[0].length ?? 0);
     out.entry({ key: path.join('.'), value: forms.other!, notes: [], forms, ...this.place(keyStart, lines[0]!.start, regionEnd) });
     const hasZero = keys.includes('zero');
-    const wanted = (code: string): readonly string[] => {
-      const categories = targetCategories(code);
-      return hasZero && !categories.includes('zero') ? ['zero', ...categories] : categories;
-    };
+    const wanted = (code: string): readonly string[] => targetCategories(code, hasZero);
     // A text written on one line: its marks (a text worded from a folded `other`) folded as `other`'s breaks fold.
     const otherFold = folds[keys.lastIndexOf('other')];
     const unfold = (text: string): string => (otherFold ? otherFold.unfold(text) : text.replaceAll(LINE_BREAK_MARK, ' '));
+    const otherOf = (texts: ReadonlyMap<string, string>): string => texts.get('other') ?? otherFold?.text ?? forms.other!;
     node.items.forEach((pair, i) => {
       const line = lines[i]!;
       const category = keys[i]!;
@@ -313,26 +293,22 @@ class YamlReader {
         const oneLine = unfold(text);
         return oneLine === scalar.value ? sourceValue : writeFlowScalar(oneLine, style, false);
       };
-      out.edit({
-        start: line.start,
-        end: line.end,
-        render: (target, translated) => {
-          const texts = decodePluralForms(translated[value]!);
-          const other = texts.get('other') ?? otherFold?.text ?? forms.other!;
-          const missing = category === 'other' ? wanted(target.code).filter((c) => !keys.includes(c)) : [];
-          const inserted = missing.map((c) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? other), style, false)}${this.#eol}`).join('');
-          if (!wanted(target.code).includes(category)) return inserted;
-          return `${inserted}${before}${write(texts.get(category) ?? other)}${after}`;
-        },
+      out.pluralFormEdit(line.start, line.end, value, {
+        category,
+        categories: keys,
+        wanted,
+        own: (texts) => `${before}${write(texts.get(category) ?? otherOf(texts))}${after}`,
+        added: (c, texts) => `${line.indent}${c}: ${writeFlowScalar(unfold(texts.get(c) ?? otherOf(texts)), style, false)}${this.#eol}`,
       });
     });
     return true;
   }
 
   /**
-   * A form's scalar folded over several lines, when its line breaks can be marks (plain,
-   * single quoted, double quoted without escapes); a one-line form, or a double-quoted one
-   * with escapes, is translated as the value YAML reads and written on one line.
+   * A flow scalar (a plural hash's form too) folded over several lines, when its line
+   * breaks can be marks (plain, single quoted, double quoted without escapes); a one-line
+   * scalar, or a double-quoted one with escapes, is translated as the value YAML reads and
+   * written on one line.
    */
   foldedForm(scalar: Scalar<string>): FoldedLines | undefined {
     const [start, end] = scalar.range as Range;

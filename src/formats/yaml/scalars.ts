@@ -46,11 +46,11 @@ export function isPlainSafe(text: string, inFlow: boolean, continuation = false)
 
 const DOUBLE_ESCAPE = /["\\\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/g;
 
-export function doubleQuoted(text: string): string {
+function doubleQuoted(text: string): string {
   return `"${backslashEscaped(text, DOUBLE_ESCAPE, (code) => `\\u${code.toString(16).padStart(4, '0')}`)}"`;
 }
 
-export function singleQuoted(text: string): string {
+function singleQuoted(text: string): string {
   return /[\n\r\u0000-\u0008\u000b-\u001f\u007f\ufeff]/.test(text) ? doubleQuoted(text) : `'${text.replace(/'/g, "''")}'`;
 }
 
