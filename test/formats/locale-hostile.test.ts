@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import type { Format } from '../../src/formats/format.js';
 import { getAdapter } from '../../src/formats/index.js';
+import { LTR, identityRender, pseudoRender } from './helpers.js';
 
 const TWO_MIB = 2 * 1024 * 1024;
 const words = (bytes: number): string => 'word '.repeat(Math.floor(bytes / 5));
@@ -51,4 +52,32 @@ describe('locale formats on hostile input', () => {
       assert.ok(ms < 20_000, `${ms} ms`);
     });
   }
+});
+
+// The entries builder joins values with NUL, so a value holding one is not sent: its
+// translation is its own text (an earlier YAML render emptied it: `k: "a\0b"` became `k: ""`).
+describe('a value holding a NUL', () => {
+  // [format, the value's entry, an entry after it]: the first comes back byte for byte, the second is translated.
+  for (const [format, kept, after] of [
+    ['yaml', 'k: "Some a\\0b words here"\n', 'j: plain words here\n'],
+    ['yaml', 'k: |\n  Some a\0b words here\n', 'j: plain words here\n'],
+    ['yaml', 'k: "Some a\\0b words\n  over two lines"\n', 'j: plain words here\n'],
+    ['properties', 'k=Some a\\u0000b words here\n', 'j=plain words here\n'],
+    ['strings', '"k" = "Some a\\0b words here";\n', '"j" = "plain words here";\n'],
+    ['arb', '{"k": "Some a\\u0000b words here", ', '"j": "plain words here"}'],
+  ] as const) {
+    it(`comes back as it was in ${format} (${JSON.stringify(kept.slice(0, 26))}…), and the value after it is translated`, () => {
+      const doc = getAdapter(format).extract(kept + after);
+      assert.equal(identityRender(doc), kept + after);
+      const pseudo = pseudoRender(doc);
+      assert.ok(pseudo.startsWith(kept), pseudo);
+      assert.notEqual(pseudo.slice(kept.length), after);
+    });
+  }
+
+  it('is the added target\'s value in xcstrings, not an empty string', () => {
+    const content = JSON.stringify({ sourceLanguage: 'en', strings: { k: { localizations: { en: { stringUnit: { state: 'translated', value: 'Some a\u0000b words' } } } } }, version: '1.0' });
+    const rendered = JSON.parse(pseudoRender(getAdapter('xcstrings').extract(content), LTR));
+    assert.equal(rendered.strings.k.localizations[LTR.code].stringUnit.value, 'Some a\u0000b words');
+  });
 });

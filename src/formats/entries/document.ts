@@ -58,6 +58,8 @@ export interface PluralFormEdit {
 
 export class EntriesDocumentBuilder {
   readonly #values: string[] = [];
+  /** The text of each value kept as it is (one holding a NUL, value()), by value index: what its translation is. */
+  readonly #keptAs = new Map<number, string>();
   /** Each value's note for the model (entry.ts, note.ts), by value index. */
   readonly #notes: (string | undefined)[] = [];
   /** The forms of each plural value (pluralValue), by value index. */
@@ -83,12 +85,14 @@ export class EntriesDocumentBuilder {
 
   /**
    * A text to translate; answers its index, which an edit's `render` reads. A NUL in a
-   * value (a properties `\u0000`) would split it: such a value is kept as it is.
+   * value (a properties `\u0000`, a YAML `"\0"`) would split it: such a value is not
+   * sent, and its translation is its text.
    */
   value(text: string, protectedSpans: readonly (readonly [number, number])[] = [], note?: string): number {
     this.#notes.push(note);
     if (this.#values.length >= this.limits.maxSegments) throw tooComplex('the number of entries', this.limits.maxSegments);
     const kept = text.includes(SEPARATOR) ? '' : text;
+    if (kept !== text) this.#keptAs.set(this.#values.length, text);
     if (kept) for (const [start, end] of protectedSpans) this.#protected.push(this.#length + start, this.#length + end);
     this.#length += kept.length + 1;
     return this.#values.push(kept) - 1;
@@ -117,7 +121,7 @@ export class EntriesDocumentBuilder {
 
   /** The source text of a value, as given. */
   valueText(index: number): string {
-    return this.#values[index]!;
+    return this.#keptAs.get(index) ?? this.#values[index]!;
   }
 
   edit(edit: EntryEdit): void {
@@ -173,7 +177,7 @@ export class EntriesDocumentBuilder {
     for (let i = 1; i < edits.length; i++) {
       if (edits[i]!.start < edits[i - 1]!.end) throw new Error(`${this.format}: overlapping edits at ${edits[i]!.start}`);
     }
-    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes, this.sourceLanguage?.trim() || undefined, this.entriesEnd);
+    return new EntriesDocument(this.format, this.source, values.document(), this.#values.length, edits, this.entries, notes, this.#keptAs, this.sourceLanguage?.trim() || undefined, this.entriesEnd);
   }
 }
 
@@ -188,6 +192,7 @@ export class EntriesDocument implements ExtractedDocument {
     private readonly edits: readonly EntryEdit[],
     readonly entries: readonly LocaleEntry[],
     notes: readonly (string | undefined)[],
+    private readonly keptAs: ReadonlyMap<number, string>,
     readonly sourceLanguage?: string,
     /** See EntriesDocumentBuilder.entriesEnd. */
     readonly entriesEnd?: number,
@@ -200,6 +205,7 @@ export class EntriesDocument implements ExtractedDocument {
   render(translations: Translations, target: RenderTarget): string {
     const translated = this.values.render(cleaned(translations), target).split(SEPARATOR);
     if (translated.length !== this.valueCount && this.valueCount > 0) throw new Error(`${this.format}: values lost in rendering`);
+    for (const [index, text] of this.keptAs) translated[index] = text;
     const out: string[] = [];
     let cursor = 0;
     for (const edit of this.edits) {

@@ -185,12 +185,7 @@ class YamlReader {
       if (!block) return;
       const value = out.value(block.text, [], entryNote(key, notes, node.value));
       out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, block.end) });
-      const sourceBytes = this.source.slice(block.start, block.end);
-      out.edit({
-        start: block.start,
-        end: block.end,
-        render: (_target, translated) => (translated[value] === block.text ? sourceBytes : writeBlockLines(translated[value]!, block.indent, this.#eol)),
-      });
+      out.valueEdit(block.start, block.end, value, (translation) => writeBlockLines(translation, block.indent, this.#eol));
       return;
     }
     const style = (node.type ?? 'PLAIN') as ScalarStyle;
@@ -201,13 +196,13 @@ class YamlReader {
       const quote = style === 'PLAIN' ? 0 : 1;
       const value = out.value(folded.text, folded.spans, entryNote(key, notes, node.value));
       out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
-      out.edit({ start: start + quote, end: valueEnd - quote, render: (_target, translated) => folded.write(translated[value]!, inFlow) });
+      out.valueEdit(start + quote, valueEnd - quote, value, (translation) => folded.write(translation, inFlow));
       return;
     }
     const value = out.value(node.value, [], entryNote(key, notes, node.value));
     out.entry({ key, value: node.value, notes, ...this.place(keyStart, start, valueEnd) });
-    const sourceBytes = this.source.slice(start, valueEnd);
-    out.edit({ start, end: valueEnd, render: (_target, translated) => (translated[value] === node.value ? sourceBytes : writeFlowScalar(translated[value]!, style, inFlow)) });
+    // Unchanged, its source bytes; a value the builder keeps as it is (one holding a NUL) is unchanged too.
+    out.valueEdit(start, valueEnd, value, (translation) => writeFlowScalar(translation, style, inFlow));
   }
 
   /** A block scalar's content: from its first line to the end of its last non-blank line, unindented. */
